@@ -1,0 +1,52 @@
+"""Command line for the scoring library.
+
+    python -m game.rules score --rules yatzy 1,1,2,4,4 fours     -> 8
+    python -m game.rules categories --rules yahtzee
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .dice import parse_dice
+from .errors import RulesError
+from .rulesets import RULESETS, get_ruleset
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one clear line, exit status 2
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> _Parser:
+    parser = _Parser(prog="python -m game.rules", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    score = sub.add_parser("score", help="what a roll scores in a box")
+    score.add_argument("--rules", default="yahtzee", help=f"one of {', '.join(RULESETS)}")
+    score.add_argument("dice", help="five dice, like 1,1,2,4,4")
+    score.add_argument("box", help="a box name, like fours or full_house")
+    cats = sub.add_parser("categories", help="the boxes of a ruleset in scorecard order")
+    cats.add_argument("--rules", default="yahtzee", help=f"one of {', '.join(RULESETS)}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        ruleset = get_ruleset(args.rules)
+        if args.command == "categories":
+            for box in ruleset.boxes:
+                print(box.name)
+        else:
+            print(ruleset.box(args.box).score(parse_dice(args.dice)))
+    except RulesError as exc:
+        print(f"{parser.prog}: error: {exc.message}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""Everything that happens in a game, as plain immutable records.
+
+A game's state is the fold of its events (``Game.from_events``). Each event serialises to a
+JSON-friendly dict with a ``kind`` and back, so the server can store and broadcast it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from .errors import InvalidEvent
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key, value in data.items():
+            if isinstance(value, tuple):
+                data[key] = list(value)
+        return {"kind": self.kind, **data}
+
+
+@dataclass(frozen=True)
+class GameStarted(Event):
+    kind: ClassVar[str] = "game_started"
+    rules: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    kind: ClassVar[str] = "turn_started"
+    player: int
+    round: int
+
+
+@dataclass(frozen=True)
+class Rolled(Event):
+    kind: ClassVar[str] = "rolled"
+    player: int
+    dice: tuple[int, ...]
+    held: tuple[int, ...]
+    roll: int  # 1, 2 or 3: which roll of the turn
+
+
+@dataclass(frozen=True)
+class Scored(Event):
+    kind: ClassVar[str] = "scored"
+    player: int
+    box: str
+    column: int
+    points: int
+    joker: bool = False
+
+
+@dataclass(frozen=True)
+class BonusAwarded(Event):
+    kind: ClassVar[str] = "bonus"
+    player: int
+    column: int
+    bonus: str  # "upper" or "yahtzee"
+    points: int
+
+
+@dataclass(frozen=True)
+class GameFinished(Event):
+    kind: ClassVar[str] = "game_finished"
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (GameStarted, TurnStarted, Rolled, Scored, BonusAwarded, GameFinished)
+}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The inverse of ``Event.to_dict``."""
+    try:
+        cls = EVENT_TYPES[data["kind"]]
+        values = {}
+        for f in fields(cls):
+            if f.name in data:
+                v = data[f.name]
+                values[f.name] = tuple(v) if isinstance(v, list) else v
+        return cls(**values)
+    except (KeyError, TypeError) as exc:
+        raise InvalidEvent(f"Not a game event: {data!r} ({exc}).") from None

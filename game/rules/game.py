@@ -1,0 +1,233 @@
+"""A game of 1–6 players: turn order, rolls, scoring, the end, the winners.
+
+Commands (:meth:`Game.roll`, :meth:`Game.score`) validate an intention, then record what
+happened as events and fold them into the state with :meth:`Game.apply` — the only method
+that changes a game. ``Game.from_events(game.events)`` therefore equals ``game``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .dice import Dice, RandomSource, roll_dice, system_random, validate_hold
+from .errors import (
+    GameOver,
+    InvalidEvent,
+    InvalidPlayers,
+    NoRollsLeft,
+    NotRolledYet,
+    NotYourTurn,
+)
+from .events import (
+    BonusAwarded,
+    Event,
+    GameFinished,
+    GameStarted,
+    Rolled,
+    Scored,
+    TurnStarted,
+)
+from .rulesets import Ruleset, get_ruleset
+from .scorecard import Scorecard, Slot
+
+ROLLS_PER_TURN = 3
+MAX_PLAYERS = 6
+MAX_NAME_LENGTH = 40
+
+
+class Game:
+    def __init__(
+        self,
+        rules: str | Ruleset,
+        players: Sequence[str],
+        *,
+        rng: RandomSource | None = None,
+    ) -> None:
+        """Start a new game: ``players`` take turns in the order given."""
+        ruleset = get_ruleset(rules)
+        names = tuple(players)
+        if not 1 <= len(names) <= MAX_PLAYERS:
+            raise InvalidPlayers(f"A game needs 1 to {MAX_PLAYERS} players, not {len(names)}.")
+        if not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME_LENGTH for n in names):
+            raise InvalidPlayers(f"Player names must be 1 to {MAX_NAME_LENGTH} characters.")
+        self._blank(rng)
+        self._record(GameStarted(ruleset.name, names))
+        self._record(TurnStarted(player=0, round=1))
+
+    @classmethod
+    def from_events(cls, events: Iterable[Event], *, rng: RandomSource | None = None) -> Game:
+        """Rebuild a game from its history (the first event must be ``game_started``)."""
+        game = cls.__new__(cls)
+        game._blank(rng)
+        for event in events:
+            game.apply(event)
+        if game.ruleset is None:
+            raise InvalidEvent("A game's history starts with a game_started event.")
+        return game
+
+    def _blank(self, rng: RandomSource | None) -> None:
+        self.rng: RandomSource = rng if rng is not None else system_random()
+        self.events: list[Event] = []
+        self.ruleset: Ruleset = None  # type: ignore[assignment]
+        self.players: tuple[str, ...] = ()
+        self.scorecards: list[Scorecard] = []
+        self.current_player: int | None = None
+        self.round = 0
+        self.dice: Dice | None = None
+        self.rolls_used = 0
+        self.winners: tuple[int, ...] = ()
+        self.is_over = False
+
+    # --- what a player may do ------------------------------------------------------------
+
+    @property
+    def rolls_left(self) -> int:
+        return ROLLS_PER_TURN - self.rolls_used
+
+    @property
+    def scorecard(self) -> Scorecard:
+        """The scorecard of the player whose turn it is."""
+        self._check_not_over()
+        return self.scorecards[self.current_player]  # type: ignore[index]
+
+    def legal_slots(self) -> list[Slot]:
+        """Where the current dice may be scored (none before the first roll)."""
+        if self.is_over or self.dice is None:
+            return []
+        return self.scorecard.legal_slots(self.dice)
+
+    def potential_scores(self) -> dict[Slot, int]:
+        """What the current dice would score in each legal box."""
+        if self.is_over or self.dice is None:
+            return {}
+        return {s: self.scorecard.score_for(self.dice, *s) for s in self.legal_slots()}
+
+    # --- commands ------------------------------------------------------------------------
+
+    def roll(self, hold: Iterable[int] = (), *, player: int | None = None) -> list[Event]:
+        """Roll all dice, or re-roll those whose positions (0–4) are not in ``hold``."""
+        self._check_turn(player)
+        held = validate_hold(hold)
+        if self.rolls_left == 0:
+            raise NoRollsLeft("No rolls left: choose a box to score this roll.")
+        dice = roll_dice(self.rng, self.dice, held)
+        return [self._record(Rolled(self.current_player, dice, tuple(sorted(held)),
+                                    self.rolls_used + 1))]
+
+    def score(self, box: str, column: int = 0, *, player: int | None = None) -> list[Event]:
+        """Score the current dice in ``box`` of ``column``; the turn passes on."""
+        self._check_turn(player)
+        card = self.scorecard
+        self.ruleset.box(box)
+        self.ruleset.check_column(column)
+        if self.dice is None:
+            raise NotRolledYet("Roll the dice before choosing a box.")
+        card.check_can_score(self.dice, box, column)
+
+        me, dice = self.current_player, self.dice
+        upper_before = card.upper_bonus_earned(column)
+        points = card.score_for(dice, box, column)
+        yahtzee_bonus = card.yahtzee_bonus_due(dice, column)
+        events = [self._record(Scored(me, box, column, points, card.joker_applies(dice, column)))]
+        if yahtzee_bonus:
+            events.append(self._record(BonusAwarded(me, column, "yahtzee", yahtzee_bonus)))
+        if card.upper_bonus_earned(column) and not upper_before:
+            events.append(self._record(
+                BonusAwarded(me, column, "upper", self.ruleset.upper_bonus)))
+        if all(c.is_full for c in self.scorecards):
+            totals = tuple(c.total for c in self.scorecards)
+            best = max(totals)
+            winners = tuple(i for i, t in enumerate(totals) if t == best)
+            events.append(self._record(GameFinished(totals, winners)))
+        else:
+            nxt = (me + 1) % len(self.players)  # type: ignore[operator]
+            events.append(self._record(TurnStarted(nxt, self.round + (nxt == 0))))
+        return events
+
+    def _check_turn(self, player: int | None) -> None:
+        self._check_not_over()
+        if player is not None and player != self.current_player:
+            raise NotYourTurn(f"It is {self.players[self.current_player]}'s turn, not yours.")  # type: ignore[index]
+
+    def _check_not_over(self) -> None:
+        if self.is_over:
+            raise GameOver("The game is over.")
+
+    # --- the fold ------------------------------------------------------------------------
+
+    def _record(self, event: Event) -> Event:
+        self.apply(event)
+        return event
+
+    def apply(self, event: Event) -> None:
+        """Fold one event into the state; the only place the state changes."""
+        if self.ruleset is None and not isinstance(event, GameStarted):
+            raise InvalidEvent("A game's history starts with a game_started event.")
+        if isinstance(event, GameStarted):
+            if self.ruleset is not None:
+                raise InvalidEvent("This game has already started.")
+            self.ruleset = get_ruleset(event.rules)
+            self.players = tuple(event.players)
+            self.scorecards = [Scorecard(self.ruleset) for _ in self.players]
+        elif self.is_over:
+            raise InvalidEvent(f"No {event.kind} event can follow the end of the game.")
+        elif isinstance(event, TurnStarted):
+            self.current_player, self.round = event.player, event.round
+            self.dice, self.rolls_used = None, 0
+        elif isinstance(event, Rolled):
+            self._check_event_player(event.player)
+            self.dice, self.rolls_used = tuple(event.dice), event.roll  # type: ignore[assignment]
+        elif isinstance(event, Scored):
+            self._check_event_player(event.player)
+            self.scorecards[event.player].fill(event.box, event.column, event.points)
+        elif isinstance(event, BonusAwarded):
+            self.scorecards[event.player].add_bonus(event.bonus, event.column, event.points)
+        elif isinstance(event, GameFinished):
+            self.is_over, self.winners = True, tuple(event.winners)
+            self.current_player, self.dice = None, None
+        else:
+            raise InvalidEvent(f"Unknown event {event!r}.")
+        self.events.append(event)
+
+    def _check_event_player(self, player: int) -> None:
+        if player != self.current_player:
+            raise InvalidEvent(f"Event for player {player} during player "
+                               f"{self.current_player}'s turn.")
+
+    # --- views of the state --------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state, JSON-friendly: what a client needs to draw the game."""
+        return {
+            "rules": self.ruleset.name,
+            "players": list(self.players),
+            "round": self.round,
+            "rounds": len(self.ruleset.boxes) * self.ruleset.columns,
+            "current_player": self.current_player,
+            "dice": list(self.dice) if self.dice else None,
+            "rolls_left": self.rolls_left if not self.is_over else 0,
+            "scorecards": [c.to_dict() for c in self.scorecards],
+            "options": self._options(),
+            "finished": self.is_over,
+            "winners": list(self.winners),
+        }
+
+    def _options(self) -> list[dict[str, Any]]:
+        """Every open box of the current player, with its score now and whether it is legal."""
+        if self.is_over or self.dice is None:
+            return []
+        card, legal = self.scorecard, set(self.legal_slots())
+        return [
+            {"box": s.box, "column": s.column, "points": card.score_for(self.dice, *s),
+             "allowed": s in legal}
+            for s in card.open_slots()
+        ]
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Game) and self.events == other.events
+                and self.to_dict() == other.to_dict())
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"round {self.round}, player {self.current_player}"
+        return f"<Game {self.ruleset.name} {list(self.players)} {state}>"

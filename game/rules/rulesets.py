@@ -1,0 +1,152 @@
+"""The three games as data: which boxes, in which order, what they score, and the bonuses.
+
+One engine plays them all; a ruleset only says what differs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from . import categories as c
+from .categories import Scorer
+from .errors import InvalidColumn, UnknownBox, UnknownRuleset
+
+Section = Literal["upper", "lower"]
+JokerRule = Literal["forced", "free"]
+
+UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
+
+
+@dataclass(frozen=True)
+class Box:
+    """One category on the scorecard."""
+
+    name: str
+    label: str
+    section: Section
+    score: Scorer = field(repr=False, compare=False)
+    max_points: int
+    #: What the box scores when a Yahtzee is played as a Joker (full house, straights).
+    joker_points: int | None = None
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    title: str
+    boxes: tuple[Box, ...]
+    upper_bonus: int
+    upper_bonus_threshold: int = 63
+    #: The five-of-a-kind box whose 50 points enable the Yahtzee bonus and the Joker.
+    yahtzee_box: str | None = None
+    yahtzee_bonus: int = 0
+    joker: JokerRule | None = None
+    multipliers: tuple[int, ...] = (1,)
+
+    @property
+    def columns(self) -> int:
+        return len(self.multipliers)
+
+    @property
+    def box_names(self) -> tuple[str, ...]:
+        return tuple(b.name for b in self.boxes)
+
+    @property
+    def upper_boxes(self) -> tuple[Box, ...]:
+        return tuple(b for b in self.boxes if b.section == "upper")
+
+    @property
+    def lower_boxes(self) -> tuple[Box, ...]:
+        return tuple(b for b in self.boxes if b.section == "lower")
+
+    @property
+    def turns(self) -> int:
+        """Turns each player takes: one per box."""
+        return len(self.boxes) * self.columns
+
+    def box(self, name: str) -> Box:
+        for b in self.boxes:
+            if b.name == name:
+                return b
+        raise UnknownBox(
+            f"There is no box called {name!r} in {self.title}; "
+            f"the boxes are: {', '.join(self.box_names)}."
+        )
+
+    def upper_box_for(self, face: int) -> Box:
+        return self.upper_boxes[face - 1]
+
+    def check_column(self, column: int) -> int:
+        if not isinstance(column, int) or isinstance(column, bool) or not (
+            0 <= column < self.columns
+        ):
+            if self.columns == 1:
+                raise InvalidColumn(f"{self.title} has a single column (column 0).")
+            raise InvalidColumn(
+                f"{self.title} has columns 0 to {self.columns - 1}; {column!r} is not one."
+            )
+        return column
+
+
+def _upper_boxes() -> tuple[Box, ...]:
+    return tuple(
+        Box(name, name.capitalize(), "upper", c.upper(face), 5 * face)
+        for face, name in enumerate(UPPER_NAMES, start=1)
+    )
+
+
+YAHTZEE = Ruleset(
+    name="yahtzee",
+    title="Yahtzee",
+    boxes=_upper_boxes()
+    + (
+        Box("three_of_a_kind", "Three of a kind", "lower", c.sum_if_of_a_kind(3), 30),
+        Box("four_of_a_kind", "Four of a kind", "lower", c.sum_if_of_a_kind(4), 30),
+        Box("full_house", "Full house", "lower", c.fixed_if(25, c.is_full_house), 25, 25),
+        Box("small_straight", "Small straight", "lower",
+            c.fixed_if(30, c.is_small_straight), 30, 30),
+        Box("large_straight", "Large straight", "lower",
+            c.fixed_if(40, c.is_large_straight), 40, 40),
+        Box("yahtzee", "Yahtzee", "lower", c.fixed_if(50, c.is_five_of_a_kind), 50),
+        Box("chance", "Chance", "lower", c.chance, 30),
+    ),
+    upper_bonus=35,
+    yahtzee_box="yahtzee",
+    yahtzee_bonus=100,
+    joker="forced",
+)
+
+YATZY = Ruleset(
+    name="yatzy",
+    title="Yatzy",
+    boxes=_upper_boxes()
+    + (
+        Box("one_pair", "One pair", "lower", c.one_pair, 12),
+        Box("two_pairs", "Two pairs", "lower", c.two_pairs, 22),
+        Box("three_of_a_kind", "Three of a kind", "lower", c.n_of_a_kind(3), 18),
+        Box("four_of_a_kind", "Four of a kind", "lower", c.n_of_a_kind(4), 24),
+        Box("small_straight", "Small straight", "lower", c.exactly(15, (1, 2, 3, 4, 5)), 15),
+        Box("large_straight", "Large straight", "lower", c.exactly(20, (2, 3, 4, 5, 6)), 20),
+        Box("full_house", "Full house", "lower", c.sum_if_full_house, 28),
+        Box("chance", "Chance", "lower", c.chance, 30),
+        Box("yatzy", "Yatzy", "lower", c.fixed_if(50, c.is_five_of_a_kind), 50),
+    ),
+    upper_bonus=50,
+)
+
+TRIPLE = replace(YAHTZEE, name="triple", title="Triple Yahtzee", multipliers=(1, 2, 3))
+
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (YAHTZEE, YATZY, TRIPLE)}
+
+
+def get_ruleset(name: str | Ruleset) -> Ruleset:
+    """The ruleset called ``name`` (``yahtzee``, ``yatzy`` or ``triple``)."""
+    if isinstance(name, Ruleset):
+        return name
+    try:
+        return RULESETS[name]
+    except (KeyError, TypeError):
+        raise UnknownRuleset(
+            f"Unknown ruleset {name!r}; choose one of: {', '.join(RULESETS)}."
+        ) from None
