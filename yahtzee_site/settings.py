@@ -136,3 +136,9 @@ LOGGING = {
 # --- Game settings -----------------------------------------------------------------------
 #: Seed for live dice; empty means the operating system's randomness (tests set it).
 DICE_SEED = env.str("DICE_SEED", default="")
+#: Where built strategy tables live (never committed; built on first use).
+STRATEGY_DIR = Path(env.str("STRATEGY_DIR", default=str(DATA_DIR / "strategy")))
+#: Seconds a computer player waits before each action, so people can follow (0 in tests).
+BOT_DELAY = env.float("BOT_DELAY", default=0.8)
+#: Seconds a player may be away on their turn before the optimal bot plays it for them.
+AWAY_GRACE = env.float("AWAY_GRACE", default=60.0)
