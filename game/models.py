@@ -1,0 +1,177 @@
+"""Rooms, seats, games and the append-only event log of every game.
+
+A game's truth is its events (``GameEvent``, unique per game and seq); ``Game.snapshot`` is a
+cache of ``rules.Game.from_events(...).to_dict()`` kept for cheap reads, never the source.
+Presence lives here too (``Connection``), so every server process sees the same picture.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.urls import reverse
+
+from .rules import RULESETS
+
+RULES_CHOICES = [(r.name, r.title) for r in RULESETS.values()]
+BOT_LEVEL_CHOICES = [("easy", "Easy"), ("medium", "Medium"), ("optimal", "Optimal")]
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no look-alikes (0/o, 1/l/i)
+CODE_LENGTH = 8  # 31**8 ≈ 8.5e11: not guessable by walking the lobby-less URL space
+MAX_SEATS = 6
+NICKNAME_MAX = 24
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Room(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    code = models.CharField(max_length=16, unique=True, default=new_room_code, editable=False)
+    name = models.CharField(max_length=60)
+    rules = models.CharField(max_length=16, choices=RULES_CHOICES, default="yahtzee")
+    seats_count = models.PositiveSmallIntegerField(default=2)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    #: The guest key (from the Django session) of whoever created the room.
+    host_key = models.CharField(max_length=64, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game:room", args=[self.code])
+
+    @property
+    def current_game(self) -> Game | None:
+        return self.games.order_by("-id").first()
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human", "Human"
+        BOT = "bot", "Computer"
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.HUMAN)
+    bot_level = models.CharField(max_length=8, choices=BOT_LEVEL_CHOICES, blank=True, default="")
+    nickname = models.CharField(max_length=NICKNAME_MAX, blank=True, default="")
+    #: The guest key kept in the Django session of whoever took the seat ("" while free).
+    guest_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    #: Last moment a connection of this seat was known to be open (for the away rule).
+    last_seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["room", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "index"], name="seat_unique_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room.code} seat {self.index}: {self.display_name or '(free)'}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == self.Kind.BOT
+
+    @property
+    def is_free(self) -> bool:
+        return self.kind == self.Kind.HUMAN and not self.guest_key
+
+    @property
+    def display_name(self) -> str:
+        if self.is_bot:
+            return self.nickname or f"Bot ({self.bot_level})"
+        return self.nickname
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="games")
+    rules = models.CharField(max_length=16, choices=RULES_CHOICES)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    #: Player names in turn order (player i sits in seat i), and the same names joined for search.
+    players = models.JSONField(default=list)
+    player_names = models.CharField(max_length=200, blank=True, default="")
+    #: Seq of the last stored event; the row is locked while a command is applied.
+    seq = models.PositiveIntegerField(default=0)
+    #: Cache of the state after event ``seq`` (re-derivable from the events).
+    snapshot = models.JSONField(default=dict, blank=True)
+    totals = models.JSONField(default=list, blank=True)
+    winners = models.JSONField(default=list, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.rules}) in {self.room.code}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game:game_detail", args=[self.pk])
+
+
+class GameEvent(models.Model):
+    """One event of a game, stored before it is broadcast; rows are never changed or deleted."""
+
+    class By(models.TextChoices):
+        HUMAN = "human", "Human"
+        BOT = "bot", "Bot"
+        AUTOPLAY = "autoplay", "Autoplay (player away)"
+        SYSTEM = "system", "System"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20)
+    payload = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+    by = models.CharField(max_length=10, choices=By.choices, default=By.SYSTEM)
+    #: Seat that sent the command (None for events the server made on its own, like a start).
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Client-chosen command id, on the first event of the command only (for idempotency).
+    command_id = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            models.UniqueConstraint(
+                fields=["game", "seat", "command_id"],
+                condition=~models.Q(command_id=""),
+                name="event_unique_command",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind}"
+
+    def to_rules_dict(self) -> dict:
+        """The event as ``game.rules.event_from_dict`` reads it."""
+        return {"kind": self.kind, **self.payload}
+
+
+class Connection(models.Model):
+    """One open websocket to a room, refreshed by a heartbeat; rows older than the staleness
+    window are ignored (a killed server never runs ``disconnect()``)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    guest_key = models.CharField(max_length=64, blank=True, default="")
+    last_seen = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.room.code}: {self.channel_name}"

@@ -1,0 +1,49 @@
+"""Sending to a room's channel-layer group, only ever after the database has committed.
+
+The layer is not trusted to be lossless (clients resync on a ``seq`` gap), so a failed send is
+logged and swallowed: what is stored stays stored, and the command still succeeded.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+
+def group_name(room_code: str) -> str:
+    return f"room.{room_code}"
+
+
+async def agroup_send(room_code: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(group_name(room_code), message)
+    except Exception:  # noqa: BLE001 - the DB is the truth; clients resync on a gap
+        log.warning("group_send to room %s failed", room_code, exc_info=True)
+
+
+def group_send(room_code: str, message: dict[str, Any]) -> None:
+    """From synchronous code (services run in a worker thread, or in a view)."""
+    async_to_sync(agroup_send)(room_code, message)
+
+
+def send_events(room_code: str, messages: list[dict[str, Any]]) -> None:
+    """Every ``event`` message of one command, in one group message so their order holds."""
+    if messages:
+        group_send(room_code, {"type": "game.events", "messages": messages})
+
+
+def send_room_changed(room_code: str) -> None:
+    """Seats or the game changed as a whole: every connection sends its own fresh ``state``."""
+    group_send(room_code, {"type": "room.changed"})
+
+
+def send_presence(room_code: str, message: dict[str, Any]) -> None:
+    group_send(room_code, {"type": "room.presence", "message": message})

@@ -1,0 +1,74 @@
+"""Who is connected to a room, kept in the database so every server process agrees.
+
+Each open socket is a ``Connection`` row refreshed by a heartbeat; a row not refreshed within
+``STALE_AFTER`` counts as gone (Daphne skips ``disconnect()`` when it is killed or restarted).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..models import Connection, Room, Seat
+
+HEARTBEAT_SECONDS = 20.0
+STALE_AFTER = timedelta(seconds=60)
+FORGET_AFTER = timedelta(hours=1)
+
+
+def _fresh(room: Room):
+    return Connection.objects.filter(room=room, last_seen__gte=timezone.now() - STALE_AFTER)
+
+
+def connected_guests(room: Room) -> set[str]:
+    return set(_fresh(room).exclude(guest_key="").values_list("guest_key", flat=True))
+
+
+def presence(room: Room) -> dict[str, Any]:
+    """The ``presence`` message: each seat connected or not, and how many watch."""
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
+    here = connected_guests(room)
+    seated = {s.guest_key for s in seats if s.guest_key}
+    watchers = (_fresh(room).exclude(guest_key__in=seated).count())
+    return {
+        "type": "presence",
+        "seats": [{"seat": s.index, "connected": s.is_bot or s.guest_key in here}
+                  for s in seats],
+        "watchers": watchers,
+    }
+
+
+def _touch_seat(room: Room, guest: str) -> None:
+    if guest:
+        Seat.objects.filter(room=room, guest_key=guest).update(last_seen=timezone.now())
+
+
+def join(room: Room, channel_name: str, guest: str) -> dict[str, Any]:
+    now = timezone.now()
+    with transaction.atomic():
+        Connection.objects.filter(room=room, last_seen__lt=now - FORGET_AFTER).delete()
+        Connection.objects.update_or_create(
+            channel_name=channel_name,
+            defaults={"room": room, "guest_key": guest, "last_seen": now})
+        _touch_seat(room, guest)
+    return presence(room)
+
+
+def heartbeat(room: Room, channel_name: str, guest: str) -> None:
+    with transaction.atomic():
+        updated = Connection.objects.filter(channel_name=channel_name).update(
+            last_seen=timezone.now())
+        if not updated:  # removed meanwhile (e.g. swept): register again
+            Connection.objects.create(room=room, channel_name=channel_name, guest_key=guest,
+                                      last_seen=timezone.now())
+        _touch_seat(room, guest)
+
+
+def leave(room: Room, channel_name: str, guest: str) -> dict[str, Any]:
+    with transaction.atomic():
+        Connection.objects.filter(channel_name=channel_name).delete()
+        _touch_seat(room, guest)
+    return presence(room)

@@ -1,0 +1,147 @@
+"""Rooms and seats: create a room, take a seat, start a game or a rematch."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import MutableMapping, Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from ..models import MAX_SEATS, NICKNAME_MAX, Game, Room, Seat
+from ..rules import RULESETS
+from ..rules import Game as RulesGame
+from . import broadcast
+from .errors import ServiceError, no_room
+from .games import _cache_put, dice_rng, store_events
+
+BOT_LEVELS = ("easy", "medium", "optimal")
+ROOM_NAME_MAX = 60
+SESSION_GUEST = "guest"
+SESSION_NICKNAME = "nickname"
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat at creation: ``None`` for a person, or a bot level."""
+
+    bot_level: str | None = None
+
+
+def guest_key(session: MutableMapping, *, create: bool = True) -> str:
+    """The visitor's stable guest key, kept in their Django session (made on first need)."""
+    key = session.get(SESSION_GUEST, "")
+    if not key and create:
+        key = secrets.token_urlsafe(24)
+        session[SESSION_GUEST] = key
+    return key
+
+
+def clean_nickname(raw: object) -> str:
+    if not isinstance(raw, str):
+        raise ServiceError("bad_nickname", "A nickname is text.")
+    name = " ".join(raw.split())  # strip, and fold runs of whitespace and control spaces
+    if not 1 <= len(name) <= NICKNAME_MAX:
+        raise ServiceError("bad_nickname", f"A nickname has 1 to {NICKNAME_MAX} characters.")
+    if not name.isprintable():
+        raise ServiceError("bad_nickname", "A nickname cannot contain control characters.")
+    return name
+
+
+def create_room(
+    *, name: str, rules: str, seats: Sequence[SeatSpec], host_key: str
+) -> Room:
+    name = " ".join(str(name).split())
+    if not 1 <= len(name) <= ROOM_NAME_MAX:
+        raise ServiceError("bad_room", f"A room name has 1 to {ROOM_NAME_MAX} characters.")
+    if rules not in RULESETS:
+        raise ServiceError("bad_room", f"Choose one of the rulesets: {', '.join(RULESETS)}.")
+    if not 1 <= len(seats) <= MAX_SEATS:
+        raise ServiceError("bad_room", f"A room has 1 to {MAX_SEATS} seats.")
+    for spec in seats:
+        if spec.bot_level is not None and spec.bot_level not in BOT_LEVELS:
+            raise ServiceError("bad_room", f"Bot levels are: {', '.join(BOT_LEVELS)}.")
+    with transaction.atomic():
+        room = Room.objects.create(name=name, rules=rules, seats_count=len(seats),
+                                   host_key=host_key)
+        bots = 0
+        for i, spec in enumerate(seats):
+            if spec.bot_level is None:
+                Seat.objects.create(room=room, index=i)
+            else:
+                bots += 1
+                Seat.objects.create(room=room, index=i, kind=Seat.Kind.BOT,
+                                    bot_level=spec.bot_level,
+                                    nickname=f"Bot {bots} ({spec.bot_level})")
+    return room
+
+
+def get_room(code: str) -> Room:
+    room = Room.objects.filter(code=code).first()
+    if room is None:
+        raise no_room(code)
+    return room
+
+
+def seat_of(room: Room, guest: str | None) -> Seat | None:
+    if not guest:
+        return None
+    return Seat.objects.filter(room=room, guest_key=guest).first()
+
+
+def take_seat(code: str, guest: str, nickname: str, index: int) -> Seat:
+    """Give seat ``index`` to the guest; a guest already seated here keeps their seat."""
+    nickname = clean_nickname(nickname)
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(code=code).first()
+        if room is None:
+            raise no_room(code)
+        mine = seat_of(room, guest)
+        if mine is not None:
+            return mine
+        seat = Seat.objects.filter(room=room, index=index).first()
+        if seat is None:
+            raise ServiceError("no_seat", "There is no such seat in this room.")
+        if not seat.is_free:
+            raise ServiceError("seat_taken", "That seat is taken; choose a free one.")
+        if any(s.display_name.casefold() == nickname.casefold() for s in room.seats.all()):
+            raise ServiceError("name_taken", "Someone in this room already has that nickname.")
+        seat.nickname, seat.guest_key = nickname, guest
+        seat.save(update_fields=["nickname", "guest_key"])
+    broadcast.send_room_changed(code)
+    return seat
+
+
+def start_game(code: str, guest: str | None) -> Game:
+    """Start the room's first game or a rematch (host only, no game running). Free seats are
+    removed and the others renumbered, so seat i is always player i of the game."""
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(code=code).first()
+        if room is None:
+            raise no_room(code)
+        if not guest or guest != room.host_key:
+            raise ServiceError("not_host", "Only the host can start a game.")
+        if room.status == Room.Status.PLAYING:
+            raise ServiceError("game_running", "A game is already running in this room.")
+        seats = list(room.seats.order_by("index"))
+        taken = [s for s in seats if not s.is_free]
+        if not taken:
+            raise ServiceError("no_players", "Take a seat before starting the game.")
+        for s in seats:
+            if s.is_free:
+                s.delete()
+        for new_index, s in enumerate(taken):
+            if s.index != new_index:
+                s.index = new_index
+                s.save(update_fields=["index"])
+        names = [s.display_name for s in taken]
+        room.seats_count = len(taken)
+        room.status = Room.Status.PLAYING
+        room.save(update_fields=["seats_count", "status", "updated"])
+        game_row = Game.objects.create(room=room, rules=room.rules, players=names,
+                                       player_names=", ".join(names)[:200])
+        game = RulesGame(room.rules, names, rng=dice_rng(game_row.pk, 0))
+        store_events(game_row, game, list(game.events), by="system", seat=None)
+        transaction.on_commit(lambda: _cache_put(game_row.pk, game_row.seq, game))
+    broadcast.send_room_changed(code)
+    return game_row

@@ -1,0 +1,34 @@
+"""Shared test fixtures (generic; each test folder adds its own in its conftest.py)."""
+
+import multiprocessing
+
+import pytest
+
+# Forked Daphne/live servers hang after async tests ran in the same process (asgiref #194).
+multiprocessing.set_start_method("spawn", force=True)
+
+
+@pytest.fixture(autouse=True)
+def _game_settings(settings):
+    """Reproducible dice and no bot pauses in every test."""
+    settings.DICE_SEED = "tests"
+    settings.BOT_DELAY = 0
+    return settings
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """A reachable Redis (TEST_REDIS_URL, default the local one); fails, never skips, without."""
+    import os
+
+    import redis
+
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    client = redis.Redis.from_url(url, socket_connect_timeout=2)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        pytest.fail(f"Redis at {url} is not reachable ({exc}); run scripts/ensure-services.")
+    finally:
+        client.close()
+    return url

@@ -1,0 +1,225 @@
+"""The services: rooms, seats, start, commands stored as events, idempotency, locking."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from game import services
+from game.models import Game, GameEvent, Room, Seat
+from game.rules import NotYourTurn, RulesError
+from game.services import ServiceError
+from game.services import games as games_service
+
+from .helpers import as_action, next_move, room_with_players
+
+pytestmark = pytest.mark.django_db
+
+
+def play_to_end(room: Room, guests: list[str]) -> Game:
+    game = Game.objects.get(room=room)
+    while game.status == Game.Status.PLAYING:
+        player = game.snapshot["current_player"]
+        services.play(room.code, as_action(next_move(game.snapshot)), guest_key=guests[player])
+        game.refresh_from_db()
+    return game
+
+
+@pytest.mark.parametrize("rules", ["yahtzee", "yatzy", "triple"])
+def test_a_whole_game_is_stored_as_events_and_the_snapshot_is_their_fold(rules):
+    room, guests = room_with_players(["Ann", "Bob"], rules=rules)
+    game = play_to_end(room, guests)
+    seqs = list(game.events.values_list("seq", flat=True))
+    assert seqs == list(range(1, game.seq + 1))
+    rebuilt = services.rebuild(game)
+    assert rebuilt.is_over
+    assert rebuilt.to_dict() == game.snapshot
+    assert game.totals == [c.total for c in rebuilt.scorecards]
+    assert game.winners == list(rebuilt.winners)
+    assert game.finished is not None
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED
+    assert game.events.last().kind == "game_finished"
+    assert set(game.events.exclude(seq__lte=2).values_list("by", flat=True)) == {"human"}
+
+
+def test_seeded_dice_are_reproducible_and_differ_between_games():
+    a = services.dice_rng(1, 5)
+    b = services.dice_rng(1, 5)
+    c = services.dice_rng(2, 5)
+    rolls = [[r.randint(1, 6) for _ in range(20)] for r in (a, b, c)]
+    assert rolls[0] == rolls[1]
+    assert rolls[0] != rolls[2]
+
+
+def test_start_compacts_free_seats_so_seat_equals_player():
+    specs = [services.SeatSpec(), services.SeatSpec(), services.SeatSpec("easy")]
+    room = services.create_room(name="R", rules="yatzy", seats=specs, host_key="h")
+    services.take_seat(room.code, "g1", "Bob", 1)
+    game = services.start_game(room.code, "h")
+    assert game.players == ["Bob", "Bot 1 (easy)"]
+    seats = list(Seat.objects.filter(room=room).values_list("index", "nickname", "guest_key"))
+    assert seats == [(0, "Bob", "g1"), (1, "Bot 1 (easy)", "")]
+    room.refresh_from_db()
+    assert (room.seats_count, room.status) == (2, "playing")
+    assert list(game.events.values_list("kind", flat=True)) == ["game_started", "turn_started"]
+
+
+def test_start_refusals_change_nothing():
+    room, guests = room_with_players(["Ann"], start=False)
+    with pytest.raises(ServiceError) as err:
+        services.start_game(room.code, "someone-else")
+    assert err.value.code == "not_host"
+    empty = services.create_room(name="E", rules="yahtzee", seats=[services.SeatSpec()],
+                                 host_key="h")
+    with pytest.raises(ServiceError) as err:
+        services.start_game(empty.code, "h")
+    assert err.value.code == "no_players"
+    services.start_game(room.code, guests[0])
+    with pytest.raises(ServiceError) as err:
+        services.start_game(room.code, guests[0])
+    assert err.value.code == "game_running"
+    assert Game.objects.filter(room=room).count() == 1
+    with pytest.raises(ServiceError) as err:
+        services.start_game("nope", guests[0])
+    assert err.value.code == "no_room"
+
+
+def test_seats_taking_rules():
+    room, guests = room_with_players(["Ann"], start=False)
+    Seat.objects.create(room=room, index=1)
+    with pytest.raises(ServiceError) as err:
+        services.take_seat(room.code, "g2", "Zed", 0)
+    assert err.value.code == "seat_taken"
+    with pytest.raises(ServiceError) as err:
+        services.take_seat(room.code, "g2", " ann ", 1)
+    assert err.value.code == "name_taken"
+    with pytest.raises(ServiceError) as err:
+        services.take_seat(room.code, "g2", "x" * 25, 1)
+    assert err.value.code == "bad_nickname"
+    with pytest.raises(ServiceError) as err:
+        services.take_seat(room.code, "g2", "   ", 1)
+    assert err.value.code == "bad_nickname"
+    with pytest.raises(ServiceError) as err:
+        services.take_seat(room.code, "g2", "Zed", 7)
+    assert err.value.code == "no_seat"
+    seat = services.take_seat(room.code, "g2", "  Zed   the  Cat ", 1)
+    assert (seat.index, seat.nickname) == (1, "Zed the Cat")
+    # The same guest asking again keeps their seat (reload, second tab).
+    assert services.take_seat(room.code, "g2", "Other", 0).index == 1
+
+
+def test_rematch_keeps_the_seats_and_starts_a_new_game():
+    room, guests = room_with_players(["Ann"], rules="yatzy")
+    first = play_to_end(room, guests)
+    second = services.start_game(room.code, guests[0])
+    assert second.pk != first.pk and second.players == first.players
+    assert second.seq == 2
+    room.refresh_from_db()
+    assert room.status == Room.Status.PLAYING
+    result = services.play(room.code, services.Roll(), guest_key=guests[0])
+    assert result.messages[0]["game"]["id"] == second.pk
+
+
+def test_bad_commands_raise_their_code_and_store_nothing():
+    room, guests = room_with_players(["Ann", "Bob"])
+    game = Game.objects.get(room=room)
+    cases = [
+        (services.Roll(), {"guest_key": guests[1]}, "not_your_turn"),
+        (services.Roll(), {"guest_key": "stranger"}, "watcher"),
+        (services.Roll(), {"guest_key": None}, "watcher"),
+        (services.Score("chance"), {"guest_key": guests[0]}, "not_rolled"),
+        (services.Roll((0,)), {"guest_key": guests[0]}, "hold_before_roll"),
+    ]
+    for action, who, code in cases:
+        with pytest.raises((ServiceError, RulesError)) as err:
+            services.play(room.code, action, **who)
+        assert err.value.code == code
+    services.play(room.code, services.Roll(), guest_key=guests[0])
+    more = [
+        (services.Roll((7,)), "invalid_die_position"),
+        (services.Roll((1, 1)), "invalid_die_position"),
+        (services.Score("nonsense"), "unknown_box"),
+        (services.Score("chance", 2), "invalid_column"),
+    ]
+    for action, code in more:
+        with pytest.raises(RulesError) as err:
+            services.play(room.code, action, guest_key=guests[0])
+        assert err.value.code == code
+    game.refresh_from_db()
+    assert game.seq == 3 and game.events.count() == 3
+
+
+def test_no_game_yet():
+    room, guests = room_with_players(["Ann"], start=False)
+    with pytest.raises(ServiceError) as err:
+        services.play(room.code, services.Roll(), guest_key=guests[0])
+    assert err.value.code == "no_game"
+
+
+def test_a_repeated_command_id_applies_once():
+    room, guests = room_with_players(["Ann", "Bob"])
+    first = services.play(room.code, services.Roll(), guest_key=guests[0], command_id="c1")
+    again = services.play(room.code, services.Roll(), guest_key=guests[0], command_id="c1")
+    assert len(first.messages) == 1 and not first.duplicate
+    assert again.duplicate and again.messages == []
+    game = Game.objects.get(room=room)
+    assert game.seq == 3
+    assert GameEvent.objects.filter(game=game, command_id="c1").count() == 1
+    # Another id is another command.
+    services.play(room.code, services.Roll(), guest_key=guests[0], command_id="c2")
+    game.refresh_from_db()
+    assert game.seq == 4
+
+
+def test_expected_seq_refuses_a_stale_command():
+    room, guests = room_with_players(["Ann"])
+    with pytest.raises(ServiceError) as err:
+        services.play(room.code, services.Roll(), seat_index=0, by="bot", expected_seq=1)
+    assert err.value.code == "stale"
+    services.play(room.code, services.Roll(), seat_index=0, by="bot", expected_seq=2)
+    assert Game.objects.get(room=room).events.last().by == "bot"
+
+
+def test_after_a_restart_the_game_continues_from_stored_events():
+    room, guests = room_with_players(["Ann", "Bob"])
+    for _ in range(4):
+        game = Game.objects.get(room=room)
+        move = next_move(game.snapshot)
+        services.play(room.code, as_action(move), guest_key=guests[game.snapshot["current_player"]])
+    games_service._cache.clear()  # what a new process starts with
+    game = Game.objects.get(room=room)
+    before = game.snapshot
+    assert services.rebuild(game).to_dict() == before
+    play_to_end(room, guests)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_score_commands_apply_exactly_once():
+    room, guests = room_with_players(["Ann", "Bob"])
+    services.play(room.code, services.Roll(), guest_key=guests[0])
+    barrier = threading.Barrier(2)
+    outcomes: list[object] = []
+
+    def score(box: str) -> None:
+        try:
+            barrier.wait()
+            outcomes.append(services.play(room.code, services.Score(box), guest_key=guests[0]))
+        except Exception as exc:  # noqa: BLE001 - recorded and asserted below
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=score, args=(b,)) for b in ("chance", "ones")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    applied = [o for o in outcomes if isinstance(o, services.PlayResult)]
+    refused = [o for o in outcomes if isinstance(o, NotYourTurn)]
+    assert len(applied) == 1 and len(refused) == 1, outcomes
+    game = Game.objects.get(room=room)
+    assert game.events.filter(kind="scored").count() == 1
+    assert game.snapshot["current_player"] == 1
