@@ -1,0 +1,1 @@
+"""Benchmarks: figures about speed, never pass/fail tests (see docs/benchmarks.md)."""

@@ -1,0 +1,169 @@
+"""``python -m benchmarks.load``: start servers, run the load phases, print and save figures.
+
+For each server count (1, and 2 with --scale-out) and each target (the bare relay baseline,
+then the real app), Daphne processes are started on free loopback ports with a private Redis,
+every load of --rooms is played for --duration seconds, and the servers are stopped again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from . import services
+from .report import held, print_table, with_ratios
+from .run import Shape, relay_seating, run_phase
+
+DEFAULT_PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__)
+    p.add_argument("--rooms", default="100",
+                   help="rooms, or a comma list raised step by step until a load breaks "
+                        "(e.g. 100,200,300)")
+    p.add_argument("--players", type=int, default=2, help="bot players per room (1-6)")
+    p.add_argument("--watchers", type=int, default=5, help="watchers per room")
+    p.add_argument("--rate", type=float, default=1.0, help="moves per second per room")
+    p.add_argument("--duration", type=float, default=40.0, help="seconds of moves per load")
+    p.add_argument("--targets", default="baseline,app", help="baseline, app or both")
+    p.add_argument("--scale-out", action="store_true",
+                   help="also run every load split over two Daphne processes")
+    p.add_argument("--only-scale-out", action="store_true", help="two Daphne processes only")
+    p.add_argument("--ruleset", default="yahtzee", choices=["yahtzee", "yatzy", "triple"])
+    p.add_argument("--database", default="postgres", choices=["postgres", "sqlite"],
+                   help="the app's database (scale-out needs postgres)")
+    p.add_argument("--pg-admin-url", default=DEFAULT_PG_ADMIN,
+                   help="a PostgreSQL URL allowed to create the benchmark database")
+    p.add_argument("--pg-db", default="yahtzee_bench", help="benchmark database (recreated)")
+    p.add_argument("--redis-url", default="",
+                   help="use this Redis instead of starting a private one")
+    p.add_argument("--keep-going", action="store_true",
+                   help="run every load of --rooms even after one broke")
+    p.add_argument("--out", default="var/bench", help="directory for JSON results and logs")
+    args = p.parse_args(argv)
+    try:
+        args.room_steps = [int(x) for x in args.rooms.split(",") if x.strip()]
+    except ValueError:
+        p.error(f"--rooms wants numbers separated by commas, not {args.rooms!r}")
+    if not args.room_steps or min(args.room_steps) < 1 or max(args.room_steps) > 5000:
+        p.error("--rooms must be between 1 and 5000")
+    args.targets = [t.strip() for t in args.targets.split(",") if t.strip()]
+    if not args.targets or not set(args.targets) <= {"baseline", "app"}:
+        p.error("--targets takes baseline, app or baseline,app")
+    if not 1 <= args.players <= 6 or not 0 <= args.watchers <= 100:
+        p.error("--players must be 1-6 and --watchers 0-100")
+    if not 0.01 <= args.rate <= 50 or not 1 <= args.duration <= 3600:
+        p.error("--rate must be 0.01-50 and --duration 1-3600 s")
+    args.server_counts = [2] if args.only_scale_out else [1, 2] if args.scale_out else [1]
+    if 2 in args.server_counts and args.database == "sqlite" and "app" in args.targets:
+        p.error("scale-out shares one database between processes: use --database postgres")
+    return args
+
+
+def base_env(redis_url: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE",)}
+    env.update(REDIS_URL=redis_url, PYTHONUNBUFFERED="1", LOG_LEVEL="WARNING")
+    return env
+
+
+def app_env(args: argparse.Namespace, redis_url: str, log_dir: Path) -> dict[str, str]:
+    env = base_env(redis_url)
+    data_dir = log_dir / "app-data"
+    data_dir.mkdir(exist_ok=True)
+    env.update(DATA_DIR=str(data_dir), DJANGO_SETTINGS_MODULE="yahtzee_site.settings",
+               DEBUG="false", BOT_DELAY="0", AWAY_GRACE="3600")
+    if args.database == "postgres":
+        env["DATABASE_URL"] = services.ensure_postgres_db(args.pg_admin_url, args.pg_db)
+    else:
+        env.pop("DATABASE_URL", None)
+    services.migrate(env, log_dir)
+    return env
+
+
+def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[str, str],
+               log_dir: Path, results: list[dict[str, Any]]) -> None:
+    if target == "baseline":
+        env = dict(env, DJANGO_SETTINGS_MODULE="benchmarks.load.relay_settings")
+        application = "benchmarks.load.relay_asgi:application"
+    else:
+        application = "yahtzee_site.asgi:application"
+    tag = f"{target}-{servers_n}"
+    with services.daphne_servers(application, servers_n, env, log_dir, tag) as servers:
+        for rooms in args.room_steps:
+            shape = Shape(rooms, args.players, args.watchers, args.rate, args.duration)
+            http_urls = servers.urls("http")
+            if target == "baseline":
+                seatings = relay_seating(shape)
+            else:
+                from .browser import seat_rooms
+
+                seatings = asyncio.run(seat_rooms(shape, http_urls, args.ruleset))
+            print(f"[{target} x{servers_n}] {rooms} rooms x ({args.players} players + "
+                  f"{args.watchers} watchers), {args.rate:g} move/s each, "
+                  f"{args.duration:g} s ...", file=sys.stderr, flush=True)
+            result = asyncio.run(run_phase(
+                target, shape, seatings, http_urls, relay=target == "baseline",
+                on_start=servers.mark_cpu,
+            ))
+            cores = servers.cores_since_mark()
+            result.update(
+                target=target, servers=servers_n, rooms=rooms, players=args.players,
+                watchers=args.watchers, rate=args.rate, sockets=rooms * (args.players
+                                                                         + args.watchers),
+                offered_moves_per_s=round(rooms * args.rate, 1),
+                server_cpu_cores=round(cores, 2),
+                ruleset=args.ruleset if target == "app" else None,
+            )
+            servers.check_alive()
+            result["held"] = held(result)
+            results.append(result)
+            print_table([result], file=sys.stderr)
+            if not result["held"] and not args.keep_going:
+                break
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out)
+    log_dir = out / f"logs-{stamp}"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    results: list[dict[str, Any]] = []
+    with services.redis_server(log_dir) if not args.redis_url else _given(args.redis_url) as url:
+        env = base_env(url)
+        if "app" in args.targets:
+            env_app = app_env(args, url, log_dir)
+        for servers_n in args.server_counts:
+            for target in args.targets:
+                run_target(args, target, servers_n, env_app if target == "app" else env,
+                           log_dir, results)
+    results = with_ratios(results)
+    print_table(results)
+    path = out / f"load-{stamp}.json"
+    path.write_text(json.dumps({"argv": sys.argv[1:], "results": results}, indent=2))
+    print(f"\nJSON: {path}   logs: {log_dir}")
+    return 0
+
+
+class _given:
+    """A Redis URL given on the command line: nothing to start or stop."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def __enter__(self) -> str:
+        return self.url
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

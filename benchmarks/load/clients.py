@@ -1,0 +1,206 @@
+"""Rooms of websocket clients: bot players that make moves, watchers that only listen.
+
+Every socket records when each numbered event (``seq``) reached it; latencies are computed
+after the run from those receipt times and the moment each move was sent, so a late message
+is measured, not lost track of. One asyncio loop drives every socket (perf_counter clock).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from .stats import SeqTracker
+
+#: The event kind that opens the result of each command (nothing else produces it).
+FIRST_KIND = {"roll": "rolled", "score": "scored"}
+#: Event kinds that close a command's result: after them, the next command may be chosen.
+LAST_KINDS = {"roll": {"rolled"}, "score": {"turn_started", "game_finished"}}
+COMMAND_TIMEOUT = 10.0
+
+
+@dataclass
+class Move:
+    command: str
+    sender: Client
+    sent: float
+    base_seq: int
+    cmd_id: str
+    first_seq: int | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    error: str | None = None
+
+
+@dataclass(eq=False)
+class Client:
+    """One websocket: a player (``seat`` set) or a watcher."""
+
+    room: Room
+    url: str
+    origin: str
+    cookie: str = ""
+    watcher: bool = False
+    seat: int | None = None
+    ws: ClientConnection | None = None
+    seq: SeqTracker = field(default_factory=SeqTracker)
+    start_seq: int = 0
+    received_at: dict[int, float] = field(default_factory=dict)
+    game: dict[str, Any] | None = None
+    errors: Counter = field(default_factory=Counter)
+    closed_early: bool = False
+    state_seen: asyncio.Event = field(default_factory=asyncio.Event)
+    final_seq: int | None = None
+    bytes_in: int = 0
+
+    async def open(self) -> None:
+        headers = [("Cookie", self.cookie)] if self.cookie else []
+        self.ws = await connect(
+            self.url, origin=self.origin, additional_headers=headers, compression=None,
+            max_size=2**22, ping_interval=None, open_timeout=60, close_timeout=2,
+        )
+
+    async def send(self, message: dict[str, Any]) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps(message))
+
+    async def read_forever(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                now = time.perf_counter()
+                self.bytes_in += len(raw)
+                self.on_message(json.loads(raw), now)
+        except ConnectionClosed:
+            pass
+        if not self.room.stopping:
+            self.closed_early = True
+
+    def on_message(self, msg: dict[str, Any], now: float) -> None:
+        kind = msg.get("type")
+        if kind == "state":
+            seq = int(msg.get("seq") or 0)
+            if not self.state_seen.is_set():
+                self.start_seq = seq
+                self.seq.reset(seq)
+                you = msg.get("you") or {}
+                if not self.watcher:
+                    self.seat = you.get("seat")
+                self.state_seen.set()
+            else:
+                self.final_seq = seq
+            self.game = msg.get("game") or self.game
+        elif kind == "event" or (kind != "error" and "seq" in msg):
+            seq = int(msg["seq"])
+            self.seq.see(seq)
+            self.received_at.setdefault(seq, now)
+            if msg.get("game") is not None:
+                self.game = msg["game"]
+            self.room.on_event(self, seq, (msg.get("event") or {}).get("kind"), msg.get("id"))
+        elif kind == "error":
+            self.errors[msg.get("code", "?")] += 1
+            self.room.on_error(self, msg)
+
+
+@dataclass(eq=False)
+class Room:
+    """A room's sockets and its move loop; ``relay`` rooms talk to the bare baseline."""
+
+    code: str
+    relay: bool
+    players: list[Client] = field(default_factory=list)
+    watchers: list[Client] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    pending: Move | None = None
+    stopping: bool = False
+    finished: bool = False
+    late_starts: int = 0
+    timeouts: int = 0
+    relay_seq: int = 0
+
+    @property
+    def clients(self) -> list[Client]:
+        return self.players + self.watchers
+
+    # -- receiving -----------------------------------------------------------------------
+    def on_event(self, client: Client, seq: int, kind: str | None, cmd_id: str | None) -> None:
+        move = self.pending
+        if move is None or client is not move.sender:
+            return
+        if move.first_seq is None and seq > move.base_seq and (
+            kind == FIRST_KIND[move.command] or (cmd_id is not None and cmd_id == move.cmd_id)
+        ):
+            move.first_seq = seq
+        if move.first_seq is not None and (kind in LAST_KINDS[move.command] or self.relay):
+            if kind == "game_finished":
+                self.finished = True
+            move.done.set()
+
+    def on_error(self, client: Client, msg: dict[str, Any]) -> None:
+        move = self.pending
+        if move is not None and client is move.sender:
+            move.error = msg.get("code", "?")
+            move.done.set()
+
+    # -- moving --------------------------------------------------------------------------
+    def next_command(self) -> tuple[Client, dict[str, Any]] | None:
+        """The bot: roll once, then score the first allowed box; None when nothing to do."""
+        if self.relay:
+            sender = self.players[len(self.moves) % len(self.players)]
+            command = "roll" if len(self.moves) % 2 == 0 else "score"
+            self.relay_seq += 1
+            return sender, {"type": "event", "seq": self.relay_seq,
+                            "event": {"kind": FIRST_KIND[command], "player": sender.seat},
+                            "cmd": command}
+        game = max((p for p in self.players if p.game), key=lambda p: p.seq.last or 0).game
+        if game is None or game.get("finished"):
+            return None
+        sender = next((p for p in self.players if p.seat == game["current_player"]), None)
+        if sender is None:
+            return None
+        options = [o for o in game.get("options") or [] if o.get("allowed")]
+        if game.get("dice") is None or not options:
+            return sender, {"type": "roll", "hold": []}
+        first = options[0]
+        return sender, {"type": "score", "box": first["box"], "column": first.get("column", 0)}
+
+    async def play(self, start: float, end: float, interval: float) -> None:
+        """Make one move per ``interval`` seconds from ``start`` until ``end`` (perf_counter)."""
+        due = start
+        while not self.stopping:
+            now = time.perf_counter()
+            if now >= end:
+                return
+            if due > now:
+                await asyncio.sleep(due - now)
+            elif now - due > interval:
+                self.late_starts += 1
+                due = now
+            chosen = self.next_command()
+            if chosen is None:
+                self.finished = True
+                return
+            sender, message = chosen
+            command = message.get("cmd") or message["type"]
+            message.pop("cmd", None)
+            move = Move(command, sender, 0.0, sender.seq.last or 0,
+                        f"{self.code}-{len(self.moves) + 1}")
+            message["id"] = move.cmd_id
+            self.moves.append(move)
+            self.pending = move
+            move.sent = time.perf_counter()
+            if self.relay:
+                move.first_seq = message["seq"]
+            try:
+                await sender.send(message)
+                await asyncio.wait_for(move.done.wait(), COMMAND_TIMEOUT)
+            except (TimeoutError, ConnectionClosed):
+                self.timeouts += 1
+            self.pending = None
+            due += interval

@@ -1,0 +1,45 @@
+"""The bare baseline: a websocket consumer that relays every text frame to its room's group.
+
+Same URL shape and Origin check as the real app (``/ws/rooms/<code>/``), no parsing, no
+database, no rules. Serve with ``DJANGO_SETTINGS_MODULE=benchmarks.load.relay_settings daphne
+benchmarks.load.relay_asgi:application``.
+"""
+
+import os
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "benchmarks.load.relay_settings")
+django.setup()
+
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
+
+
+class RelayConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.group = "relay." + self.scope["url_route"]["kwargs"]["code"]
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is not None:
+            await self.channel_layer.group_send(self.group, {"type": "relay", "text": text_data})
+
+    async def relay(self, message: dict) -> None:
+        await self.send(text_data=message["text"])
+
+
+application = ProtocolTypeRouter(
+    {
+        "websocket": AllowedHostsOriginValidator(
+            URLRouter([re_path(r"^ws/rooms/(?P<code>[A-Za-z0-9_-]{1,32})/$",
+                               RelayConsumer.as_asgi())])
+        ),
+    }
+)

@@ -1,0 +1,69 @@
+"""Judging a phase against the targets, ratios to the baseline, and the printed table."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+FANOUT_P99_TARGET_MS = 100.0
+RTT_P50_RATIO_TARGET = 3.0
+MIN_RATE_SHARE = 0.95  # a load is held only if ≥ 95 % of the offered moves went through
+
+
+def held(r: dict[str, Any]) -> bool:
+    """Zero loss, order kept, every socket up, the offered rate met, p99 fan-out < 100 ms."""
+    p99 = r["fanout_ms"]["p99"] if r["fanout_ms"]["n"] else r["round_trip_ms"]["p99"]
+    return (
+        r["lost"] == 0 and r["out_of_order"] == 0 and r["duplicates"] == 0
+        and r["connect_failures"] == 0 and r["closed_early"] == 0 and r["timeouts"] == 0
+        and r["moves_per_s"] >= MIN_RATE_SHARE * r["offered_moves_per_s"]
+        and p99 is not None and p99 < FANOUT_P99_TARGET_MS
+    )
+
+
+def with_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Add app/baseline ratios to every app phase that has a baseline of the same shape."""
+    base = {(r["servers"], r["rooms"]): r for r in results if r["target"] == "baseline"}
+    for r in results:
+        b = base.get((r["servers"], r["rooms"]))
+        if r["target"] != "app" or b is None:
+            continue
+        ratios = {}
+        for metric in ("round_trip_ms", "fanout_ms"):
+            for q in ("p50", "p95", "p99"):
+                ours, theirs = r[metric][q], b[metric][q]
+                if ours is not None and theirs:
+                    ratios[f"{metric[:-3]}_{q}"] = round(ours / theirs, 2)
+        r["ratio_to_baseline"] = ratios
+        rtt_ratio = ratios.get("round_trip_p50")
+        r["rtt_p50_within_3x"] = rtt_ratio is not None and rtt_ratio <= RTT_P50_RATIO_TARGET
+    return results
+
+
+COLUMNS = [
+    ("target", 8, lambda r: r["target"]),
+    ("srv", 3, lambda r: r["servers"]),
+    ("rooms", 5, lambda r: r["rooms"]),
+    ("socks", 5, lambda r: r["sockets"]),
+    ("moves/s", 7, lambda r: f'{r["moves_per_s"]:g}/{r["offered_moves_per_s"]:g}'),
+    ("deliv/s", 7, lambda r: r["deliveries_per_s"]),
+    ("rtt p50/95/99 ms", 20, lambda r: _trio(r["round_trip_ms"])),
+    ("fan-out p50/95/99 ms", 20, lambda r: _trio(r["fanout_ms"])),
+    ("lost", 4, lambda r: r["lost"]),
+    ("ooo", 3, lambda r: r["out_of_order"] + r["duplicates"]),
+    ("err", 3, lambda r: sum(r["errors"].values()) + r["timeouts"] + r["connect_failures"]),
+    ("cpu", 4, lambda r: r["server_cpu_cores"]),
+    ("x base rtt50", 12, lambda r: r.get("ratio_to_baseline", {}).get("round_trip_p50", "")),
+    ("held", 4, lambda r: "yes" if r["held"] else "NO"),
+]
+
+
+def _trio(s: dict[str, Any]) -> str:
+    return "/".join("-" if s[q] is None else f"{s[q]:.1f}" for q in ("p50", "p95", "p99"))
+
+
+def print_table(results: list[dict[str, Any]], file: TextIO = sys.stdout) -> None:
+    print("  ".join(name.rjust(w) for name, w, _ in COLUMNS), file=file)
+    for r in results:
+        print("  ".join(str(get(r)).rjust(w) for _, w, get in COLUMNS), file=file)
+    file.flush()

@@ -1,0 +1,206 @@
+"""One measured phase: open the rooms' sockets, play for a while, drain, tally the figures."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import secrets
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+
+from .clients import Client, Room
+from .stats import summary_ms
+
+CONNECT_CONCURRENCY = 32
+DRAIN_SECONDS = 2.0
+SYNC_TIMEOUT = 10.0
+
+
+@dataclass
+class Shape:
+    rooms: int
+    players: int
+    watchers: int
+    rate: float  # moves per second per room
+    duration: float  # seconds of moves
+
+
+@dataclass
+class Seating:
+    """Where a room's sockets go: filled in by the relay layout or the browser-like setup."""
+
+    code: str
+    player_cookies: list[str]
+    watcher_cookies: list[str]
+
+
+#: Builds the rooms of the real app over HTTP (see browser.py); the relay needs none.
+SeatRooms = Callable[[Shape, list[str]], Awaitable[list[Seating]]]
+
+
+def relay_seating(shape: Shape) -> list[Seating]:
+    return [
+        Seating(f"b{i}{secrets.token_hex(3)}", [""] * shape.players, [""] * shape.watchers)
+        for i in range(shape.rooms)
+    ]
+
+
+def build_rooms(seatings: list[Seating], http_urls: list[str], relay: bool) -> list[Room]:
+    """Sockets of each room spread round-robin over the servers, so fan-out crosses them."""
+    rooms, k = [], 0
+    for seating in seatings:
+        room = Room(seating.code, relay)
+        for role, cookies in (("player", seating.player_cookies),
+                              ("watcher", seating.watcher_cookies)):
+            for i, cookie in enumerate(cookies):
+                base = http_urls[k % len(http_urls)]
+                k += 1
+                client = Client(
+                    room, base.replace("http", "ws", 1) + f"/ws/rooms/{seating.code}/",
+                    origin=base, cookie=cookie, watcher=role == "watcher",
+                    seat=i if role == "player" and relay else None,
+                )
+                (room.players if role == "player" else room.watchers).append(client)
+        rooms.append(room)
+    return rooms
+
+
+async def _open_all(rooms: list[Room]) -> tuple[list[asyncio.Task], int]:
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    failures = 0
+
+    async def open_one(client: Client) -> bool:
+        async with gate:
+            try:
+                await client.open()
+                return True
+            except Exception:  # any handshake failure counts; the phase reports it
+                return False
+
+    clients = [c for r in rooms for c in r.clients]
+    results = await asyncio.gather(*(open_one(c) for c in clients))
+    readers = []
+    for client, ok in zip(clients, results, strict=True):
+        if ok:
+            readers.append(asyncio.create_task(client.read_forever()))
+        else:
+            failures += 1
+    return readers, failures
+
+
+async def _final_sync(rooms: list[Room]) -> None:
+    """Ask every socket for the full state: its seq is the server's truth for the tally."""
+    async def sync(client: Client) -> None:
+        if client.ws is None:
+            return
+        try:
+            await client.send({"type": "sync"})
+        except ConnectionClosed:
+            return
+        deadline = time.perf_counter() + SYNC_TIMEOUT
+        while client.final_seq is None and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+
+    await asyncio.gather(*(sync(c) for r in rooms for c in r.clients))
+
+
+async def run_phase(
+    name: str, shape: Shape, seatings: list[Seating], http_urls: list[str], relay: bool,
+    on_start: Callable[[], None] = lambda: None,
+) -> dict[str, Any]:
+    rooms = build_rooms(seatings, http_urls, relay)
+    t_connect = time.perf_counter()
+    readers, connect_failures = await _open_all(rooms)
+    connect_seconds = time.perf_counter() - t_connect
+    if not relay:  # the full state opens every socket's stream
+        await asyncio.wait_for(
+            asyncio.gather(*(c.state_seen.wait() for r in rooms for c in r.clients if c.ws)),
+            60,
+        )
+    interval = 1.0 / shape.rate
+    start = time.perf_counter() + 0.5
+    end = start + shape.duration
+    on_start()
+    load_before = os.getloadavg()[0]
+    cpu_before = time.process_time()
+    await asyncio.gather(*(
+        r.play(start + random.uniform(0, interval), end, interval) for r in rooms
+    ))
+    moves_end = time.perf_counter()
+    generator_cores = (time.process_time() - cpu_before) / (moves_end - start + 0.5)
+    load_after = os.getloadavg()[0]
+    await asyncio.sleep(DRAIN_SECONDS)
+    if not relay:
+        await _final_sync(rooms)
+    for r in rooms:
+        r.stopping = True
+    await asyncio.gather(*(c.ws.close() for r in rooms for c in r.clients if c.ws),
+                         return_exceptions=True)
+    for t in readers:
+        t.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+    result = tally(rooms, moves_end - start)
+    result.update(name=name, connect_seconds=round(connect_seconds, 2),
+                  connect_failures=connect_failures,
+                  generator_cpu_cores=round(generator_cores, 2),
+                  machine_load_1min=[round(load_before, 2), round(load_after, 2)])
+    return result
+
+
+def tally(rooms: list[Room], seconds: float) -> dict[str, Any]:
+    rtt: list[float] = []
+    fanout: list[float] = []
+    errors: Counter = Counter()
+    lost = out_of_order = duplicates = events_in = bytes_in = closed_early = 0
+    moves_ok = moves_sent = timeouts = late = finished = 0
+    for room in rooms:
+        moves_sent += len(room.moves)
+        timeouts += room.timeouts
+        late += room.late_starts
+        finished += room.finished
+        done = [m for m in room.moves if m.first_seq is not None]
+        moves_ok += sum(1 for m in done if m.error is None)
+        for m in done:
+            got = m.sender.received_at.get(m.first_seq)
+            if got is not None:
+                rtt.append(got - m.sent)
+            for w in room.watchers:
+                got = w.received_at.get(m.first_seq)
+                if got is not None:
+                    fanout.append(got - m.sent)
+        final = max([c.final_seq or 0 for c in room.clients]
+                    + [c.seq.last or 0 for c in room.clients])
+        for c in room.clients:
+            if c.ws is None:
+                continue
+            lost += c.seq.missing(c.start_seq, final)
+            out_of_order += c.seq.out_of_order
+            duplicates += c.seq.duplicates
+            events_in += len(c.seq.seen)
+            bytes_in += c.bytes_in
+            closed_early += c.closed_early
+            errors.update(c.errors)
+    return {
+        "seconds": round(seconds, 2),
+        "moves_sent": moves_sent,
+        "moves_ok": moves_ok,
+        "moves_per_s": round(moves_ok / seconds, 1) if seconds else 0,
+        "deliveries_per_s": round(events_in / seconds, 1) if seconds else 0,
+        "mean_event_bytes": round(bytes_in / events_in) if events_in else 0,
+        "round_trip_ms": summary_ms(rtt),
+        "fanout_ms": summary_ms(fanout),
+        "lost": lost,
+        "out_of_order": out_of_order,
+        "duplicates": duplicates,
+        "timeouts": timeouts,
+        "late_starts": late,
+        "rooms_finished": finished,
+        "closed_early": closed_early,
+        "errors": dict(errors),
+    }

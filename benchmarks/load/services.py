@@ -1,0 +1,153 @@
+"""The processes a benchmark run needs: its own Redis, a PostgreSQL database, Daphne servers.
+
+Everything listens on 127.0.0.1 only, is started by us and stopped by us (by pid), and every
+wait is bounded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 30.0, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"process {proc.args!r} exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout:.0f} s")
+
+
+def stop(proc: subprocess.Popen, timeout: float = 10.0) -> None:
+    """Terminate one process we started, then kill it if it will not go."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+@contextmanager
+def redis_server(log_dir: Path) -> Iterator[str]:
+    """A private redis-server on a free port (never the shared one); yields its URL."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        raise RuntimeError("redis-server is not installed (scripts/ensure-services installs it)")
+    port = free_port()
+    with open(log_dir / "redis.log", "wb") as log:  # the child keeps its own copy
+        proc = subprocess.Popen(
+            [exe, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly",
+             "no", "--dir", str(log_dir), "--maxclients", "10000"],
+            stdout=log, stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, 10, proc)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        stop(proc)
+
+
+def ensure_postgres_db(admin_url: str, name: str, fresh: bool = True) -> str:
+    """(Re)create database ``name`` on the server of ``admin_url``; return its URL."""
+    import psycopg
+
+    if not name.replace("_", "").isalnum():
+        raise ValueError(f"unsafe database name {name!r}")
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        if fresh:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    return admin_url.rsplit("/", 1)[0] + "/" + name
+
+
+def migrate(env: dict[str, str], log_dir: Path) -> None:
+    with open(log_dir / "migrate.log", "wb") as log:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput"], cwd=REPO, env=env,
+            check=True, stdout=log, stderr=subprocess.STDOUT, timeout=300,
+        )
+
+
+@dataclass
+class Servers:
+    """Daphne processes serving one ASGI application, one port each."""
+
+    ports: list[int]
+    procs: list[subprocess.Popen] = field(default_factory=list)
+    _cpu_mark: list[float] = field(default_factory=list)
+    _cpu_mark_time: float = 0.0
+
+    def urls(self, scheme: str) -> list[str]:
+        return [f"{scheme}://127.0.0.1:{p}" for p in self.ports]
+
+    def mark_cpu(self) -> None:
+        self._cpu_mark = [cpu_seconds(p.pid) for p in self.procs]
+        self._cpu_mark_time = time.monotonic()
+
+    def cores_since_mark(self) -> float:
+        """Mean CPU cores all servers used since :meth:`mark_cpu`."""
+        used = sum(cpu_seconds(p.pid) - m
+                   for p, m in zip(self.procs, self._cpu_mark, strict=True))
+        return used / max(time.monotonic() - self._cpu_mark_time, 1e-9)
+
+    def check_alive(self) -> None:
+        for p in self.procs:
+            if p.poll() is not None:
+                raise RuntimeError(f"daphne {p.pid} died with exit code {p.returncode}")
+
+
+@contextmanager
+def daphne_servers(
+    application: str, count: int, env: dict[str, str], log_dir: Path, tag: str
+) -> Iterator[Servers]:
+    servers = Servers(ports=[free_port() for _ in range(count)])
+    try:
+        for i, port in enumerate(servers.ports):
+            with open(log_dir / f"daphne-{tag}-{i}.log", "wb") as log:
+                servers.procs.append(subprocess.Popen(
+                    [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "1",
+                     application],
+                    cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+                ))
+        for port, proc in zip(servers.ports, servers.procs, strict=True):
+            wait_for_port(port, 60, proc)
+        yield servers
+    finally:
+        for proc in servers.procs:
+            stop(proc)
