@@ -1,0 +1,71 @@
+// Five dice drawn as SVG with pips; each die is a real toggle button (aria-pressed = held).
+
+import { h, svg } from "./dom.js";
+
+const LO = 27, MID = 50, HI = 73;
+const PIPS = {
+  1: [[MID, MID]],
+  2: [[LO, LO], [HI, HI]],
+  3: [[LO, LO], [MID, MID], [HI, HI]],
+  4: [[LO, LO], [HI, LO], [LO, HI], [HI, HI]],
+  5: [[LO, LO], [HI, LO], [MID, MID], [LO, HI], [HI, HI]],
+  6: [[LO, LO], [HI, LO], [LO, MID], [HI, MID], [LO, HI], [HI, HI]],
+};
+const FACE_NAMES = ["", "one", "two", "three", "four", "five", "six"];
+
+/** An SVG die face; `value` null draws a blank die (before the first roll). */
+export function dieFace(value) {
+  const face = svg("svg", { viewBox: "0 0 100 100", class: "die-face", "aria-hidden": "true",
+    focusable: "false" });
+  face.append(svg("rect", { x: 4, y: 4, width: 92, height: 92, rx: 18, class: "die-body" }));
+  for (const [cx, cy] of PIPS[value] || []) {
+    face.append(svg("circle", { cx, cy, r: 9.5, class: "die-pip" }));
+  }
+  return face;
+}
+
+/** The dice tray: five buttons, created once and updated in place so focus survives. */
+export class DiceTray {
+  constructor(container, onToggle) {
+    this.buttons = [];
+    this.values = [null, null, null, null, null];
+    for (let i = 0; i < 5; i += 1) {
+      const button = h("button", {
+        type: "button", class: "die", "aria-pressed": "false", dataset: { pos: String(i) },
+        onclick: () => onToggle(i),
+      });
+      button.append(dieFace(null), h("span", { class: "die-key", "aria-hidden": "true" }, i + 1),
+        h("span", { class: "die-held-tag", "aria-hidden": "true" }, "Held"));
+      container.append(button);
+      this.buttons.push(button);
+    }
+  }
+
+  /**
+   * Draw `dice` (array of 5 values or null), `held` (Set of positions), whether holding is
+   * possible now, and which positions just rolled (they get the roll animation).
+   */
+  update({ dice, held, canHold, rolled = [] }) {
+    this.buttons.forEach((button, i) => {
+      const value = dice ? dice[i] : null;
+      if (value !== this.values[i]) {
+        button.replaceChild(dieFace(value), button.querySelector(".die-face"));
+        this.values[i] = value;
+      }
+      const isHeld = Boolean(dice) && held.has(i);
+      button.setAttribute("aria-pressed", String(isHeld));
+      button.classList.toggle("held", isHeld);
+      button.classList.toggle("blank", !dice);
+      button.disabled = !canHold;
+      button.dataset.value = value === null ? "" : String(value);
+      const what = value === null ? "not rolled yet" : FACE_NAMES[value];
+      button.setAttribute("aria-label", `Die ${i + 1}: ${what}${isHeld ? ", held" : ""}`);
+      if (rolled.includes(i)) {
+        // Restart the CSS animation (none under prefers-reduced-motion, see room.css).
+        button.classList.remove("rolling");
+        void button.offsetWidth;
+        button.classList.add("rolling");
+      }
+    });
+  }
+}

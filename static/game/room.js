@@ -1,0 +1,484 @@
+// The room page: one socket, one state, and a render of it after every message.
+
+import { RoomConnection, SeqTracker } from "./connection.js";
+import { DiceTray } from "./dice.js";
+import { h, replaceChildren } from "./dom.js";
+import { RULE_TITLES, describeEvent } from "./labels.js";
+import { renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
+
+const LOG_LIMIT = 200;
+const root = document.getElementById("room");
+const $ = (id) => document.getElementById(id);
+
+const boot = {
+  code: root.dataset.code,
+  rules: root.dataset.rules,
+  seat: root.dataset.seat === "" ? null : Number(root.dataset.seat),
+  host: root.dataset.host === "1",
+};
+
+const state = {
+  room: { status: root.dataset.status, seats: [], watchers: 0 },
+  you: { seat: boot.seat, host: boot.host },
+  game: null,
+  held: new Set(),          // my holds for the next roll
+  lastHeld: new Set(),      // what the player to move kept on their last roll (for everyone)
+  rolled: [],               // positions that just rolled: animate them once
+  busy: false,              // a command is on its way; avoid double sends
+  column: null,             // triple: which scorecard column is shown (null = all)
+  connected: false,
+};
+
+const seq = new SeqTracker();
+const tray = new DiceTray($("dice"), toggleHold);
+const wsScheme = location.protocol === "https:" ? "wss" : "ws";
+const conn = new RoomConnection(`${wsScheme}://${location.host}/ws/rooms/${boot.code}/`, {
+  onMessage: handleMessage,
+  onStatus: showConnection,
+});
+
+// --- who am I -------------------------------------------------------------------------
+
+/** My player index in the game, or null for a watcher. */
+function myPlayer() {
+  const you = state.you || {};
+  if (typeof you.player === "number") return you.player;
+  if (you.seat === null || you.seat === undefined || !state.game) return null;
+  return playerOfSeat(you.seat); // players are the taken seats in seat order
+}
+
+function seatOfPlayer(p) {
+  const taken = state.room.seats.filter((s) => s.name).sort((a, b) => a.seat - b.seat);
+  return taken[p] || null;
+}
+
+function playerOfSeat(seat) {
+  const taken = state.room.seats.filter((s) => s.name).map((s) => s.seat).sort((a, b) => a - b);
+  const index = taken.indexOf(seat);
+  return index >= 0 ? index : null;
+}
+
+function isMyTurn() {
+  const g = state.game;
+  return Boolean(g) && !g.finished && g.current_player === myPlayer() && myPlayer() !== null;
+}
+
+function status() {
+  if (state.game) return state.game.finished ? "finished" : "playing";
+  return state.room.status === "playing" ? "starting" : state.room.status;
+}
+
+// --- messages from the server ------------------------------------------------------------
+
+function handleMessage(msg) {
+  switch (msg.type) {
+    case "state": onState(msg); break;
+    case "event": onEvent(msg); break;
+    case "presence": onPresence(msg); break;
+    case "error": onError(msg); break;
+    default: break; // newer server, older page: ignore what we do not know
+  }
+}
+
+function onState(msg) {
+  state.busy = false;
+  if (msg.room) state.room = { ...state.room, ...msg.room };
+  if (msg.you) state.you = msg.you;
+  const before = state.game;
+  state.game = msg.game || null;
+  seq.reset(typeof msg.seq === "number" ? msg.seq : (msg.game ? msg.game.seq : null));
+  if (!sameTurn(before, state.game)) {
+    state.lastHeld = new Set();
+  }
+  restoreHolds();
+  state.rolled = [];
+  render();
+}
+
+function onEvent(msg) {
+  const event = msg.event || {};
+  if (event.kind === "game_started") {
+    seq.reset(msg.seq);             // a new game (or a rematch) numbers its events afresh
+    state.held = new Set();
+    state.lastHeld = new Set();
+    addLogDivider();
+  } else {
+    const where = seq.check(msg.seq);
+    if (where === "duplicate") return;
+    if (where === "gap") {
+      conn.send("sync", {}, { command: false });
+      return;
+    }
+    seq.reset(msg.seq);
+  }
+  state.busy = false;
+  if (msg.game) state.game = msg.game;
+  state.rolled = [];
+  if (event.kind === "rolled") {
+    const kept = new Set(event.held || []);
+    state.rolled = [0, 1, 2, 3, 4].filter((i) => !kept.has(i));
+    state.lastHeld = kept;
+    if (event.player === myPlayer()) state.held = new Set(kept);
+  } else if (event.kind === "turn_started" || event.kind === "game_finished") {
+    state.held = new Set();
+    state.lastHeld = new Set();
+  }
+  if (event.kind === "game_finished" || event.kind === "game_started") {
+    state.room.status = event.kind === "game_finished" ? "finished" : "playing";
+  }
+  saveHolds();
+  const line = describeEvent(event, state.game, msg.by);
+  if (line) addLog(line, event.kind, event.player === myPlayer() && event.player !== undefined);
+  render();
+  if (event.kind === "game_finished") $("result-title").focus();
+}
+
+function onPresence(msg) {
+  for (const change of msg.seats || []) {
+    const seat = state.room.seats.find((s) => s.seat === change.seat);
+    if (seat) Object.assign(seat, change);
+    else state.room.seats.push({ ...change });
+  }
+  if (typeof msg.watchers === "number") state.room.watchers = msg.watchers;
+  renderSeats();
+  renderWatchers();
+}
+
+let errorTimer = null;
+function onError(msg) {
+  state.busy = false;
+  const box = $("error");
+  box.textContent = msg.message || `Something went wrong (${msg.code}).`;
+  box.dataset.code = msg.code || "";
+  box.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => { box.hidden = true; }, 8000);
+  render();
+}
+
+// --- connection status -------------------------------------------------------------------
+
+let backTimer = null;
+function showConnection(what, detail) {
+  const el = $("conn");
+  clearTimeout(backTimer);
+  state.connected = what === "open" || what === "back";
+  el.dataset.state = what;
+  replaceChildren(el);
+  if (what === "connecting") el.append("Connecting…");
+  else if (what === "reconnecting") el.append("Reconnecting…");
+  else if (what === "open") el.append("Connected");
+  else if (what === "back") {
+    el.append("Back online — the game is up to date.");
+    backTimer = setTimeout(() => {
+      el.dataset.state = "open";
+      el.textContent = "Connected";
+    }, 4000);
+  } else if (what === "lost") {
+    const secs = Math.max(1, Math.round(detail.retryInMs / 1000));
+    el.append(`Connection lost — trying again in ${secs} s. `,
+      h("button", { type: "button", class: "link-button", onclick: () => conn.retryNow() },
+        "Reconnect now"));
+  }
+  render();
+}
+
+// --- commands ------------------------------------------------------------------------------
+
+function command(type, fields = {}) {
+  if (state.busy) return;
+  const id = conn.send(type, fields);
+  if (id === null) {
+    onError({ code: "offline", message: "You are offline; the page reconnects by itself." });
+    return;
+  }
+  state.busy = true;
+  // If the answer got lost, free the buttons again after a while.
+  setTimeout(() => { if (state.busy) { state.busy = false; render(); } }, 4000);
+  render();
+}
+
+function canRoll() {
+  return state.connected && isMyTurn() && state.game.rolls_left > 0 && !state.busy;
+}
+
+function canHold() {
+  return state.connected && isMyTurn() && state.game.dice !== null && state.game.rolls_left > 0;
+}
+
+function roll() {
+  if (!canRoll()) return;
+  const hold = state.game.dice ? [...state.held].sort() : [];
+  command("roll", { hold });
+}
+
+function toggleHold(i) {
+  if (!canHold()) return;
+  if (state.held.has(i)) state.held.delete(i);
+  else state.held.add(i);
+  saveHolds();
+  renderDice();
+  renderTurn();
+}
+
+function scoreBox(box, column) {
+  if (!isMyTurn() || !state.game.dice || state.busy) return;
+  command("score", { box, column });
+}
+
+// Holds live only in this page until the next roll; keep them across a reload of the same turn.
+function turnKey(g) {
+  return g && g.dice ? `${g.round}/${g.current_player}/${g.rolls_left}/${g.dice.join("")}` : null;
+}
+
+function saveHolds() {
+  try {
+    sessionStorage.setItem(`holds:${boot.code}`,
+      JSON.stringify({ turn: turnKey(state.game), held: [...state.held] }));
+  } catch (err) { /* storage full or disabled: holds are a convenience */ }
+}
+
+function restoreHolds() {
+  state.held = new Set();
+  if (!isMyTurn()) return;
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(`holds:${boot.code}`) || "null");
+    if (saved && saved.turn === turnKey(state.game)) state.held = new Set(saved.held);
+  } catch (err) { /* ignore a damaged entry */ }
+}
+
+function sameTurn(a, b) {
+  return Boolean(a && b) && a.round === b.round && a.current_player === b.current_player;
+}
+
+// --- keyboard --------------------------------------------------------------------------------
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const t = e.target;
+  if (t instanceof HTMLElement && (t.isContentEditable || t.closest("input, textarea, select"))) return;
+  if (e.target instanceof HTMLElement && e.target.classList.contains("option")
+      && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
+    moveOption(e.target, e.key === "ArrowDown" ? 1 : -1);
+    e.preventDefault();
+    return;
+  }
+  const key = e.key.toLowerCase();
+  if (key >= "1" && key <= "5") {
+    toggleHold(Number(key) - 1);
+    e.preventDefault();
+  } else if (key === "r") {
+    roll();
+    e.preventDefault();
+  } else if (key === "s") {
+    const first = document.querySelector("#scorecard button.option");
+    if (first) {
+      first.focus();
+      e.preventDefault();
+    }
+  }
+});
+
+function moveOption(from, step) {
+  const all = [...document.querySelectorAll("#scorecard button.option")];
+  const next = all[all.indexOf(from) + step];
+  if (next) next.focus();
+}
+
+// --- rendering ----------------------------------------------------------------------------------
+
+function render() {
+  const st = status();
+  root.dataset.status = st;
+  $("rules-title") && ($("rules-title").textContent = RULE_TITLES[boot.rules] || boot.rules);
+  const join = $("join");
+  if (join) join.hidden = st !== "waiting";
+  const watchingNote = $("watching-note");
+  if (watchingNote) watchingNote.hidden = st === "waiting" || myPlayer() !== null;
+  renderHostControls(st);
+  renderSeats();
+  renderWatchers();
+  const playing = Boolean(state.game);
+  $("table").hidden = !playing || state.game.finished;
+  $("cards").hidden = !playing;
+  if (playing) {
+    renderTurn();
+    renderDice();
+    renderCards();
+  }
+  renderResultPanel();
+}
+
+function renderHostControls(st) {
+  const host = Boolean(state.you && state.you.host);
+  const start = $("start-btn");
+  const rematch = $("rematch-btn");
+  start.hidden = !(host && st === "waiting");
+  start.disabled = !state.connected || state.busy || !state.room.seats.some((s) => s.name);
+  rematch.hidden = !(host && st === "finished");
+  rematch.disabled = !state.connected || state.busy;
+  $("host-controls").hidden = start.hidden && rematch.hidden;
+  const note = $("waiting-note");
+  if (st === "waiting") {
+    note.hidden = false;
+    note.textContent = host
+      ? "Start the game when everyone has taken a seat."
+      : "Waiting for the host to start the game…";
+  } else if (st === "finished" && !host) {
+    note.hidden = false;
+    note.textContent = "The host can start a rematch in this room.";
+  } else {
+    note.hidden = true;
+  }
+}
+
+function renderSeats() {
+  const list = $("seats");
+  const g = state.game;
+  const me = state.you ? state.you.seat : null;
+  const current = g && !g.finished ? seatOfPlayer(g.current_player) : null;
+  replaceChildren(list, state.room.seats.slice().sort((a, b) => a.seat - b.seat).map((s) => {
+    const away = s.name && s.kind !== "bot" && !s.connected;
+    const p = playerOfSeat(s.seat);
+    const total = g && p !== null && g.scorecards[p] ? g.scorecards[p].total : null;
+    const isCurrent = current && current.seat === s.seat;
+    return h("li", {
+      class: ["seat", isCurrent ? "current" : "", s.name ? "" : "empty", away ? "away" : "",
+        s.seat === me ? "mine" : ""].filter(Boolean).join(" "),
+      dataset: { seat: String(s.seat) },
+    },
+    h("span", { class: `dot ${!s.name ? "none" : away ? "off" : "on"}`, "aria-hidden": "true" }),
+    h("span", { class: "seat-name" }, s.name || "Free seat"),
+    s.seat === me ? h("span", { class: "tag tag-you" }, "you") : null,
+    s.host ? h("span", { class: "tag" }, "host") : null,
+    s.kind === "bot" ? h("span", { class: "tag" }, "computer") : null,
+    s.name ? h("span", { class: "presence" }, away ? "away" : "here") : null,
+    isCurrent ? h("span", { class: "tag tag-turn" }, "to play") : null,
+    total !== null ? h("span", { class: "seat-total" }, String(total)) : null);
+  }));
+}
+
+function renderWatchers() {
+  const n = state.room.watchers || 0;
+  $("watchers").textContent = `${n} watching`;
+}
+
+function renderTurn() {
+  const g = state.game;
+  const turn = $("turn");
+  const rollBtn = $("roll-btn");
+  const left = $("rolls-left");
+  const mine = isMyTurn();
+  replaceChildren(turn);
+  if (mine) {
+    turn.append(h("strong", {}, "Your turn"),
+      g.dice ? " — hold dice and roll again, or pick a box." : " — roll the dice.");
+  } else {
+    turn.append(h("strong", {}, g.players[g.current_player]), "’s turn");
+  }
+  turn.append(h("span", { class: "round" }, ` · round ${g.round} of ${g.rounds}`));
+  turn.classList.toggle("mine", mine);
+  rollBtn.hidden = !mine;
+  rollBtn.disabled = !canRoll();
+  const rollsLeft = g.rolls_left;
+  rollBtn.textContent = g.dice === null ? "Roll" : `Roll ${5 - state.held.size} ${5 - state.held.size === 1 ? "die" : "dice"}`;
+  if (g.dice !== null && state.held.size === 5) rollBtn.disabled = true;
+  left.textContent = rollsLeft === 1 ? "1 roll left" : `${rollsLeft} rolls left`;
+  left.dataset.left = String(rollsLeft);
+}
+
+function renderDice() {
+  const g = state.game;
+  const mine = isMyTurn();
+  tray.update({
+    dice: g.dice,
+    held: mine ? state.held : state.lastHeld,
+    canHold: canHold(),
+    rolled: state.rolled,
+  });
+  state.rolled = [];
+  $("dice").classList.toggle("watching", !mine);
+}
+
+function renderCards() {
+  const g = state.game;
+  const columns = g.scorecards[0].columns.length;
+  const switcher = $("column-switch");
+  if (columns > 1) {
+    if (state.column === null && !window.matchMedia("(min-width: 60rem)").matches) {
+      state.column = 0;
+    }
+    switcher.hidden = false;
+    const choices = [...Array(columns).keys(), "all"];
+    replaceChildren(switcher, choices.map((c) => h("button", {
+      type: "button", class: "switch",
+      "aria-pressed": String(c === "all" ? state.column === null : state.column === c),
+      onclick: () => { state.column = c === "all" ? null : c; renderCards(); },
+    }, c === "all" ? "All" : `Col. ${c + 1} ×${c + 1}`)));
+  } else {
+    switcher.hidden = true;
+  }
+  const shown = state.column === null ? [...Array(columns).keys()] : [state.column];
+  const focused = document.activeElement;
+  const focusKey = focused && focused.classList && focused.classList.contains("option")
+    ? `${focused.dataset.box}@${focused.dataset.column}` : null;
+  const table = renderScorecard({
+    game: g, me: myPlayer(), columnsShown: shown,
+    canScore: isMyTurn() && g.dice !== null && state.connected && !state.busy,
+  }, scoreBox);
+  replaceChildren($("scorecard"), table);
+  if (focusKey) {
+    const [box, column] = focusKey.split("@");
+    const again = table.querySelector(`button.option[data-box="${box}"][data-column="${column}"]`)
+      || table.querySelector("button.option");
+    if (again) again.focus();
+  }
+}
+
+function renderResultPanel() {
+  const g = state.game;
+  const panel = $("result");
+  if (!g || !g.finished) {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  $("result-title").textContent = resultHeadline(g, myPlayer());
+  replaceChildren($("result-body"), renderResult(g));
+}
+
+// --- log ------------------------------------------------------------------------------------------
+
+function addLog(text, kind, mine) {
+  const log = $("log");
+  log.prepend(h("li", { class: `log-${kind}${mine ? " log-mine" : ""}` }, text));
+  while (log.children.length > LOG_LIMIT) log.lastElementChild.remove();
+}
+
+function addLogDivider() {
+  const log = $("log");
+  if (log.children.length) log.prepend(h("li", { class: "log-divider", "aria-hidden": "true" }));
+}
+
+// --- wiring ---------------------------------------------------------------------------------------
+
+$("roll-btn").addEventListener("click", roll);
+$("start-btn").addEventListener("click", () => command("start"));
+$("rematch-btn").addEventListener("click", () => command("rematch"));
+$("copy-link").addEventListener("click", async () => {
+  const button = $("copy-link");
+  try {
+    await navigator.clipboard.writeText(location.href);
+    button.textContent = "Link copied";
+  } catch (err) {
+    button.textContent = location.href;
+  }
+  setTimeout(() => { button.textContent = "Copy invite link"; }, 3000);
+});
+window.addEventListener("pagehide", () => conn.close());
+window.addEventListener("pageshow", (e) => { if (e.persisted) conn.connect(); });
+
+render();
+conn.connect();
+// For the end-to-end tests and curious people: read-only peek at the client state.
+window.yahtzeeRoom = { state, seq };

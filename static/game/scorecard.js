@@ -1,0 +1,198 @@
+// Everyone's scorecard side by side: one column per player (three per player in triple),
+// totals and bonuses, and for the player to move what each open box would score now.
+
+import { h } from "./dom.js";
+import { UPPER_BOXES, boxLabel, boxShort, slotLabel } from "./labels.js";
+
+const UPPER_THRESHOLD = 63;
+
+/**
+ * Build the scorecard table.
+ * view: {game, me (player index or null), columnsShown (array of column indexes),
+ *        canScore (bool), names (array of display names), away (Set of player indexes)}
+ * onScore(box, column) is called when the player picks a box.
+ */
+export function renderScorecard(view, onScore) {
+  const { game, me, columnsShown, canScore } = view;
+  const boxes = Object.keys(game.scorecards[0].columns[0].boxes);
+  const upper = boxes.filter((b) => UPPER_BOXES.includes(b));
+  const lower = boxes.filter((b) => !UPPER_BOXES.includes(b));
+  const columns = game.scorecards[0].columns.length;
+  const multi = columns > 1;
+  const current = game.finished ? null : game.current_player;
+  const options = new Map((game.options || []).map((o) => [`${o.box}@${o.column}`, o]));
+  const hasYahtzeeBonus = game.rules !== "yatzy";
+
+  const table = h("table", {
+    class: `scorecard players-${game.players.length} cols-${columnsShown.length}`,
+  });
+  table.append(h("caption", { class: "visually-hidden" },
+    "Scorecards: one column per player", multi ? " and scorecard column" : ""));
+
+  // Header: player names (and the column multipliers in triple).
+  const headRow = h("tr", {}, h("td", { class: "corner" }));
+  game.players.forEach((name, p) => {
+    headRow.append(h("th", {
+      scope: "colgroup", colspan: columnsShown.length, title: name,
+      class: cellClass(p, current, me, "player-head"),
+    }, h("span", { class: "player-name" }, name),
+    p === me ? h("span", { class: "you-tag" }, " (you)") : null,
+    p === current ? h("span", { class: "visually-hidden" }, ", playing now") : null));
+  });
+  const thead = h("thead", {}, headRow);
+  if (multi) {
+    const colRow = h("tr", {}, h("td", { class: "corner" }));
+    game.players.forEach((_, p) => {
+      for (const c of columnsShown) {
+        colRow.append(h("th", { scope: "col", class: cellClass(p, current, me, "col-head") },
+          `×${game.scorecards[p].columns[c].multiplier}`));
+      }
+    });
+    thead.append(colRow);
+  }
+  table.append(thead);
+
+  const boxRow = (box) => {
+    const row = h("tr", { dataset: { box } },
+      h("th", { scope: "row" }, h("span", { class: "long" }, boxLabel(box)),
+        h("span", { class: "short", "aria-hidden": "true" }, boxShort(box))));
+    game.players.forEach((name, p) => {
+      for (const c of columnsShown) {
+        row.append(boxCell({ game, box, p, c, current, me, options, canScore, columns, name },
+          onScore));
+      }
+    });
+    return row;
+  };
+  const sumRow = (label, cls, value) => {
+    const row = h("tr", { class: `sum ${cls}` }, h("th", { scope: "row" }, label));
+    game.players.forEach((_, p) => {
+      for (const c of columnsShown) {
+        row.append(h("td", { class: cellClass(p, current, me, "num") },
+          value(game.scorecards[p].columns[c])));
+      }
+    });
+    return row;
+  };
+
+  table.append(h("tbody", { class: "upper" }, upper.map(boxRow)));
+  table.append(h("tbody", { class: "subtotals" },
+    sumRow("Upper total", "upper-total", (col) => `${col.upper_subtotal}`),
+    sumRow(`Bonus (${UPPER_THRESHOLD}+)`, "upper-bonus", (col) => upperBonusText(col, upper))));
+  table.append(h("tbody", { class: "lower" }, lower.map(boxRow)));
+  const sums = h("tbody", { class: "totals" });
+  if (hasYahtzeeBonus) {
+    sums.append(sumRow("Yahtzee bonus", "y-bonus",
+      (col) => (col.yahtzee_bonus ? `+${col.yahtzee_bonus}` : "")));
+  }
+  sums.append(sumRow(multi ? "Column total" : "Total", "total", (col) => `${col.total}`));
+  if (multi) {
+    const row = h("tr", { class: "sum grand-total" }, h("th", { scope: "row" }, "Grand total"));
+    game.players.forEach((_, p) => {
+      row.append(h("td", { colspan: columnsShown.length, class: cellClass(p, current, me, "num") },
+        `${game.scorecards[p].total}`));
+    });
+    sums.append(row);
+  }
+  table.append(sums);
+  return table;
+}
+
+function upperBonusText(col, upper) {
+  if (col.upper_bonus) return `+${col.upper_bonus}`;
+  const open = upper.some((b) => col.boxes[b] === null);
+  if (!open) return "0";
+  const need = UPPER_THRESHOLD - col.upper_subtotal;
+  return need > 0 ? h("span", { class: "to-go", title: `${need} more for the bonus` },
+    h("span", { "aria-hidden": "true" }, `−${need}`),
+    h("span", { class: "visually-hidden" }, `${need} more for the bonus`)) : "";
+}
+
+function cellClass(p, current, me, extra) {
+  return [extra, p === current ? "current" : "", p === me ? "mine" : "", `p${p}`]
+    .filter(Boolean).join(" ");
+}
+
+function boxCell(ctx, onScore) {
+  const { game, box, p, c, current, me, options, canScore, columns, name } = ctx;
+  const points = game.scorecards[p].columns[c].boxes[box];
+  const td = h("td", { class: cellClass(p, current, me, "num"), dataset: { col: String(c) } });
+  if (points !== null) {
+    td.classList.add("filled");
+    if (points === 0) td.classList.add("scratch");
+    td.textContent = String(points);
+    return td;
+  }
+  const option = p === current ? options.get(`${box}@${c}`) : undefined;
+  if (!option) return td;
+  const where = slotLabel(box, c, columns);
+  if (!option.allowed) {
+    td.classList.add("forbidden");
+    td.append(h("span", { "aria-hidden": "true", title: "The Joker rule forbids this box" }, "✕"),
+      h("span", { class: "visually-hidden" }, `${where}: the Joker rule forbids this box`));
+    return td;
+  }
+  if (p === me && canScore) {
+    td.classList.add("option-cell");
+    td.append(h("button", {
+      type: "button", class: `option${option.points === 0 ? " zero" : ""}`,
+      dataset: { box, column: String(c) },
+      "aria-label": `Score ${option.points} in ${where}`,
+      onclick: () => onScore(box, c),
+    }, String(option.points)));
+  } else {
+    td.classList.add("potential");
+    td.append(h("span", { "aria-hidden": "true" }, String(option.points)),
+      h("span", { class: "visually-hidden" }, `${name} would score ${option.points}`));
+  }
+  return td;
+}
+
+/** The final result: players ranked, with totals and bonuses that add up. */
+export function renderResult(game) {
+  const multi = game.scorecards[0].columns.length > 1;
+  const weighted = (card, key) => card.columns.reduce((s, col) => s + col.multiplier * col[key], 0);
+  const rows = game.players.map((name, p) => {
+    const card = game.scorecards[p];
+    return {
+      p, name, total: card.total,
+      upper: weighted(card, "upper_subtotal"), upperBonus: weighted(card, "upper_bonus"),
+      yBonus: weighted(card, "yahtzee_bonus"), lower: weighted(card, "lower_subtotal"),
+    };
+  }).sort((a, b) => b.total - a.total || a.p - b.p);
+  const winners = new Set(game.winners);
+  const hasY = game.rules !== "yatzy";
+
+  const head = h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"),
+    h("th", { scope: "col" }, "Upper"), h("th", { scope: "col" }, "Upper bonus"),
+    hasY ? h("th", { scope: "col" }, "Yahtzee bonus") : null,
+    h("th", { scope: "col" }, "Lower"), h("th", { scope: "col" }, "Total"));
+  let rank = 0;
+  let prev = null;
+  const body = rows.map((r, i) => {
+    if (r.total !== prev) rank = i + 1;
+    prev = r.total;
+    return h("tr", { class: winners.has(r.p) ? "winner" : "" },
+      h("td", {}, String(rank)),
+      h("th", { scope: "row" }, r.name,
+        winners.has(r.p) ? h("span", { class: "tag tag-winner" }, "winner") : null),
+      h("td", {}, String(r.upper)), h("td", {}, r.upperBonus ? `+${r.upperBonus}` : "0"),
+      hasY ? h("td", {}, r.yBonus ? `+${r.yBonus}` : "0") : null,
+      h("td", {}, String(r.lower)), h("td", { class: "total" }, String(r.total)));
+  });
+  return h("div", {},
+    h("table", { class: "result-table" },
+      h("caption", { class: "visually-hidden" }, "Final scores"),
+      h("thead", {}, head), h("tbody", {}, body)),
+    multi ? h("p", { class: "hint" }, "Triple: column 2 counts twice and column 3 three times; "
+      + "the figures above are weighted the same way.") : null);
+}
+
+/** "Ann wins with 245 points" or "A tie: Ann and Bob with 230 points". */
+export function resultHeadline(game, me) {
+  const names = game.winners.map((p) => (p === me ? "You" : game.players[p]));
+  const best = game.winners.length ? game.scorecards[game.winners[0]].total : 0;
+  if (names.length > 1) return `A tie: ${names.join(" and ")} with ${best} points`;
+  if (names[0] === "You") return `You win with ${best} points!`;
+  return `${names[0]} wins with ${best} points`;
+}
