@@ -86,6 +86,12 @@ function onState(msg) {
   if (msg.you) state.you = msg.you;
   const before = state.game;
   state.game = msg.game || null;
+  if (state.game && (!before || before.id !== state.game.id) && state.game.seq <= 2) {
+    // The host just started a game (or a rematch): mark it in the log.
+    addLogDivider();
+    addLog(`A new game of ${RULE_TITLES[state.game.rules] || state.game.rules} started.`,
+      "game_started", false);
+  }
   seq.reset(typeof msg.seq === "number" ? msg.seq : (msg.game ? msg.game.seq : null));
   if (!sameTurn(before, state.game)) {
     state.lastHeld = new Set();

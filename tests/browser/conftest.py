@@ -1,0 +1,144 @@
+"""A real server (Daphne in a subprocess, its own SQLite in a temp dir) and headless Chromium.
+
+The server runs exactly as `make run` does, so the browser talks to the real consumer, the
+real services and the real database. Nothing here touches the ORM in the test process.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "var" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class LiveServer:
+    """One Daphne process over one data dir; `stop()` and `start()` keep the data and port."""
+
+    data_dir: Path
+    port: int = field(default_factory=_free_port)
+    proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+        env.update({
+            "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
+            "DATA_DIR": str(self.data_dir),
+            "DATABASE_URL": f"sqlite:///{self.data_dir / 'db.sqlite3'}",
+            "REDIS_URL": "",
+            "DICE_SEED": "browser-tests",
+            "BOT_DELAY": "0",
+            # Reloads must not count as "away" long enough for the autoplay bot to step in.
+            "AWAY_GRACE": "600",
+            "DEBUG": "false",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "LOG_LEVEL": "WARNING",
+        })
+        return env
+
+    def migrate(self) -> None:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                       cwd=ROOT, env=self.env, check=True, timeout=120)
+
+    def start(self) -> None:
+        log = open(self.data_dir / "daphne.log", "ab")  # noqa: SIM115 - lives with the process
+        daphne = Path(sys.executable).with_name("daphne")
+        self.proc = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(self.port),
+             "yahtzee_site.asgi:application"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"Daphne exited; see {self.data_dir / 'daphne.log'}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Daphne did not answer; see {self.data_dir / 'daphne.log'}")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        self.proc = None
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("browser-data"))
+    server.migrate()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                      args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+@pytest.fixture
+def new_context(browser: Browser) -> Iterator:
+    """Make browser contexts (separate cookie jars = separate guests); closed after the test.
+    Any uncaught script error in a page fails the test."""
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+
+    def make(viewport: dict[str, int] | None = None, **kwargs) -> BrowserContext:
+        context = browser.new_context(viewport=viewport or DESKTOP, **kwargs)
+        context.set_default_timeout(10_000)
+        context.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"script errors in the page: {errors}"
