@@ -61,21 +61,27 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
-@contextmanager
-def redis_server(log_dir: Path) -> Iterator[str]:
-    """A private redis-server on a free port (never the shared one); yields its URL."""
+def start_redis(port: int, log_path: Path) -> subprocess.Popen:
+    """A redis-server of ours on 127.0.0.1:``port``, with nothing persisted."""
     exe = shutil.which("redis-server")
     if exe is None:
         raise RuntimeError("redis-server is not installed (scripts/ensure-services installs it)")
-    port = free_port()
-    with open(log_dir / "redis.log", "wb") as log:  # the child keeps its own copy
+    with open(log_path, "ab") as log:  # the child keeps its own copy of the descriptor
         proc = subprocess.Popen(
             [exe, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly",
-             "no", "--dir", str(log_dir), "--maxclients", "10000"],
+             "no", "--dir", str(log_path.parent), "--maxclients", "10000"],
             stdout=log, stderr=subprocess.STDOUT,
         )
+    wait_for_port(port, 10, proc)
+    return proc
+
+
+@contextmanager
+def redis_server(log_dir: Path) -> Iterator[str]:
+    """A private redis-server on a free port (never the shared one); yields its URL."""
+    port = free_port()
+    proc = start_redis(port, log_dir / "redis.log")
     try:
-        wait_for_port(port, 10, proc)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         stop(proc)
@@ -132,6 +138,21 @@ class Servers:
                 raise RuntimeError(f"daphne {p.pid} died with exit code {p.returncode}")
 
 
+def start_daphne(
+    application: str, port: int, env: dict[str, str], log_path: Path, wait: bool = True
+) -> subprocess.Popen:
+    """One Daphne on 127.0.0.1:``port`` serving ``application`` (module:attribute)."""
+    with open(log_path, "ab") as log:
+        proc = subprocess.Popen(
+            [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "1",
+             application],
+            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    if wait:
+        wait_for_port(port, 60, proc)
+    return proc
+
+
 @contextmanager
 def daphne_servers(
     application: str, count: int, env: dict[str, str], log_dir: Path, tag: str
@@ -139,12 +160,9 @@ def daphne_servers(
     servers = Servers(ports=[free_port() for _ in range(count)])
     try:
         for i, port in enumerate(servers.ports):
-            with open(log_dir / f"daphne-{tag}-{i}.log", "wb") as log:
-                servers.procs.append(subprocess.Popen(
-                    [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "1",
-                     application],
-                    cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-                ))
+            servers.procs.append(
+                start_daphne(application, port, env, log_dir / f"daphne-{tag}-{i}.log", wait=False)
+            )
         for port, proc in zip(servers.ports, servers.procs, strict=True):
             wait_for_port(port, 60, proc)
         yield servers
