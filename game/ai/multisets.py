@@ -1,0 +1,109 @@
+"""The dice as multisets: the 252 distinct rolls, the 462 distinct holds, and how they link.
+
+Order matters only as indices: multisets are grouped by size (0 … 5 dice), sorted within a
+size. A *hold* is any multiset of 0-5 dice; a *roll* is a hold of five. The tables here let the
+solver work on whole levels at once with NumPy gathers instead of Python loops:
+
+* ``CHILDREN[k]`` (holds of size k-1 × 6): adding face f to a hold of size k-1 gives the hold
+  of size k at that index; the expected value of a hold is the mean over its six children,
+  level by level from the rolls down (the dice still to roll, one at a time).
+* ``PARENTS[k]`` (holds of size k × 5): removing one die gives the hold of size k-1 at that
+  index (padded by repeats); the best hold inside a roll is a max over these, level by level up.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from math import factorial
+
+import numpy as np
+
+FACES = (1, 2, 3, 4, 5, 6)
+
+#: LEVELS[k]: the sorted multisets of k dice.
+LEVELS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(combinations_with_replacement(FACES, k)) for k in range(6)
+)
+INDEX: tuple[dict[tuple[int, ...], int], ...] = tuple(
+    {m: i for i, m in enumerate(level)} for level in LEVELS
+)
+ROLLS: tuple[tuple[int, ...], ...] = LEVELS[5]
+ROLL_INDEX = INDEX[5]
+N_ROLLS = len(ROLLS)  # 252
+N_HOLDS = sum(len(level) for level in LEVELS)  # 462
+
+
+def _children(k: int) -> np.ndarray:
+    return np.array(
+        [[INDEX[k][tuple(sorted(h + (f,)))] for f in FACES] for h in LEVELS[k - 1]],
+        dtype=np.intp,
+    )
+
+
+def _parents(k: int) -> np.ndarray:
+    rows = []
+    for h in LEVELS[k]:
+        removed = sorted({INDEX[k - 1][h[:i] + h[i + 1:]] for i in range(k)})
+        rows.append(removed + [removed[0]] * (5 - len(removed)))
+    return np.array(rows, dtype=np.intp)[:, : max(1, k)]
+
+
+CHILDREN: dict[int, np.ndarray] = {k: _children(k) for k in range(1, 6)}
+PARENTS: dict[int, np.ndarray] = {k: _parents(k) for k in range(1, 6)}
+
+
+def _probability(roll: tuple[int, ...]) -> float:
+    ways = factorial(len(roll))
+    for f in FACES:
+        ways //= factorial(roll.count(f))
+    return ways / 6 ** len(roll)
+
+
+#: Chance of each roll of five fresh dice.
+ROLL_PROBABILITY = np.array([_probability(r) for r in ROLLS])
+#: COUNTS[r, f-1]: how many dice of roll r show face f.
+COUNTS = np.array([[r.count(f) for f in FACES] for r in ROLLS], dtype=np.intp)
+#: Index of the five-of-a-kind roll of each face.
+YAHTZEE_ROLLS = np.array([ROLL_INDEX[(f,) * 5] for f in FACES], dtype=np.intp)
+
+
+def hold_values(roll_values: np.ndarray) -> list[np.ndarray]:
+    """Expected value of every hold, level by level, given the value of each roll.
+
+    ``roll_values`` is (252, S) for S states at once; returns ``[E0 … E5]``, ``Ek`` (holds of
+    k dice, S), ``E5`` being ``roll_values`` itself.
+    """
+    levels = [roll_values]
+    for k in range(5, 0, -1):
+        upper = levels[0]
+        levels.insert(0, upper[CHILDREN[k]].mean(axis=1))
+    return levels
+
+
+def best_hold_values(levels: list[np.ndarray]) -> np.ndarray:
+    """For every roll, the value of its best hold (anything from nothing to all five dice)."""
+    best = levels[0]
+    for k in range(1, 6):
+        best = np.maximum(levels[k], best[PARENTS[k]].max(axis=1))
+    return best
+
+
+def sub_holds(dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The distinct multisets of dice one can keep out of ``dice``, as sorted tuples."""
+    found: set[tuple[int, ...]] = set()
+    for mask in range(32):
+        found.add(tuple(sorted(d for i, d in enumerate(dice) if mask >> i & 1)))
+    return sorted(found, key=lambda h: (len(h), h))
+
+
+def positions_for(dice: tuple[int, ...], hold: tuple[int, ...]) -> tuple[int, ...]:
+    """Die positions in ``dice`` that keep the multiset ``hold``."""
+    wanted = list(hold)
+    picked = []
+    for i, d in enumerate(dice):
+        if d in wanted:
+            wanted.remove(d)
+            picked.append(i)
+    if wanted:
+        raise ValueError(f"{hold} is not part of {dice}")
+    return tuple(picked)
