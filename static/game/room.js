@@ -148,6 +148,7 @@ function onPresence(msg) {
   if (typeof msg.watchers === "number") state.room.watchers = msg.watchers;
   renderSeats();
   renderWatchers();
+  if (state.game) renderCards();
 }
 
 let errorTimer = null;
@@ -429,7 +430,7 @@ function renderCards() {
   const focusKey = focused && focused.classList && focused.classList.contains("option")
     ? `${focused.dataset.box}@${focused.dataset.column}` : null;
   const table = renderScorecard({
-    game: g, me: myPlayer(), columnsShown: shown,
+    game: g, me: myPlayer(), columnsShown: shown, away: awayPlayers(),
     canScore: isMyTurn() && g.dice !== null && state.connected && !state.busy,
   }, scoreBox);
   replaceChildren($("scorecard"), table);
@@ -439,6 +440,15 @@ function renderCards() {
       || table.querySelector("button.option");
     if (again) again.focus();
   }
+}
+
+function awayPlayers() {
+  const away = new Set();
+  for (const s of state.room.seats) {
+    const p = playerOfSeat(s.seat);
+    if (p !== null && s.kind !== "bot" && !s.connected) away.add(p);
+  }
+  return away;
 }
 
 function renderResultPanel() {

@@ -37,6 +37,7 @@ export function renderScorecard(view, onScore) {
       class: cellClass(p, current, me, "player-head"),
     }, h("span", { class: "player-name" }, name),
     p === me ? h("span", { class: "you-tag" }, " (you)") : null,
+    view.away && view.away.has(p) ? h("span", { class: "away-tag" }, " away") : null,
     p === current ? h("span", { class: "visually-hidden" }, ", playing now") : null));
   });
   const thead = h("thead", {}, headRow);
