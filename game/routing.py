@@ -1,3 +1,9 @@
-"""Websocket routes (the room consumer arrives with the multiplayer work)."""
+"""Websocket routes: one consumer per room."""
 
-websocket_urlpatterns: list = []
+from django.urls import re_path
+
+from .consumers import RoomConsumer
+
+websocket_urlpatterns = [
+    re_path(r"^ws/rooms/(?P<code>[a-z0-9]{1,16})/$", RoomConsumer.as_asgi()),
+]

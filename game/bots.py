@@ -1,0 +1,139 @@
+"""Drives computer players and away players' turns, through the same services as people.
+
+Any process may ``kick`` a room (after a command, on connect, disconnect and heartbeat); the
+kick runs one asyncio task per room in this process, which plays while the player to move is a
+bot — or a person away for longer than ``AWAY_GRACE`` (by the optimal bot, marked ``autoplay``).
+Every action is conditional on the game's ``seq`` the decision was made from, and commands run
+under the game's row lock, so two drivers (two processes, or a race here) never play a turn
+twice: the loser gets ``stale`` and looks again. Decisions run in a worker thread (the optimal
+table may take seconds to build the first time), the ORM in Django's database thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from . import services
+from .models import GameEvent, Room, Seat
+from .rules import RulesError
+from .services.games import current_game
+from .services.presence import connected_guests
+
+log = logging.getLogger(__name__)
+
+AUTOPLAY_LEVEL = "optimal"
+
+_tasks: dict[str, asyncio.Task] = {}
+_again: set[str] = set()
+_timers: dict[str, asyncio.TimerHandle] = {}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to do next in a room: play ``seat`` at ``level`` from ``seq``, or wait."""
+
+    seq: int = 0
+    seat: int = 0
+    level: str = ""
+    by: str = GameEvent.By.BOT
+    wait: float | None = None
+
+
+def next_plan(room_code: str) -> Plan | None:
+    """Whose move it is and whether this server should make it (sync: ORM)."""
+    room = Room.objects.filter(code=room_code).first()
+    if room is None or room.status != Room.Status.PLAYING:
+        return None
+    game_row = current_game(room)
+    if game_row is None or game_row.snapshot.get("finished"):
+        return None
+    player = game_row.snapshot.get("current_player")
+    seat = Seat.objects.filter(room=room, index=player).first()
+    if seat is None:
+        return None
+    if seat.is_bot:
+        return Plan(seq=game_row.seq, seat=seat.index, level=seat.bot_level or "easy")
+    if seat.guest_key and seat.guest_key in connected_guests(room):
+        return None  # their move; nothing to do until they make it
+    away_since = seat.last_seen or game_row.created
+    due = away_since + timedelta(seconds=float(settings.AWAY_GRACE))
+    now = timezone.now()
+    if now < due:
+        return Plan(wait=(due - now).total_seconds())
+    return Plan(seq=game_row.seq, seat=seat.index, level=AUTOPLAY_LEVEL,
+                by=GameEvent.By.AUTOPLAY)
+
+
+def decide(game, level: str, seq: int) -> services.Roll | services.Score:
+    """The bot's move (sync; may build a strategy table the first time)."""
+    from .ai import Roll, choose_action  # imported late: the table code is heavy
+
+    rng = random.Random(f"{settings.DICE_SEED}:bot:{seq}") if settings.DICE_SEED else None
+    action = choose_action(game, level, rng)
+    if isinstance(action, Roll):
+        return services.Roll(tuple(action.hold))
+    return services.Score(action.box, action.column)
+
+
+def kick(room_code: str) -> None:
+    """Make sure this process looks at the room's next move soon (call from the event loop)."""
+    loop = asyncio.get_running_loop()
+    task = _tasks.get(room_code)
+    if task is not None and not task.done() and task.get_loop() is loop:
+        _again.add(room_code)  # look again when the running pass ends
+        return
+    _tasks[room_code] = loop.create_task(_drive(room_code), name=f"bots:{room_code}")
+
+
+def _wake_later(room_code: str, seconds: float) -> None:
+    old = _timers.pop(room_code, None)
+    if old is not None:
+        old.cancel()
+    loop = asyncio.get_running_loop()
+    _timers[room_code] = loop.call_later(seconds + 0.05, kick, room_code)
+
+
+async def _drive(room_code: str) -> None:
+    try:
+        while True:
+            plan = await database_sync_to_async(next_plan)(room_code)
+            if plan is None:
+                return
+            if plan.wait is not None:
+                _wake_later(room_code, plan.wait)
+                return
+            if settings.BOT_DELAY:
+                await asyncio.sleep(float(settings.BOT_DELAY))
+            loaded = await database_sync_to_async(services.load_for_decision)(room_code)
+            if loaded is None or loaded[0].seq != plan.seq:
+                continue  # someone moved meanwhile: plan again
+            action = await sync_to_async(decide, thread_sensitive=False)(
+                loaded[1], plan.level, plan.seq)
+            try:
+                await database_sync_to_async(services.play)(
+                    room_code, action, seat_index=plan.seat, by=plan.by,
+                    expected_seq=plan.seq)
+            except services.ServiceError as exc:
+                if exc.code != "stale":
+                    raise
+    except (RulesError, services.ServiceError):
+        log.exception("bot in room %s made an illegal move; it stops", room_code)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("bot driver for room %s failed", room_code)
+    finally:
+        if _tasks.get(room_code) is asyncio.current_task():
+            del _tasks[room_code]
+        if room_code in _again:
+            _again.discard(room_code)
+            kick(room_code)

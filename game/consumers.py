@@ -1,0 +1,222 @@
+"""The room websocket: check each message's shape, call the services, send what they say.
+
+Identity is the guest key in the Django session; a socket whose guest has no seat watches.
+Every bad frame gets an ``error`` with a stable code and the socket stays open
+(``docs/protocol.md`` is the contract).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from . import bots, services
+from .models import Room
+from .rules import RulesError
+from .services import broadcast, presence
+from .services.rooms import SESSION_GUEST
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 4096
+MAX_ID_LENGTH = 64
+MAX_BOX_LENGTH = 32
+#: Per-socket token bucket: sustained frames per second and burst size; settings
+#: WS_RATE_PER_SECOND / WS_RATE_BURST override them (fast scripted clients in tests).
+RATE_PER_SECOND = 8.0
+RATE_BURST = 20.0
+
+
+class TokenBucket:
+    """``allow()`` is False once more than ``burst`` frames came faster than ``rate``/s."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class BadMessage(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _command_id(msg: dict[str, Any]) -> str:
+    cid = msg.get("id", "")
+    if cid is None:
+        return ""
+    if not isinstance(cid, str) or len(cid) > MAX_ID_LENGTH:
+        raise BadMessage("bad_message", f"id must be a string of at most {MAX_ID_LENGTH} "
+                                        "characters.")
+    return cid
+
+
+def parse_action(msg: dict[str, Any]) -> services.Roll | services.Score:
+    """The ``roll`` / ``score`` intention of a message, or BadMessage for a wrong shape."""
+    if msg["type"] == "roll":
+        hold = msg.get("hold", [])
+        if not isinstance(hold, list) or len(hold) > 5 or not all(_is_int(h) for h in hold):
+            raise BadMessage("bad_message", "hold must be a list of die positions 0-4.")
+        return services.Roll(tuple(hold))
+    box, column = msg.get("box"), msg.get("column", 0)
+    if not isinstance(box, str) or not 0 < len(box) <= MAX_BOX_LENGTH:
+        raise BadMessage("bad_message", "box must be the name of a box, like \"chance\".")
+    if not _is_int(column) or not -1 < column < 100:
+        raise BadMessage("bad_message", "column must be a whole number (0, or 0-2 in triple).")
+    return services.Score(box, column)
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):
+    room: Room | None = None
+
+    # --- connection lifecycle -------------------------------------------------------------
+
+    async def connect(self) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.guest = await database_sync_to_async(self._session_guest)()
+        self.bucket = TokenBucket(getattr(settings, "WS_RATE_PER_SECOND", RATE_PER_SECOND),
+                                  getattr(settings, "WS_RATE_BURST", RATE_BURST))
+        self.throttled = False
+        self.last_presence: dict[str, Any] | None = None
+        self.room = await Room.objects.filter(code=self.code).afirst()
+        if self.room is None:
+            await self.close(code=4404)  # before accept: the handshake is refused
+            return
+        await self.channel_layer.group_add(broadcast.group_name(self.code), self.channel_name)
+        await self.accept()
+        message = await database_sync_to_async(presence.join)(
+            self.room, self.channel_name, self.guest)
+        await self.send_state()
+        await broadcast.agroup_send(self.code, {"type": "room.presence", "message": message})
+        self.heartbeat = asyncio.create_task(self._heartbeat())
+        bots.kick(self.code)
+
+    def _session_guest(self) -> str:
+        session = self.scope.get("session")
+        return session.get(SESSION_GUEST, "") if session is not None else ""
+
+    async def disconnect(self, code: int) -> None:
+        if self.room is None:
+            return
+        task = getattr(self, "heartbeat", None)
+        if task is not None:
+            task.cancel()
+        await self.channel_layer.group_discard(broadcast.group_name(self.code), self.channel_name)
+        message = await database_sync_to_async(presence.leave)(
+            self.room, self.channel_name, self.guest)
+        await broadcast.agroup_send(self.code, {"type": "room.presence", "message": message})
+        bots.kick(self.code)  # if it was their turn, the away clock runs now
+
+    async def _heartbeat(self) -> None:
+        """Keep this socket's presence fresh; pass on presence changes others could not
+        announce (a server that died); let bots and away players' turns move on."""
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            try:
+                await database_sync_to_async(presence.heartbeat)(
+                    self.room, self.channel_name, self.guest)
+                message = await database_sync_to_async(presence.presence)(self.room)
+                if message != self.last_presence:
+                    await self.send_json(message)
+                    self.last_presence = message
+                bots.kick(self.code)
+            except Exception:  # noqa: BLE001 - a failed beat must not end the socket
+                log.warning("heartbeat failed in room %s", self.code, exc_info=True)
+
+    # --- frames from the client -------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.allow():
+            if not self.throttled:  # one error per flood; the rest is dropped
+                self.throttled = True
+                await self.send_error("rate_limited", "Too many messages; slow down.")
+            return
+        self.throttled = False
+        msg: Any = None
+        try:
+            if text_data is None:
+                raise BadMessage("bad_message", "Send JSON text frames, not binary ones.")
+            if len(text_data) > MAX_FRAME_BYTES or len(text_data.encode()) > MAX_FRAME_BYTES:
+                raise BadMessage("too_large", f"Messages are at most {MAX_FRAME_BYTES} bytes.")
+            try:
+                msg = await self.decode_json(text_data)
+            except (ValueError, RecursionError):
+                raise BadMessage("bad_json", "That message is not valid JSON.") from None
+            if not isinstance(msg, dict):
+                raise BadMessage("bad_message", "A message is a JSON object with a type.")
+            await self.handle(msg)
+        except BadMessage as exc:
+            await self.send_error(exc.code, exc.message, msg)
+        except (services.ServiceError, RulesError) as exc:
+            await self.send_error(exc.code, exc.message, msg)
+
+    async def handle(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if not isinstance(kind, str):
+            raise BadMessage("bad_message", "A message needs a \"type\" string.")
+        command_id = _command_id(msg)
+        if kind == "sync":
+            await self.send_state()
+        elif kind in ("roll", "score"):
+            result = await database_sync_to_async(services.play)(
+                self.code, parse_action(msg), guest_key=self.guest or None,
+                command_id=command_id)
+            if result.duplicate:
+                await self.send_state()  # already applied: here is where things stand
+            else:
+                bots.kick(self.code)
+        elif kind in ("start", "rematch"):
+            await database_sync_to_async(services.start_game)(self.code, self.guest)
+            bots.kick(self.code)
+        else:
+            raise BadMessage("unknown_type", f"Unknown message type {kind[:40]!r}.")
+
+    async def decode_json(self, text_data: str) -> Any:
+        return json.loads(text_data)
+
+    async def send_error(self, code: str, message: str, msg: Any = None) -> None:
+        reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if isinstance(msg, dict):
+            with contextlib.suppress(BadMessage):
+                cid = _command_id(msg)
+                if cid:
+                    reply["id"] = cid
+        await self.send_json(reply)
+
+    async def send_state(self) -> None:
+        state = await database_sync_to_async(services.room_state)(self.room, self.guest)
+        await self.send_json(state)
+
+    # --- messages from the room's group ------------------------------------------------------
+
+    async def game_events(self, event: dict[str, Any]) -> None:
+        for message in event["messages"]:
+            await self.send_json(message)
+
+    async def room_changed(self, event: dict[str, Any]) -> None:
+        await self.send_state()
+
+    async def room_presence(self, event: dict[str, Any]) -> None:
+        self.last_presence = event["message"]
+        await self.send_json(event["message"])

@@ -1,0 +1,129 @@
+"""Fixtures for the multiplayer tests: websocket clients on the real ASGI application."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+
+from .helpers import make_session
+
+ORIGIN = (b"origin", b"http://localhost")
+TIMEOUT = 10
+
+
+class Client:
+    """A websocket client that keeps every message it got, by kind."""
+
+    def __init__(self, name: str, communicator: WebsocketCommunicator) -> None:
+        self.name, self.comm = name, communicator
+        self.messages: list[dict[str, Any]] = []
+        self.game: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == "event"]
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == "error"]
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        if isinstance(message, str):
+            await self.comm.send_to(text_data=message)
+        else:
+            await self.comm.send_json_to(message)
+
+    async def recv(self) -> dict[str, Any]:
+        msg = await self.comm.receive_json_from(timeout=TIMEOUT)
+        self.messages.append(msg)
+        if msg["type"] == "state":
+            self.state, self.game = msg, msg["game"]
+        elif msg["type"] == "event":
+            self.game = msg["game"]
+        return msg
+
+    async def until(self, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while True:
+            msg = await self.recv()
+            if pred(msg):
+                return msg
+
+    async def until_type(self, kind: str) -> dict[str, Any]:
+        return await self.until(lambda m: m["type"] == kind)
+
+    async def until_seq(self, seq: int) -> dict[str, Any]:
+        return await self.until(lambda m: m["type"] in ("event", "state") and m["seq"] >= seq)
+
+    async def request(self, message: dict[str, Any] | str) -> dict[str, Any]:
+        """Send, and return the next reply that is not presence or another's event."""
+        await self.send(message)
+        return await self.until(lambda m: m["type"] in ("error", "state")
+                                or (m["type"] == "event" and m.get("by") == "human"))
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+@pytest.fixture
+def connect():
+    """``await connect(code, session_key=None, name=...)`` → a connected Client whose first
+    message (the state) was read."""
+    from yahtzee_site.asgi import application
+
+    opened: list[Client] = []
+
+    async def _connect(code: str, session_key: str | None = None, name: str = "c",
+                       expect_state: bool = True) -> Client:
+        headers = [ORIGIN]
+        if session_key:
+            headers.append((b"cookie", f"sessionid={session_key}".encode()))
+        comm = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=headers)
+        connected, _ = await comm.connect(timeout=TIMEOUT)
+        assert connected, f"{name} could not connect"
+        client = Client(name, comm)
+        opened.append(client)
+        if expect_state:
+            await client.until_type("state")
+        return client
+
+    yield _connect
+    # Communicators are closed by the tests (the event loop is gone by now).
+
+
+@pytest.fixture
+def sessions():
+    """``await sessions(n)`` → n (session key, guest key) pairs stored in the database."""
+
+    async def _make(n: int) -> list[tuple[str, str]]:
+        return [await database_sync_to_async(make_session)() for _ in range(n)]
+
+    return _make
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+def layer(request, settings):
+    """Run a test on the in-memory layer and again on channels_redis pub/sub over Redis."""
+    if request.param == "redis":
+        url = request.getfixturevalue("redis_url")
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [{"address": url, "max_connections": 1000}]},
+            }
+        }
+    else:
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return request.param
+
+
+async def close_layer() -> None:
+    """Let go of the Redis connections of this test's event loop."""
+    layer = get_channel_layer()
+    if hasattr(layer, "flush") and type(layer).__name__ == "RedisPubSubChannelLayer":
+        await layer.flush()

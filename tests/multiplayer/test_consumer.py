@@ -1,0 +1,277 @@
+"""The room websocket over WebsocketCommunicator: whole games, bad input, reconnects — on the
+in-memory layer and on channels_redis pub/sub over a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game import services
+from game.models import Game, GameEvent, Room
+
+from .conftest import close_layer
+from .helpers import next_move
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+async def make_room(n_seats: int, rules: str = "yahtzee", bots=()):
+    def _make(host):
+        specs = [services.SeatSpec() for _ in range(n_seats)]
+        specs += [services.SeatSpec(b) for b in bots]
+        return services.create_room(name="Room", rules=rules, seats=specs, host_key=host)
+    return _make
+
+
+async def seated_room(sessions, names, rules="yahtzee", bots=()):
+    """A waiting room with ``names`` seated; returns (room, [(session, guest)])."""
+    people = await sessions(len(names))
+
+    def _make():
+        specs = [services.SeatSpec() for _ in names] + [services.SeatSpec(b) for b in bots]
+        room = services.create_room(name="Room", rules=rules, seats=specs,
+                                    host_key=people[0][1])
+        for i, (name, (_, guest)) in enumerate(zip(names, people, strict=True)):
+            services.take_seat(room.code, guest, name, i)
+        return room
+
+    return await database_sync_to_async(_make)(), people
+
+
+async def play_move(mover, everyone) -> int:
+    """The player to move makes one legal move; every client reads up to its last event."""
+    move = next_move(mover.game)
+    await mover.send(move)
+    last_kind = "rolled" if move["type"] == "roll" else ("turn_started", "game_finished")
+    msg = await mover.until(lambda m: m["type"] == "error" or (
+        m["type"] == "event" and m["event"]["kind"] in last_kind))
+    assert msg["type"] == "event", msg
+    for c in everyone:
+        if c is not mover:
+            await c.until_seq(msg["seq"])
+    return msg["seq"]
+
+
+@pytest.mark.parametrize("rules", ["yahtzee", "triple"])
+async def test_two_players_and_a_watcher_play_a_whole_game(layer, connect, sessions, rules,
+                                                           settings):
+    settings.WS_RATE_PER_SECOND = 10_000  # a scripted player is faster than any person
+    room, people = await seated_room(sessions, ["Ann", "Bob"], rules=rules)
+    ann = await connect(room.code, people[0][0], "ann")
+    bob = await connect(room.code, people[1][0], "bob")
+    watcher = await connect(room.code, None, "watcher")
+    assert ann.state["you"] == {"seat": 0, "host": True}
+    assert bob.state["you"] == {"seat": 1, "host": False}
+    assert watcher.state["you"] == {"seat": None, "host": False}
+    assert watcher.state["game"] is None and watcher.state["room"]["status"] == "waiting"
+    everyone = [ann, bob, watcher]
+
+    await ann.send({"type": "start", "id": "s1"})
+    for c in everyone:
+        state = await c.until(lambda m: m["type"] == "state" and m["game"] is not None)
+        assert state["seq"] == 2 and state["room"]["status"] == "playing"
+    assert [s["connected"] for s in watcher.state["room"]["seats"]] == [True, True]
+    assert watcher.state["room"]["watchers"] == 1
+
+    players = [ann, bob]
+    while not ann.game["finished"]:
+        await play_move(players[ann.game["current_player"]], everyone)
+
+    stored = await database_sync_to_async(
+        lambda: list(GameEvent.objects.filter(game__room=room).order_by("seq").values_list(
+            "seq", "kind", "payload")))()
+    expected = [(seq, {"kind": kind, **payload}) for seq, kind, payload in stored if seq > 2]
+    for c in everyone:
+        got = [(m["seq"], m["event"]) for m in c.events]
+        assert got == expected, c.name
+        assert c.game["finished"] and c.errors == []
+    final = await Game.objects.aget(room=room)
+    assert final.status == "finished" and ann.game["winners"] == final.winners
+    assert ann.game == {**final.snapshot, "id": final.pk, "seq": final.seq}
+    for c in everyone:
+        await c.close()
+    await close_layer()
+
+
+async def test_every_bad_message_gets_its_code_and_changes_nothing(layer, connect, sessions,
+                                                                   settings):
+    settings.WS_RATE_PER_SECOND = 10_000  # the flood limit has its own test
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    ann = await connect(room.code, people[0][0], "ann")
+    bob = await connect(room.code, people[1][0], "bob")
+    watcher = await connect(room.code, None, "watcher")
+
+    async def expect(client, message, code):
+        reply = await client.request(message)
+        assert reply["type"] == "error" and reply["code"] == code, (message, reply)
+        assert reply["message"]
+
+    # Before the game.
+    await expect(ann, {"type": "roll", "hold": []}, "no_game")
+    await expect(bob, {"type": "start"}, "not_host")
+    await expect(watcher, {"type": "start"}, "not_host")
+    await ann.send({"type": "start"})
+    for c in (ann, bob, watcher):
+        await c.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    game = await Game.objects.aget(room=room)
+
+    shape_cases = [
+        ("this is not json", "bad_json"),
+        ('{"type": "roll"', "bad_json"),
+        ("[1, 2, 3]", "bad_message"),
+        ('"roll"', "bad_message"),
+        ("{}", "bad_message"),
+        ({"type": 5}, "bad_message"),
+        ({"type": ["roll"]}, "bad_message"),
+        ({"type": "dance"}, "unknown_type"),
+        ({"type": "roll", "hold": "all"}, "bad_message"),
+        ({"type": "roll", "hold": [0, 1, 2, 3, 4, 0]}, "bad_message"),
+        ({"type": "roll", "hold": [True]}, "bad_message"),
+        ({"type": "roll", "hold": [], "id": 7}, "bad_message"),
+        ({"type": "roll", "hold": [], "id": "x" * 65}, "bad_message"),
+        ({"type": "score", "box": 5}, "bad_message"),
+        ({"type": "score", "box": "chance", "column": "1"}, "bad_message"),
+        ({"type": "score", "box": "chance", "column": 10**30}, "bad_message"),
+        ("[" * 2000 + "]" * 2000, "bad_json"),
+        (json.dumps({"type": "sync", "pad": "x" * 5000}), "too_large"),
+    ]
+    for message, code in shape_cases:
+        await expect(watcher, message, code)
+    await watcher.comm.send_to(bytes_data=b"\x00\x01")
+    reply = await watcher.until_type("error")
+    assert reply["code"] == "bad_message"
+
+    await expect(watcher, {"type": "roll", "hold": []}, "watcher")
+    await expect(watcher, {"type": "score", "box": "chance"}, "watcher")
+    await expect(bob, {"type": "roll", "hold": []}, "not_your_turn")
+    await expect(ann, {"type": "score", "box": "chance", "column": 0}, "not_rolled")
+    await expect(ann, {"type": "roll", "hold": [0]}, "hold_before_roll")
+    await expect(ann, {"type": "start"}, "game_running")
+    await expect(ann, {"type": "rematch"}, "game_running")
+    reply = await ann.request({"type": "roll", "hold": [], "id": "r1"})
+    assert reply["type"] == "event" and reply["seq"] == 3
+    await expect(ann, {"type": "roll", "hold": [5]}, "invalid_die_position")
+    await expect(ann, {"type": "roll", "hold": [1, 1]}, "invalid_die_position")
+    await expect(ann, {"type": "score", "box": "bogus"}, "unknown_box")
+    await expect(ann, {"type": "score", "box": "chance", "column": 1}, "invalid_column")
+    reply = await ann.request({"type": "score", "box": "one_pair", "id": "e9"})
+    assert reply["code"] == "unknown_box" and reply["id"] == "e9"  # yatzy box, not yahtzee
+    await ann.request({"type": "roll", "hold": [0, 1, 2, 3, 4]})
+    await ann.request({"type": "roll", "hold": [0, 1, 2, 3, 4]})
+    await expect(ann, {"type": "roll", "hold": []}, "no_rolls_left")
+
+    await game.arefresh_from_db()
+    assert game.seq == 5  # the three rolls, nothing else
+    # The socket is still open and answers.
+    await watcher.send({"type": "sync"})
+    state = await watcher.until_type("state")
+    assert state["seq"] == 5 and [e["seq"] for e in watcher.events] == [3, 4, 5]
+    for c in (ann, bob, watcher):
+        await c.close()
+    await close_layer()
+
+
+async def test_a_flood_is_rate_limited_and_the_socket_survives(connect, sessions):
+    room, people = await seated_room(sessions, ["Ann"])
+    watcher = await connect(room.code, None, "watcher")
+    for _ in range(60):
+        await watcher.send({"type": "sync"})
+    replies = [await watcher.until(lambda m: m["type"] in ("state", "error"))
+               for _ in range(21)]
+    codes = [r.get("code") for r in replies if r["type"] == "error"]
+    assert codes == ["rate_limited"]
+    await asyncio.sleep(0.5)
+    assert await watcher.comm.receive_nothing(timeout=0.2)  # the rest was dropped silently
+    state = await watcher.request({"type": "sync"})
+    assert state["type"] == "state"
+    await watcher.close()
+
+
+async def test_a_reconnecting_player_gets_the_full_state(layer, connect, sessions):
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    ann = await connect(room.code, people[0][0], "ann")
+    await ann.send({"type": "start"})
+    await ann.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    await ann.request({"type": "roll", "hold": []})
+    await ann.request({"type": "roll", "hold": [0, 1]})
+    before = ann.game
+    await ann.close()
+
+    again = await connect(room.code, people[0][0], "ann-again")
+    assert again.state["you"] == {"seat": 0, "host": True}
+    assert again.state["seq"] == 4 and again.game == before
+    assert again.game["dice"] == before["dice"] and again.game["rolls_left"] == 1
+    # A second tab of the same guest is the same seat and may play.
+    tab = await connect(room.code, people[0][0], "ann-tab")
+    assert tab.state["you"]["seat"] == 0
+    reply = await tab.request({"type": "score", "box": "chance"})
+    assert reply["type"] == "event" and reply["event"]["kind"] == "scored"
+    await again.until_seq(reply["seq"])
+    await again.close()
+    await tab.close()
+    await close_layer()
+
+
+async def test_a_repeated_command_id_applies_once_over_the_socket(connect, sessions):
+    room, people = await seated_room(sessions, ["Ann"])
+    ann = await connect(room.code, people[0][0], "ann")
+    await ann.send({"type": "start"})
+    await ann.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    first = await ann.request({"type": "roll", "hold": [], "id": "c-1"})
+    again = await ann.request({"type": "roll", "hold": [], "id": "c-1"})
+    assert first["type"] == "event" and first["seq"] == 3
+    assert again["type"] == "state" and again["seq"] == 3
+    assert await GameEvent.objects.filter(game__room=room).acount() == 3
+    await ann.close()
+
+
+async def test_two_tabs_scoring_at_once_apply_exactly_once(connect, sessions):
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    tab1 = await connect(room.code, people[0][0], "tab1")
+    tab2 = await connect(room.code, people[0][0], "tab2")
+    await tab1.send({"type": "start"})
+    for t in (tab1, tab2):
+        await t.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    rolled = await tab1.request({"type": "roll", "hold": []})
+    await tab2.until_seq(rolled["seq"])
+    await asyncio.gather(tab1.send({"type": "score", "box": "chance", "id": "a"}),
+                         tab2.send({"type": "score", "box": "ones", "id": "b"}))
+    errors = []
+    for t in (tab1, tab2):
+        msg = await t.until(lambda m: m["type"] == "error" or (
+            m["type"] == "event" and m["event"]["kind"] == "turn_started"))
+        if msg["type"] == "error":
+            errors.append(msg["code"])
+    assert errors == ["not_your_turn"]
+    assert await GameEvent.objects.filter(game__room=room, kind="scored").acount() == 1
+    for t in (tab1, tab2):
+        await t.close()
+
+
+async def test_unknown_room_is_refused_and_presence_is_shared(connect, sessions):
+    from channels.testing import WebsocketCommunicator
+
+    from yahtzee_site.asgi import application
+
+    comm = WebsocketCommunicator(application, "/ws/rooms/nosuchroom/",
+                                 headers=[(b"origin", b"http://localhost")])
+    connected, code = await comm.connect(timeout=5)
+    assert not connected
+    foreign = WebsocketCommunicator(application, "/ws/rooms/abc/",
+                                    headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await foreign.connect(timeout=5)
+    assert not connected
+
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    ann = await connect(room.code, people[0][0], "ann")
+    bob = await connect(room.code, people[1][0], "bob")
+    msg = await ann.until(lambda m: m["type"] == "presence" and m["seats"][1]["connected"])
+    assert msg["seats"] == [{"seat": 0, "connected": True}, {"seat": 1, "connected": True}]
+    await bob.close()
+    msg = await ann.until(lambda m: m["type"] == "presence")
+    assert msg["seats"][1] == {"seat": 1, "connected": False} and msg["watchers"] == 0
+    assert (await Room.objects.aget(pk=room.pk)).status == "waiting"
+    await ann.close()
