@@ -18,7 +18,8 @@ from typing import Any
 
 from . import services
 from .report import held, print_table, with_ratios
-from .run import Shape, relay_seating, run_phase
+from .run import Seating, Shape, relay_seating, run_phase
+from .seed import seed_in_subprocess
 
 DEFAULT_PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -42,6 +43,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--pg-admin-url", default=DEFAULT_PG_ADMIN,
                    help="a PostgreSQL URL allowed to create the benchmark database")
     p.add_argument("--pg-db", default="yahtzee_bench", help="benchmark database (recreated)")
+    p.add_argument("--setup", default="http", choices=["http", "orm"],
+                   help="make rooms and seats through the site's forms like a browser (http), "
+                        "or straight through game.services in a child process (orm)")
     p.add_argument("--redis-url", default="",
                    help="use this Redis instead of starting a private one")
     p.add_argument("--keep-going", action="store_true",
@@ -101,10 +105,13 @@ def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[
             http_urls = servers.urls("http")
             if target == "baseline":
                 seatings = relay_seating(shape)
+            elif args.setup == "orm":
+                seatings = [Seating(r["code"], r["player_cookies"], [""] * args.watchers)
+                            for r in seed_in_subprocess(env, rooms, args.players, args.ruleset)]
             else:
                 from .browser import seat_rooms
 
-                seatings = asyncio.run(seat_rooms(shape, http_urls, args.ruleset))
+                seatings = seat_rooms(shape, http_urls, args.ruleset)
             print(f"[{target} x{servers_n}] {rooms} rooms x ({args.players} players + "
                   f"{args.watchers} watchers), {args.rate:g} move/s each, "
                   f"{args.duration:g} s ...", file=sys.stderr, flush=True)

@@ -27,6 +27,8 @@ class Peer:
         self.seat: int | None = None
         self.gaps = 0
         self.repeats = 0
+        #: While True, events are thrown away unseen, as if the link had lost them.
+        self.deaf = False
 
     # -- connection ----------------------------------------------------------------------
     def open(self, timeout: float = 10.0) -> Message:
@@ -34,7 +36,7 @@ class Peer:
         headers = [("Cookie", self.cookie)] if self.cookie else []
         self.ws = connect(self.url, origin=self.origin, additional_headers=headers,
                           open_timeout=timeout, close_timeout=2, max_size=2**22,
-                          ping_interval=None)
+                          ping_interval=None, legacy=True)
         return self.until(lambda m: m["type"] == "state", timeout)
 
     def reopen(self, within: float = 30.0) -> Message:
@@ -78,6 +80,8 @@ class Peer:
         except TimeoutError:
             return None
         msg = json.loads(raw)
+        if self.deaf and msg.get("type") == "event":
+            return {"type": "lost"}
         self._track(msg)
         self.received.append(msg)
         return msg

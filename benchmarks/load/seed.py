@@ -1,0 +1,69 @@
+"""Direct-ORM setup of started rooms, for when the browser path (browser.py) is not wanted.
+
+Run in its own process against the app's database (same environment as the servers):
+``python -m benchmarks.load.seed`` reads a JSON spec on stdin and prints, as JSON, each room's
+code and the ``Cookie`` header of each seated player's Django session. It goes through
+``game.services`` (create_room, take_seat, start_game), never around them: setup only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+from .services import REPO
+
+
+def seed(rooms: int, players: int, rules: str, start: bool = True) -> list[dict[str, Any]]:
+    from django.conf import settings
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from game import services
+
+    cookie_name = settings.SESSION_COOKIE_NAME
+    out = []
+    for r in range(rooms):
+        cookies, guests = [], []
+        for _ in range(players):
+            store = SessionStore()
+            guests.append(services.guest_key(store))
+            store.create()
+            cookies.append(f"{cookie_name}={store.session_key}")
+        room = services.create_room(
+            name=f"Load {r}", rules=rules, seats=[services.SeatSpec()] * players,
+            host_key=guests[0])
+        for i, guest in enumerate(guests):
+            services.take_seat(room.code, guest, f"Bot{i}", i)
+        if start:
+            services.start_game(room.code, guests[0])
+        out.append({"code": room.code, "player_cookies": cookies})
+    return out
+
+
+def seed_in_subprocess(env: dict[str, str], rooms: int, players: int, rules: str,
+                       start: bool = True) -> list[dict[str, Any]]:
+    """Run :func:`seed` in a child process with the servers' environment."""
+    spec = json.dumps({"rooms": rooms, "players": players, "rules": rules, "start": start})
+    done = subprocess.run([sys.executable, "-m", "benchmarks.load.seed"], input=spec,
+                          capture_output=True, text=True, cwd=REPO, env=env, timeout=600)
+    if done.returncode != 0:
+        raise RuntimeError(f"seeding failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings")
+    django.setup()
+    spec = json.load(sys.stdin)
+    rooms = seed(int(spec["rooms"]), int(spec["players"]), str(spec["rules"]),
+                 bool(spec.get("start", True)))
+    print(json.dumps(rooms))
+
+
+if __name__ == "__main__":
+    main()
