@@ -5,4 +5,7 @@ from . import views
 app_name = "game"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("r/<slug:code>/", views.room, name="room"),
+    path("r/<slug:code>/join", views.join, name="join"),
+    path("games/<int:pk>/", views.game_detail, name="game_detail"),
 ]

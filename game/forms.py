@@ -1,0 +1,82 @@
+"""Forms of the lobby (create a room) and the room page (take a seat)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from . import services
+from .models import MAX_SEATS, NICKNAME_MAX, RULES_CHOICES, Room
+from .services.rooms import ROOM_NAME_MAX
+
+SEAT_CHOICES = [
+    ("human", "A person"),
+    ("easy", "Computer — easy"),
+    ("medium", "Computer — medium"),
+    ("optimal", "Computer — optimal"),
+]
+
+
+def _nickname(value: str) -> str:
+    try:
+        return services.clean_nickname(value)
+    except services.ServiceError as exc:
+        raise forms.ValidationError(exc.message) from None
+
+
+class CreateRoomForm(forms.Form):
+    name = forms.CharField(max_length=ROOM_NAME_MAX, label="Room name")
+    rules = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="yahtzee")
+    seats = forms.TypedChoiceField(
+        coerce=int, choices=[(n, str(n)) for n in range(1, MAX_SEATS + 1)], initial=2,
+        label="Seats")
+    nickname = forms.CharField(
+        max_length=NICKNAME_MAX, required=False, label="Your nickname",
+        help_text="Optional: takes the first seat for a person for you.")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for i in range(MAX_SEATS):
+            self.fields[f"seat_{i}"] = forms.ChoiceField(
+                choices=SEAT_CHOICES, initial="human", required=False, label=f"Seat {i + 1}")
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("name", "rules", "seats", "nickname")]
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{i}"] for i in range(MAX_SEATS)]
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("Give the room a name.")
+        return name
+
+    def clean_nickname(self) -> str:
+        raw = self.cleaned_data.get("nickname", "")
+        return _nickname(raw) if raw.strip() else ""
+
+    def clean(self) -> dict:
+        data = super().clean()
+        count = data.get("seats")
+        if count:
+            kinds = [data.get(f"seat_{i}") or "human" for i in range(count)]
+            data["seat_specs"] = [
+                services.SeatSpec(None if k == "human" else k) for k in kinds]
+            if data.get("nickname") and "human" not in kinds:
+                self.add_error("nickname", "Every seat is a computer: leave a seat for a person.")
+        return data
+
+
+class JoinForm(forms.Form):
+    nickname = forms.CharField(max_length=NICKNAME_MAX, label="Nickname")
+    seat = forms.TypedChoiceField(coerce=int, label="Seat")
+
+    def __init__(self, room: Room, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        free = [s for s in room.seats.order_by("index") if s.is_free]
+        self.fields["seat"].choices = [(s.index, f"Seat {s.index + 1}") for s in free]
+        if free:
+            self.fields["seat"].initial = free[0].index
+
+    def clean_nickname(self) -> str:
+        return _nickname(self.cleaned_data["nickname"])
