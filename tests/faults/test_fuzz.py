@@ -1,0 +1,178 @@
+"""Random and malformed frames over real websockets to a room in the middle of a game.
+
+Every frame is answered with an ``error`` (a ``state`` for a well-formed ``sync``) or dropped
+by the rate limit; nothing is stored, the sockets stay open, the players play on.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from .conftest import SeededRoom
+from .peers import Message, Peer
+from .play import play
+
+pytestmark = pytest.mark.timeout(180)
+
+MAX_FRAME = 4096  # docs/protocol.md: too_large above this
+RATE = 8.0  # frames per second per socket, sustained (docs/protocol.md)
+PACE = 1.25 / RATE  # the fuzzer stays under the limit so that every frame deserves a reply
+ERROR_CODES = {
+    "bad_json", "bad_message", "unknown_type", "too_large", "watcher", "not_host", "no_game",
+    "game_running", "no_players", "not_your_turn", "game_over", "no_rolls_left", "not_rolled",
+    "hold_before_roll", "invalid_die_position", "unknown_box", "invalid_column", "box_filled",
+    "joker_forbids",
+}
+
+huge_ints = st.sampled_from([2**31, 2**63, -(2**63), 10**100, -1, 5, 6, 10**4000 // 10**3990])
+scalars = (st.none() | st.booleans() | st.integers() | huge_ints | st.floats()
+           | st.text(max_size=40))
+json_values = st.recursive(
+    scalars, lambda inner: st.lists(inner, max_size=6)
+    | st.dictionaries(st.text(max_size=10), inner, max_size=6), max_leaves=25)
+types = st.sampled_from(["roll", "score", "sync", "start", "rematch"]) | st.text(max_size=20) \
+    | json_values
+command_like = st.fixed_dictionaries(
+    {"type": types},
+    optional={"hold": json_values | st.lists(huge_ints | st.integers(), max_size=7),
+              "box": json_values | st.sampled_from(["chance", "yahtzee", "ones", "<script>"]),
+              "column": json_values | huge_ints, "id": json_values | st.text(max_size=80)})
+frames = st.one_of(
+    st.text(max_size=200),                                   # mostly not JSON
+    json_values.map(json.dumps),                             # JSON, mostly not an object
+    command_like.map(lambda m: json.dumps(m, allow_nan=True)),
+    st.integers(1, 2000).map(lambda n: "[" * n + "]" * n),  # nested too deep (or not)
+    st.integers(MAX_FRAME + 1, 200_000).map(lambda n: json.dumps({"type": "sync",
+                                                                 "pad": "x" * n})),
+    st.binary(max_size=64),                                  # binary frames
+)
+
+
+def legal_for(frame: str | bytes) -> bool:
+    """A frame that would be a legal move of the player to move (kept from that socket)."""
+    try:
+        msg = json.loads(frame)
+    except (ValueError, RecursionError, TypeError):
+        return False
+    return isinstance(msg, dict) and msg.get("type") == "roll" and not msg.get("hold")
+
+
+def expect_reply(peer: Peer, frame: str | bytes) -> Message:
+    """The reply to ``frame``: an error with a known code, or the state for a sync."""
+    reply = peer.until(lambda m: m["type"] in ("error", "state", "event"), 10)
+    assert reply["type"] != "event", f"{frame!r:.200} made an event: {reply}"
+    if reply["type"] == "error":
+        assert reply["code"] in ERROR_CODES, reply
+        assert isinstance(reply["message"], str) and reply["message"]
+        return reply
+    msg = json.loads(frame)
+    assert isinstance(msg, dict) and msg.get("type") == "sync", f"{frame!r:.200} -> state"
+    return reply
+
+
+def fingerprint(room: SeededRoom, peer: Peer) -> tuple:
+    state = peer.sync()
+    return (len(room.site.stored_events(room.code)), state["seq"], json.dumps(state["game"]))
+
+
+def test_fuzzed_frames_change_nothing(room: SeededRoom) -> None:
+    players = [room.player(0), room.player(1)]
+    watcher = room.watcher()
+    everyone = [*players, watcher]
+    for p in everyone:
+        p.open()
+    play(players, everyone, 4)  # mid-game: player 0 (host) to move next, not rolled yet
+    assert players[0].game["current_player"] == 0 and players[0].game["dice"] is None
+    # Fuzzing sockets: second tabs of the host (to move) and of the other player, and watchers.
+    tabs = {"host": room.player(0, name="host tab"), "other": room.player(1, name="other tab"),
+            "watcher": room.watcher(name="fuzz watcher")}
+    for t in tabs.values():
+        t.open()
+    for p in everyone:
+        p.drain(0.3)
+    before = fingerprint(room, players[1])
+    last_sent = dict.fromkeys(tabs, 0.0)
+
+    @settings(max_examples=120, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                     HealthCheck.data_too_large])
+    @given(frame=frames, who=st.sampled_from(sorted(tabs)))
+    def fuzz(frame: str | bytes, who: str) -> None:
+        if who == "host" and legal_for(frame):
+            who = "other"  # the host's legal first roll would rightly change the game
+        wait = last_sent[who] + PACE - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        tabs[who].send(frame)
+        last_sent[who] = time.monotonic()
+        expect_reply(tabs[who], frame)
+
+    fuzz()
+    assert fingerprint(room, players[1]) == before, "a fuzzed frame changed the game"
+    for t in tabs.values():
+        assert t.is_open, f"{t.name} was closed"
+    room.site.assert_alive()
+    # The real players were never disturbed: nobody got an error, and the game goes on.
+    for p in everyone:
+        p.drain(0.2)
+        assert not [m for m in p.received if m["type"] == "error"], p.name
+        assert p.gaps == 0
+    play(players, everyone, 4)
+
+
+def test_flood_is_rate_limited_and_others_play_on(room: SeededRoom) -> None:
+    players = [room.player(0), room.player(1)]
+    watcher = room.watcher()
+    everyone = [*players, watcher]
+    for p in everyone:
+        p.open()
+    play(players, everyone, 1)
+    flooder = room.player(1, name="flooding tab")
+    flooder.open()
+    flooder.drain(0.3)
+    before = fingerprint(room, players[1])
+    sent = 300
+    for _ in range(sent):  # as fast as the socket takes them: not-your-turn rolls
+        flooder.send(json.dumps({"type": "roll", "hold": []}))
+    # Meanwhile the player to move moves, and everyone gets it.
+    play(players, everyone, 2)
+    replies = [m for m in flooder.drain(1.0) if m["type"] == "error"]
+    codes = [m["code"] for m in replies]
+    assert "rate_limited" in codes
+    assert set(codes) <= {"rate_limited", "not_your_turn", "no_rolls_left"}, set(codes)
+    # Far fewer answers than frames: the flood beyond the burst was dropped.
+    assert len(replies) < sent / 2, len(replies)
+    assert flooder.is_open
+    time.sleep(3)  # the bucket refills; the socket is usable again
+    state = flooder.sync()
+    assert state["seq"] == len(room.site.stored_events(room.code)) > before[1]
+    room.site.assert_alive()
+
+
+@pytest.mark.parametrize("size", [MAX_FRAME + 1, 100_000, 900_000])
+def test_oversize_frames_are_refused_and_socket_stays(room: SeededRoom, size: int) -> None:
+    peer = room.player(1)
+    peer.open()
+    peer.send(json.dumps({"type": "sync", "pad": "y" * size}))
+    assert peer.error()["code"] == "too_large"
+    assert peer.sync()["type"] == "state"
+    room.site.assert_alive()
+
+
+def test_frame_over_daphne_limit_closes_only_that_socket(room: SeededRoom) -> None:
+    players = [room.player(0), room.player(1)]
+    everyone = [*players, room.watcher()]
+    for p in everyone:
+        p.open()
+    big = room.watcher(name="2 MiB sender")
+    big.open()
+    big.send("z" * (2 * 1024 * 1024))  # over Daphne's own 1 MiB cap: it closes this socket
+    time.sleep(0.5)
+    assert not big.is_open or big.error()["code"] == "too_large"
+    room.site.assert_alive()
+    play(players, everyone, 2)
