@@ -1,0 +1,156 @@
+"""Strategy tables on disk: versioned files, built once, loaded lazily, safe across processes.
+
+A table lives in ``<strategy dir>/<rules>-<joker>-v<FORMAT_VERSION>.npz`` (for example
+``yahtzee-forced-v1.npz``). The directory comes from :func:`set_strategy_dir` (Django calls it
+with ``settings.STRATEGY_DIR``), else the ``STRATEGY_DIR`` environment variable, else
+``./var/strategy``. A missing, stale (other format or other rules) or unreadable file is
+rebuilt; builders take an exclusive lock and publish with an atomic rename, so several
+processes can ask at once and none ever reads a half-written table.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from game.rules import Ruleset
+
+from .scoring import ScoreTables, score_tables, solver_ruleset
+from .solver import Solution, solve
+
+FORMAT_VERSION = 1
+
+_strategy_dir: Path | None = None
+_cache: dict[tuple[str, str, str], Solution] = {}
+_cache_lock = threading.Lock()
+
+
+def set_strategy_dir(path: str | os.PathLike[str] | None) -> None:
+    """Where tables are kept from now on (``None``: back to the environment's default)."""
+    global _strategy_dir
+    _strategy_dir = Path(path) if path is not None else None
+
+
+def strategy_dir() -> Path:
+    if _strategy_dir is not None:
+        return _strategy_dir
+    return Path(os.environ.get("STRATEGY_DIR") or Path("var") / "strategy")
+
+
+def table_path(ruleset: Ruleset) -> Path:
+    return strategy_dir() / f"{ruleset.name}-{ruleset.joker or 'none'}-v{FORMAT_VERSION}.npz"
+
+
+def fingerprint(tables: ScoreTables) -> str:
+    """A digest of everything the table depends on, so a change of rules forces a rebuild."""
+    rs = tables.ruleset
+    h = hashlib.sha256()
+    h.update(repr((rs.box_names, rs.upper_bonus, rs.upper_bonus_threshold, rs.yahtzee_box,
+                   rs.yahtzee_bonus, rs.joker, FORMAT_VERSION)).encode())
+    for array in (tables.base, tables.joker_points, tables.joker_legal):
+        if array is not None:
+            h.update(np.ascontiguousarray(array).tobytes())
+    return h.hexdigest()
+
+
+def load_table(path: Path, tables: ScoreTables) -> Solution | None:
+    """The table stored at ``path``, or None if it is missing, stale or unreadable."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if int(data["format_version"]) != FORMAT_VERSION:
+                return None
+            if str(data["fingerprint"]) != fingerprint(tables):
+                return None
+            return Solution(tables, data["values"])
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def save_table(path: Path, solution: Solution, seconds: float) -> None:
+    """Write atomically: a temporary file in the same directory, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        os.chmod(tmp, 0o644)  # readable by the server processes, like any data file
+        with os.fdopen(fd, "wb") as f:
+            np.savez(
+                f,
+                values=solution.values,
+                format_version=np.int64(FORMAT_VERSION),
+                fingerprint=np.str_(fingerprint(solution.tables)),
+                rules=np.str_(solution.tables.ruleset.name),
+                joker=np.str_(solution.tables.ruleset.joker or "none"),
+                build_seconds=np.float64(seconds),
+            )
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def build_table(
+    rules: str | Ruleset,
+    joker: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Solution, float]:
+    """Solve ``rules`` and store the table (under the lock); returns it and the seconds taken."""
+    tables = score_tables(solver_ruleset(rules, joker))
+    path = table_path(tables.ruleset)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        start = time.perf_counter()
+        solution = solve(tables, progress)
+        seconds = time.perf_counter() - start
+        save_table(path, solution, seconds)
+    _remember(tables.ruleset, solution)
+    return solution, seconds
+
+
+def get_solution(
+    rules: str | Ruleset,
+    joker: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Solution:
+    """The table for ``rules`` (one column), loaded once per process, built if missing."""
+    ruleset = solver_ruleset(rules, joker)
+    key = (ruleset.name, ruleset.joker or "none", str(strategy_dir().resolve()))
+    with _cache_lock:
+        cached = _cache.get(key)
+        if cached is not None:
+            return cached
+        tables = score_tables(ruleset)
+        path = table_path(ruleset)
+        solution = load_table(path, tables)
+        if solution is None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path.with_suffix(".lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                # Another process may have built it while we waited for the lock.
+                solution = load_table(path, tables)
+                if solution is None:
+                    start = time.perf_counter()
+                    solution = solve(tables, progress)
+                    save_table(path, solution, time.perf_counter() - start)
+        _cache[key] = solution
+        return solution
+
+
+def _remember(ruleset: Ruleset, solution: Solution) -> None:
+    key = (ruleset.name, ruleset.joker or "none", str(strategy_dir().resolve()))
+    with _cache_lock:
+        _cache[key] = solution
+
+
+def forget_loaded() -> None:
+    """Drop the tables loaded in this process (tests, or after changing the directory)."""
+    with _cache_lock:
+        _cache.clear()
