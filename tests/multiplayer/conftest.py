@@ -24,6 +24,7 @@ class Client:
         self.messages: list[dict[str, Any]] = []
         self.game: dict[str, Any] | None = None
         self.state: dict[str, Any] | None = None
+        self.timeout = TIMEOUT
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -40,7 +41,7 @@ class Client:
             await self.comm.send_json_to(message)
 
     async def recv(self) -> dict[str, Any]:
-        msg = await self.comm.receive_json_from(timeout=TIMEOUT)
+        msg = await self.comm.receive_json_from(timeout=self.timeout)
         self.messages.append(msg)
         if msg["type"] == "state":
             self.state, self.game = msg, msg["game"]

@@ -1,0 +1,92 @@
+"""Computer players and away players' turns, over websockets, through the same services."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game import services
+from game.models import Game, GameEvent
+
+from .test_consumer import play_move, seated_room
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+async def test_bots_finish_a_whole_game_with_a_person_and_a_watcher(connect, sessions, settings):
+    settings.WS_RATE_PER_SECOND = 10_000
+    room, people = await seated_room(sessions, ["Ann"], rules="yatzy", bots=["easy", "easy"])
+    ann = await connect(room.code, people[0][0], "ann")
+    watcher = await connect(room.code, None, "watcher")
+    bots = [s for s in ann.state["room"]["seats"] if s["kind"] == "bot"]
+    assert [(s["seat"], s["level"], s["connected"]) for s in bots] == [
+        (1, "easy", True), (2, "easy", True)]
+    await ann.send({"type": "start"})
+    await ann.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    while not ann.game["finished"]:
+        if ann.game["current_player"] == 0:
+            await play_move(ann, [ann, watcher])
+        else:  # a bot's turn: wait for the event that ends it
+            await ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] in (
+                "turn_started", "game_finished"))
+    await watcher.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "game_finished")
+    game = await Game.objects.aget(room=room)
+    assert game.status == "finished" and len(game.totals) == 3
+    stored = [(e.seq, e.by, e.seat) async for e in GameEvent.objects.filter(game=game)
+              .exclude(kind__in=("turn_started", "game_finished", "game_started"))]
+    assert {(by, seat) for _, by, seat in stored} == {("human", 0), ("bot", 1), ("bot", 2)}
+    assert [m["seq"] for m in watcher.events] == list(range(3, game.seq + 1))
+    assert [m["seq"] for m in ann.events] == list(range(3, game.seq + 1))
+    await ann.close()
+    await watcher.close()
+
+
+async def test_a_room_of_bots_plays_itself_while_people_watch(connect, sessions):
+    [(host_session, host_guest)] = await sessions(1)
+    room = await database_sync_to_async(services.create_room)(
+        name="Bots", rules="triple", host_key=host_guest,
+        seats=[services.SeatSpec("easy"), services.SeatSpec("medium")])
+    host = await connect(room.code, host_session, "host")  # the host watches, unseated
+    assert host.state["you"] == {"seat": None, "host": True}
+    other = await connect(room.code, None, "other")
+    await other.send({"type": "start"})
+    assert (await other.until_type("error"))["code"] == "not_host"
+    await host.send({"type": "start"})
+    for c in (host, other):
+        await c.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "game_finished")
+    game = await Game.objects.aget(room=room)
+    assert game.status == "finished" and game.players == ["Bot 1 (easy)", "Bot 2 (medium)"]
+    for c in (host, other):
+        assert [m["seq"] for m in c.events] == list(range(3, game.seq + 1))
+        assert {m["by"] for m in c.events} == {"bot"}
+    await host.close()
+    await other.close()
+
+
+async def test_an_away_players_turns_are_autoplayed_until_they_return(connect, sessions,
+                                                                      settings):
+    settings.WS_RATE_PER_SECOND = 10_000
+    settings.AWAY_GRACE = 0.2
+    room, people = await seated_room(sessions, ["Ann", "Bob"], rules="yahtzee")
+    ann = await connect(room.code, people[0][0], "ann")
+    ann.timeout = 180  # the first autoplay may build the optimal strategy table (~20 s)
+    await ann.send({"type": "start"})
+    await ann.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    while ann.game["current_player"] == 0:
+        await play_move(ann, [ann])
+    # Bob never came: after the grace period his turn is played for him.
+    end = await ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "turn_started")
+    assert end["event"]["player"] == 0
+    bob_events = [m for m in ann.events if m["event"].get("player") == 1
+                  and m["event"]["kind"] in ("rolled", "scored")]
+    assert bob_events and {m["by"] for m in bob_events} == {"autoplay"}
+    # Bob comes back: his seat is his, and his next turn waits for him.
+    bob = await connect(room.code, people[1][0], "bob")
+    assert bob.state["you"]["seat"] == 1
+    while ann.game["current_player"] == 0:
+        await play_move(ann, [ann, bob])
+    reply = await bob.request({"type": "roll", "hold": [], "id": "bob-1"})
+    assert reply["type"] == "event" and reply["by"] == "human"
+    settings.AWAY_GRACE = 3600  # no autoplay once the sockets close at the end of the test
+    await ann.close()
+    await bob.close()
