@@ -1,0 +1,92 @@
+"""Scale-out: two real Daphne processes sharing one Redis (pub/sub layer) and one database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from django.contrib.sessions.backends.db import SessionStore
+from websockets.asyncio.client import connect
+
+from game import services
+from game.models import Game, GameEvent, Seat
+
+from .helpers import make_session, room_with_players
+from .servers import Daphne
+
+pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+TIMEOUT = 30
+
+
+async def recv_until(ws, pred):
+    while True:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        if pred(msg):
+            return msg
+
+
+@pytest.fixture
+def two_servers(redis_url, tmp_path):
+    servers = [Daphne(redis_url, tmp_path), Daphne(redis_url, tmp_path)]
+    try:
+        for s in servers:
+            s.start()
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_a_watcher_on_process_two_sees_a_roll_made_through_process_one(two_servers):
+    first, second = two_servers
+    room, _ = room_with_players(["Ann"], start=False)
+    session, guest = make_session()
+    Seat.objects.create(room=room, index=1)
+    services.take_seat(room.code, guest, "Bob", 1)
+    host_session, _ = make_session()
+    store = SessionStore(session_key=host_session)  # the host's browser: Ann's guest key
+    store["guest"] = room.host_key
+    store.save()
+
+    async def scenario():
+        path = f"/ws/rooms/{room.code}/"
+        async with connect(first.url + path, origin=first.origin,
+                           additional_headers={"Cookie": f"sessionid={host_session}"}) as ann, \
+                connect(first.url + path, origin=first.origin,
+                        additional_headers={"Cookie": f"sessionid={session}"}) as bob, \
+                connect(second.url + path, origin=second.origin) as watcher:
+            for ws in (ann, bob, watcher):
+                await recv_until(ws, lambda m: m["type"] == "state")
+            # Presence written by process 1 is seen by process 2's watcher.
+            await ann.send(json.dumps({"type": "start"}))
+            state = await recv_until(watcher, lambda m: m["type"] == "state" and m["game"])
+            assert [s["connected"] for s in state["room"]["seats"]] == [True, True]
+            assert state["room"]["watchers"] == 1 and state["you"]["seat"] is None
+
+            await ann.send(json.dumps({"type": "roll", "hold": [], "id": "r1"}))
+            seen = await recv_until(watcher, lambda m: m["type"] == "event")
+            mine = await recv_until(ann, lambda m: m["type"] == "event")
+            assert seen == mine and seen["seq"] == 3 and seen["event"]["kind"] == "rolled"
+
+            # And the other way round: Bob plays through process 1, Ann's retry goes
+            # through process 2 and is not applied twice.
+            async with connect(second.url + path, origin=second.origin, additional_headers={
+                    "Cookie": f"sessionid={host_session}"}) as ann2:
+                await recv_until(ann2, lambda m: m["type"] == "state")
+                await ann2.send(json.dumps({"type": "roll", "hold": [], "id": "r1"}))
+                again = await recv_until(ann2, lambda m: m["type"] in ("state", "event"))
+                assert again["type"] == "state" and again["seq"] == 3
+                await ann2.send(json.dumps({"type": "score", "box": "chance", "id": "s1"}))
+                for ws in (ann, watcher, bob):
+                    turn = await recv_until(ws, lambda m: m["type"] == "event"
+                                            and m["event"]["kind"] == "turn_started")
+                    assert turn["event"]["player"] == 1
+            return seen
+
+    seen = asyncio.run(scenario())
+    game = Game.objects.get(room=room)
+    rolled = GameEvent.objects.get(game=game, seq=3)
+    assert rolled.payload["dice"] == seen["event"]["dice"]
+    assert game.events.filter(kind="rolled").count() == 1
+    assert game.events.filter(kind="scored").count() == 1
