@@ -17,8 +17,6 @@ export class RoomConnection {
     this.everOpened = false;
     this.lostSince = null;
     this.retryTimer = null;
-    this.counter = 0;
-    this.session = Math.random().toString(36).slice(2, 8);
   }
 
   connect() {
@@ -79,10 +77,7 @@ export class RoomConnection {
   send(type, fields = {}, { command = true } = {}) {
     if (!this.isOpen) return null;
     const msg = { type, ...fields };
-    if (command) {
-      this.counter += 1;
-      msg.id = `${this.session}-${this.counter}`;
-    }
+    if (command) msg.id = randomId();
     this.socket.send(JSON.stringify(msg));
     return msg.id || null;
   }
@@ -94,6 +89,13 @@ export class RoomConnection {
     this.socket = null;
     if (socket) socket.close();
   }
+}
+
+/** A fresh random command id (the server drops a repeated id: it must never restart at 1). */
+export function randomId() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes); // works on plain http too, unlike crypto.randomUUID
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Tracks the last seen `seq`; says whether an event is next, old or after a gap. */

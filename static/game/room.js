@@ -298,8 +298,7 @@ function render() {
   const st = status();
   root.dataset.status = st;
   $("rules-title") && ($("rules-title").textContent = RULE_TITLES[boot.rules] || boot.rules);
-  const join = $("join");
-  if (join) join.hidden = st !== "waiting";
+  renderJoin(st);
   const watchingNote = $("watching-note");
   if (watchingNote) watchingNote.hidden = st === "waiting" || myPlayer() !== null;
   renderHostControls(st);
@@ -314,6 +313,21 @@ function render() {
     renderCards();
   }
   renderResultPanel();
+}
+
+/** The join form (watchers only): while the room waits and has a free seat; offer only free seats. */
+function renderJoin(st) {
+  const join = $("join");
+  if (!join) return;
+  const free = new Set(state.room.seats.filter((s) => !s.name).map((s) => s.seat));
+  const select = join.querySelector("select[name=seat]");
+  if (select && state.room.seats.length) {
+    for (const option of [...select.options]) {
+      if (!free.has(Number(option.value))) option.remove();
+    }
+  }
+  join.hidden = st !== "waiting" || (state.room.seats.length > 0 && free.size === 0)
+    || (select !== null && select.options.length === 0);
 }
 
 function renderHostControls(st) {
@@ -460,6 +474,8 @@ function renderResultPanel() {
   }
   panel.hidden = false;
   $("result-title").textContent = resultHeadline(g, myPlayer());
+  const link = $("game-page-link");
+  link.href = link.dataset.template.replace(/\/0\/$/, `/${g.id}/`);
   replaceChildren($("result-body"), renderResult(g));
 }
 
