@@ -208,6 +208,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         state = await database_sync_to_async(services.room_state)(self.room, self.guest)
         await self.send_json(state)
 
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """A group message can race the client's close; the server (Daphne: autobahn's
+        ``Disconnected``) then refuses the send. The disconnect handler still runs: ignore."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Exception as exc:  # noqa: BLE001 - which class depends on the server
+            if type(exc).__name__ != "Disconnected":
+                raise
+            log.debug("room %s: send after the client closed", self.code)
+
     # --- messages from the room's group ------------------------------------------------------
 
     async def game_events(self, event: dict[str, Any]) -> None:

@@ -90,3 +90,45 @@ def test_a_watcher_on_process_two_sees_a_roll_made_through_process_one(two_serve
     assert rolled.payload["dice"] == seen["event"]["dice"]
     assert game.events.filter(kind="rolled").count() == 1
     assert game.events.filter(kind="scored").count() == 1
+
+
+def test_bots_driven_from_both_processes_never_play_a_move_twice(redis_url, tmp_path):
+    """Sockets keep arriving at both processes, so both run a bot driver for the room; the
+    row lock and the seq check let exactly one of them apply each move."""
+    servers = [Daphne(redis_url, tmp_path, BOT_DELAY="0.02"),
+               Daphne(redis_url, tmp_path, BOT_DELAY="0.02")]
+    host_session, host = make_session()
+    room = services.create_room(name="Bots", rules="yahtzee", host_key=host,
+                                seats=[services.SeatSpec("easy"), services.SeatSpec("easy")])
+
+    async def scenario():
+        path = f"/ws/rooms/{room.code}/"
+        async with connect(servers[0].url + path, origin=servers[0].origin,
+                           additional_headers={"Cookie": f"sessionid={host_session}"}) as hostws:
+            await recv_until(hostws, lambda m: m["type"] == "state")
+            await hostws.send(json.dumps({"type": "start"}))
+            finished = asyncio.ensure_future(recv_until(
+                hostws, lambda m: m["type"] == "event" and m["event"]["kind"] == "game_finished"))
+            i = 0
+            while not finished.done():  # every connect kicks that process's driver
+                s = servers[i % 2]
+                async with connect(s.url + path, origin=s.origin) as ws:
+                    await recv_until(ws, lambda m: m["type"] == "state")
+                i += 1
+            return await finished, i
+
+    try:
+        for s in servers:
+            s.start()
+        last, connects = asyncio.run(scenario())
+    finally:
+        for s in servers:
+            s.stop()
+    assert connects >= 2
+    game = Game.objects.get(room=room)
+    assert game.status == "finished" and last["seq"] == game.seq
+    rebuilt = services.rebuild(game)  # the history is a valid game: no move was doubled
+    assert rebuilt.is_over and rebuilt.to_dict() == game.snapshot
+    assert game.events.filter(kind="scored").count() == 2 * 13
+    assert set(game.events.exclude(seq__lte=2).exclude(
+        kind__in=("turn_started", "game_finished")).values_list("by", flat=True)) == {"bot"}
