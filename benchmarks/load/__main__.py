@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import services
+from .browser import seat_rooms
 from .report import held, print_table, with_ratios
 from .run import Seating, Shape, relay_seating, run_phase
 from .seed import seed_in_subprocess
@@ -46,6 +47,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--setup", default="http", choices=["http", "orm"],
                    help="make rooms and seats through the site's forms like a browser (http), "
                         "or straight through game.services in a child process (orm)")
+    p.add_argument("--db-options", default="",
+                   help="query string added to the app's DATABASE_URL, e.g. conn_max_age=60 "
+                        "(django-environ options) to try a setting without editing settings.py")
     p.add_argument("--redis-url", default="",
                    help="use this Redis instead of starting a private one")
     p.add_argument("--keep-going", action="store_true",
@@ -85,6 +89,8 @@ def app_env(args: argparse.Namespace, redis_url: str, log_dir: Path) -> dict[str
                DEBUG="false", BOT_DELAY="0", AWAY_GRACE="3600")
     if args.database == "postgres":
         env["DATABASE_URL"] = services.ensure_postgres_db(args.pg_admin_url, args.pg_db)
+        if args.db_options:
+            env["DATABASE_URL"] += "?" + args.db_options
     else:
         env.pop("DATABASE_URL", None)
     services.migrate(env, log_dir)
@@ -109,9 +115,9 @@ def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[
                 seatings = [Seating(r["code"], r["player_cookies"], [""] * args.watchers)
                             for r in seed_in_subprocess(env, rooms, args.players, args.ruleset)]
             else:
-                from .browser import seat_rooms
-
-                seatings = seat_rooms(shape, http_urls, args.ruleset)
+                seatings = [Seating(code, players, watchers) for code, players, watchers
+                            in seat_rooms(rooms, args.players, args.watchers, http_urls,
+                                          args.ruleset)]
             print(f"[{target} x{servers_n}] {rooms} rooms x ({args.players} players + "
                   f"{args.watchers} watchers), {args.rate:g} move/s each, "
                   f"{args.duration:g} s ...", file=sys.stderr, flush=True)

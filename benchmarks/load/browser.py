@@ -11,6 +11,7 @@ import http.cookiejar
 import urllib.error
 import urllib.parse
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -123,3 +124,71 @@ class BrowserSession:
     def cookie_header(self) -> str:
         """The Cookie header a browser would send on this site's websocket."""
         return "; ".join(f"{c.name}={c.value}" for c in self.jar)
+
+
+# --- rooms for the load generator ------------------------------------------------------------
+def open_room(base_url: str, name: str, rules: str, nicknames: list[str], watchers: int,
+              start: bool = True) -> tuple[str, list[str], list[str]]:
+    """A room made like browsers do: the host creates it through the lobby form (taking seat 0),
+    each other player opens the link and joins through the join form, each watcher just opens
+    the page, and the host presses Start (a ``start`` frame on the room's websocket).
+    Returns the room code and the Cookie header of each player and watcher."""
+    host = BrowserSession(base_url)
+    lobby = host.get("/")
+    values = {"name": name, "rules": rules, "seats": str(len(nicknames)),
+              "nickname": nicknames[0]}
+    values.update({f"seat_{i}": "human" for i in range(len(nicknames))})
+    page = host.submit(lobby, "/", values)
+    if page.status != 200 or "/r/" not in page.url:
+        raise RuntimeError(f"creating a room failed: HTTP {page.status} at {page.url}")
+    code = page.url.rstrip("/").rsplit("/", 1)[1]
+    players = [host]
+    for nickname in nicknames[1:]:
+        guest = BrowserSession(base_url)
+        joined = guest.submit(guest.get(f"/r/{code}/"), "/join", {"nickname": nickname})
+        if joined.status != 200:
+            raise RuntimeError(f"joining room {code} failed: HTTP {joined.status}")
+        players.append(guest)
+    lookers = []
+    for _ in range(watchers):
+        watcher = BrowserSession(base_url)
+        if watcher.get(f"/r/{code}/").status != 200:
+            raise RuntimeError(f"room page {code} failed")
+        lookers.append(watcher)
+    if start:
+        press_start(base_url, code, host.cookie_header())
+    return code, [p.cookie_header() for p in players], [w.cookie_header() for w in lookers]
+
+
+def press_start(base_url: str, code: str, cookie: str, timeout: float = 30.0) -> None:
+    """The host's Start button: send ``start``, wait for the state that holds the game."""
+    import json
+    import time
+
+    from websockets.sync.client import connect
+
+    url = base_url.replace("http", "ws", 1) + f"/ws/rooms/{code}/"
+    with connect(url, origin=base_url, additional_headers=[("Cookie", cookie)],
+                 open_timeout=timeout) as ws:
+        ws.send(json.dumps({"type": "start", "id": "start"}))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            msg = json.loads(ws.recv(timeout=deadline - time.monotonic()))
+            if msg.get("type") == "error":
+                raise RuntimeError(f"start refused in room {code}: {msg}")
+            if msg.get("type") == "state" and msg.get("game"):
+                return
+    raise TimeoutError(f"room {code} did not start")
+
+
+def seat_rooms(rooms: int, players: int, watchers: int, http_urls: list[str], rules: str,
+               threads: int = 8) -> list[tuple[str, list[str], list[str]]]:
+    """``rooms`` started rooms, made over HTTP by a few browser-like threads, round-robin over
+    the servers."""
+    with ThreadPoolExecutor(threads) as pool:
+        futures = [
+            pool.submit(open_room, http_urls[i % len(http_urls)], f"Load {i}", rules,
+                        [f"Bot{i}-{p}" for p in range(players)], watchers)
+            for i in range(rooms)
+        ]
+        return [f.result() for f in futures]

@@ -123,6 +123,7 @@ class Room:
     late_starts: int = 0
     timeouts: int = 0
     relay_seq: int = 0
+    last_done: float = 0.0
 
     @property
     def clients(self) -> list[Client]:
@@ -170,25 +171,24 @@ class Room:
         first = options[0]
         return sender, {"type": "score", "box": first["box"], "column": first.get("column", 0)}
 
-    async def play(self, start: float, end: float, interval: float) -> None:
-        """Make one move per ``interval`` seconds from ``start`` until ``end`` (perf_counter)."""
-        due = start
-        while not self.stopping:
+    async def play(self, start: float, count: int, interval: float, deadline: float) -> None:
+        """Make ``count`` moves, the k-th due at ``start + k * interval`` (perf_counter);
+        a move that cannot start on time starts late (counted), none is skipped."""
+        for k in range(count):
+            due = start + k * interval
             now = time.perf_counter()
-            if now >= end:
+            if self.stopping or now >= deadline:
                 return
             if due > now:
                 await asyncio.sleep(due - now)
             elif now - due > interval:
                 self.late_starts += 1
-                due = now
             chosen = self.next_command()
             if chosen is None:
                 self.finished = True
                 return
             sender, message = chosen
-            command = message.get("cmd") or message["type"]
-            message.pop("cmd", None)
+            command = message.pop("cmd", None) or message["type"]
             move = Move(command, sender, 0.0, sender.seq.last or 0,
                         f"{self.code}-{len(self.moves) + 1}")
             message["id"] = move.cmd_id
@@ -203,4 +203,4 @@ class Room:
             except (TimeoutError, ConnectionClosed):
                 self.timeouts += 1
             self.pending = None
-            due += interval
+            self.last_done = time.perf_counter()

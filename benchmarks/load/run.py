@@ -124,16 +124,18 @@ async def run_phase(
             60,
         )
     interval = 1.0 / shape.rate
+    count = max(1, round(shape.duration * shape.rate))
     start = time.perf_counter() + 0.5
-    end = start + shape.duration
+    deadline = start + 3 * shape.duration + 30  # a load that cannot keep up still ends
     on_start()
     load_before = os.getloadavg()[0]
     cpu_before = time.process_time()
+    t_before = time.perf_counter()
     await asyncio.gather(*(
-        r.play(start + random.uniform(0, interval), end, interval) for r in rooms
+        r.play(start + random.uniform(0, interval), count, interval, deadline) for r in rooms
     ))
-    moves_end = time.perf_counter()
-    generator_cores = (time.process_time() - cpu_before) / (moves_end - start + 0.5)
+    moves_end = max([r.last_done for r in rooms] + [start + 1e-3])
+    generator_cores = (time.process_time() - cpu_before) / (time.perf_counter() - t_before)
     load_after = os.getloadavg()[0]
     await asyncio.sleep(DRAIN_SECONDS)
     if not relay:
