@@ -58,17 +58,46 @@ def reachable_uppers(tables: ScoreTables) -> dict[int, np.ndarray]:
 
 
 def _states(tables: ScoreTables, masks: list[int], uppers: dict[int, np.ndarray],
-            upper_bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    ms, us, ys = [], [], []
+            upper_bits: int) -> tuple[np.ndarray, ...]:
+    """The states of ``masks`` to solve, and the states that share a solved one's value.
+
+    The upper subtotal only matters while the bonus is still in play: once no open upper box
+    is left, or the open ones cannot reach the threshold any more, every such subtotal has the
+    same value, so one representative is solved and copied to the others.
+    Returns (m, u, y) to solve and (m, u, y, u_rep) to copy from (m, u_rep, y).
+    """
+    threshold = min(tables.ruleset.upper_bonus_threshold, UPPER_CAP)
     yb = tables.yahtzee_box
+    solve_rows: list[tuple[int, np.ndarray]] = []
+    copy_rows: list[tuple[int, np.ndarray, int]] = []
     for mask in masks:
-        u = uppers[mask & upper_bits]
-        for y in (0, 1) if yb is not None and mask >> yb & 1 else (0,):
-            ms.append(np.full(len(u), mask))
-            us.append(u)
-            ys.append(np.full(len(u), y))
-    return (np.concatenate(ms).astype(np.intp), np.concatenate(us).astype(np.intp),
-            np.concatenate(ys).astype(np.intp))
+        us = uppers[mask & upper_bits]
+        still = sum(int(f) for b, f in enumerate(tables.upper_face) if f and not mask >> b & 1)
+        lo = threshold - 5 * still if still else UPPER_CAP + 1
+        dead, alive = us[us < lo], us[us >= lo]
+        reps = alive if not len(dead) else np.concatenate(([dead[0]], alive))
+        solve_rows.append((mask, reps))
+        if len(dead) > 1:
+            copy_rows.append((mask, dead[1:], int(dead[0])))
+    ys = (0, 1) if yb is not None else (0,)
+
+    def expand(rows: list, with_rep: bool) -> tuple[np.ndarray, ...]:
+        out: list[list[np.ndarray]] = [[], [], [], []]
+        for row in rows:
+            mask, us = row[0], row[1]
+            for y in ys:
+                if y and not mask >> yb & 1:
+                    continue
+                out[0].append(np.full(len(us), mask))
+                out[1].append(us)
+                out[2].append(np.full(len(us), y))
+                if with_rep:
+                    out[3].append(np.full(len(us), row[2]))
+        n = 4 if with_rep else 3
+        return tuple(np.concatenate(col).astype(np.intp) if col else np.zeros(0, np.intp)
+                     for col in out[:n])
+
+    return expand(solve_rows, False) + expand(copy_rows, True)
 
 
 def last_roll_values(tables: ScoreTables, values: np.ndarray, m: np.ndarray, u: np.ndarray,
@@ -80,6 +109,7 @@ def last_roll_values(tables: ScoreTables, values: np.ndarray, m: np.ndarray, u: 
     rs = tables.ruleset
     s = len(m)
     best = np.full((len(COUNTS), s), -np.inf)
+    tmp = np.empty_like(best)
     cap_bonus = rs.upper_bonus
     threshold = min(rs.upper_bonus_threshold, UPPER_CAP)
     yb = tables.yahtzee_box
@@ -90,6 +120,7 @@ def last_roll_values(tables: ScoreTables, values: np.ndarray, m: np.ndarray, u: 
             continue
         nm = m | bit
         face = int(tables.upper_face[b])
+        col = tables.base[:, b][:, None]
         if face:
             val = np.empty((6, s))
             for c in range(6):
@@ -97,18 +128,17 @@ def last_roll_values(tables: ScoreTables, values: np.ndarray, m: np.ndarray, u: 
                 nu = np.minimum(UPPER_CAP, u + pts)
                 bonus = np.where((u < threshold) & (u + pts >= threshold), cap_bonus, 0)
                 val[c] = np.where(is_open, pts + bonus + values[nm, nu, y], -np.inf)
-            np.maximum(best, val[COUNTS[:, face - 1]], out=best)
+            np.take(val, COUNTS[:, face - 1], axis=0, out=tmp)
         elif b == yb:
             # Scoring 50 here turns the Yahtzee bonus on for the rest of the game.
             fut0 = np.where(is_open, values[nm, u, 0], -np.inf)
             fut1 = np.where(is_open, values[nm, u, 1], -np.inf)
-            hit = tables.base[:, b] > 0
-            cand = np.where(hit[:, None], fut1[None, :], fut0[None, :])
-            cand += tables.base[:, b][:, None]
-            np.maximum(best, cand, out=best)
+            np.copyto(tmp, np.where(col > 0, fut1[None, :], fut0[None, :]))
+            tmp += col
         else:
             fut = np.where(is_open, values[nm, u, y], -np.inf)
-            np.maximum(best, tables.base[:, b][:, None] + fut[None, :], out=best)
+            np.add(col, fut[None, :], out=tmp)
+        np.maximum(best, tmp, out=best)
     if tables.joker_legal is not None and yb is not None:
         _joker_rows(tables, values, m, u, y, best)
     return best
@@ -169,12 +199,13 @@ def solve(tables: ScoreTables, progress: Callable[[int], None] | None = None) ->
     for mask in range((1 << n) - 1):
         by_level[mask.bit_count()].append(mask)
     for level in range(n - 1, -1, -1):
-        m, u, y = _states(tables, by_level[level], uppers, upper_bits)
+        m, u, y, cm, cu, cy, crep = _states(tables, by_level[level], uppers, upper_bits)
         for part in _chunks(len(m)):
             values[m[part], u[part], y[part]] = turn_values(
                 tables, values, m[part], u[part], y[part])
             if progress:
                 progress(part.stop - part.start)
+        values[cm, cu, cy] = values[cm, crep, cy]
     return Solution(tables, values)
 
 
@@ -183,9 +214,4 @@ def count_states(tables: ScoreTables) -> int:
     n = tables.n_boxes
     uppers = reachable_uppers(tables)
     upper_bits = sum(1 << b for b, f in enumerate(tables.upper_face) if f)
-    total = 0
-    for mask in range((1 << n) - 1):
-        k = len(uppers[mask & upper_bits])
-        yb = tables.yahtzee_box
-        total += k * (2 if yb is not None and mask >> yb & 1 else 1)
-    return total
+    return len(_states(tables, list(range((1 << n) - 1)), uppers, upper_bits)[0])
