@@ -128,16 +128,17 @@ class BrowserSession:
 
 # --- rooms for the load generator ------------------------------------------------------------
 def open_room(base_url: str, name: str, rules: str, nicknames: list[str], watchers: int,
-              start: bool = True) -> tuple[str, list[str], list[str]]:
+              start: bool = True, seats: int = 0) -> tuple[str, list[str], list[str]]:
     """A room made like browsers do: the host creates it through the lobby form (taking seat 0),
     each other player opens the link and joins through the join form, each watcher just opens
     the page, and the host presses Start (a ``start`` frame on the room's websocket).
+    ``seats`` (default: one per nickname) may leave seats free.
     Returns the room code and the Cookie header of each player and watcher."""
     host = BrowserSession(base_url)
     lobby = host.get("/")
-    values = {"name": name, "rules": rules, "seats": str(len(nicknames)),
-              "nickname": nicknames[0]}
-    values.update({f"seat_{i}": "human" for i in range(len(nicknames))})
+    seats = max(seats, len(nicknames))
+    values = {"name": name, "rules": rules, "seats": str(seats), "nickname": nicknames[0]}
+    values.update({f"seat_{i}": "human" for i in range(seats)})
     page = host.submit(lobby, "/", values)
     if page.status != 200 or "/r/" not in page.url:
         raise RuntimeError(f"creating a room failed: HTTP {page.status} at {page.url}")
