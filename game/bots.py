@@ -26,7 +26,7 @@ from . import services
 from .models import GameEvent, Room, Seat
 from .rules import RulesError
 from .services.games import current_game
-from .services.presence import connected_guests
+from .services.presence import connected_guests, others_here
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,8 @@ def next_plan(room_code: str) -> Plan | None:
         return Plan(seq=game_row.seq, seat=seat.index, level=seat.bot_level or "easy")
     if seat.guest_key and seat.guest_key in connected_guests(room):
         return None  # their move; nothing to do until they make it
+    if not others_here(room, seat.guest_key):
+        return None  # nobody is waiting for them: the game waits too
     away_since = seat.last_seen or game_row.created
     due = away_since + timedelta(seconds=float(settings.AWAY_GRACE))
     now = timezone.now()

@@ -27,6 +27,11 @@ def connected_guests(room: Room) -> set[str]:
     return set(_fresh(room).exclude(guest_key="").values_list("guest_key", flat=True))
 
 
+def others_here(room: Room, guest: str) -> bool:
+    """Whether anyone but ``guest`` (a player or a watcher) has a live socket to the room."""
+    return _fresh(room).exclude(guest_key=guest).exists() if guest else _fresh(room).exists()
+
+
 def presence(room: Room) -> dict[str, Any]:
     """The ``presence`` message: each seat connected or not, and how many watch."""
     seats = list(Seat.objects.filter(room=room).order_by("index"))
