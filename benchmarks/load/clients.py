@@ -124,6 +124,7 @@ class Room:
     timeouts: int = 0
     relay_seq: int = 0
     last_done: float = 0.0
+    stalled: bool = False
 
     @property
     def clients(self) -> list[Client]:
@@ -134,11 +135,15 @@ class Room:
         move = self.pending
         if move is None or client is not move.sender:
             return
+        if self.relay:  # the relayed frame is the whole result
+            if seq == move.first_seq:
+                move.done.set()
+            return
         if move.first_seq is None and seq > move.base_seq and (
             kind == FIRST_KIND[move.command] or (cmd_id is not None and cmd_id == move.cmd_id)
         ):
             move.first_seq = seq
-        if move.first_seq is not None and (kind in LAST_KINDS[move.command] or self.relay):
+        if move.first_seq is not None and kind in LAST_KINDS[move.command]:
             if kind == "game_finished":
                 self.finished = True
             move.done.set()
@@ -159,10 +164,14 @@ class Room:
             return sender, {"type": "event", "seq": self.relay_seq,
                             "event": {"kind": FIRST_KIND[command], "player": sender.seat},
                             "cmd": command}
-        game = max((p for p in self.players if p.game), key=lambda p: p.seq.last or 0).game
+        informed = [p for p in self.players if p.game is not None and p.ws is not None]
+        if not informed:  # no player socket got the game: nothing to drive (reported)
+            self.stalled = True
+            return None
+        game = max(informed, key=lambda p: p.seq.last or 0).game
         if game is None or game.get("finished"):
             return None
-        sender = next((p for p in self.players if p.seat == game["current_player"]), None)
+        sender = next((p for p in informed if p.seat == game["current_player"]), None)
         if sender is None:
             return None
         options = [o for o in game.get("options") or [] if o.get("allowed")]
@@ -189,8 +198,9 @@ class Room:
                 return
             sender, message = chosen
             command = message.pop("cmd", None) or message["type"]
-            move = Move(command, sender, 0.0, sender.seq.last or 0,
-                        f"{self.code}-{len(self.moves) + 1}")
+            # Anything numbered above what the room has seen so far is this command's result.
+            base = max(p.seq.last or 0 for p in self.players)
+            move = Move(command, sender, 0.0, base, f"{self.code}-{len(self.moves) + 1}")
             message["id"] = move.cmd_id
             self.moves.append(move)
             self.pending = move

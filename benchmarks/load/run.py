@@ -17,7 +17,8 @@ from websockets.exceptions import ConnectionClosed
 from .clients import Client, Room
 from .stats import summary_ms
 
-CONNECT_CONCURRENCY = 32
+CONNECT_CONCURRENCY = 16
+CONNECT_ATTEMPTS = 6
 DRAIN_SECONDS = 2.0
 SYNC_TIMEOUT = 10.0
 
@@ -71,17 +72,24 @@ def build_rooms(seatings: list[Seating], http_urls: list[str], relay: bool) -> l
     return rooms
 
 
-async def _open_all(rooms: list[Room]) -> tuple[list[asyncio.Task], int]:
+async def _open_all(rooms: list[Room]) -> tuple[list[asyncio.Task], Counter]:
     gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
-    failures = 0
+    failures: Counter = Counter()
 
     async def open_one(client: Client) -> bool:
-        async with gate:
-            try:
-                await client.open()
-                return True
-            except Exception:  # any handshake failure counts; the phase reports it
-                return False
+        # Like the page: a refused or dropped handshake is retried with backoff (counted).
+        delay = 0.25
+        for attempt in range(CONNECT_ATTEMPTS):
+            async with gate:
+                try:
+                    await client.open()
+                    return True
+                except Exception as exc:  # noqa: BLE001 - every failure is counted, by kind
+                    kind = "failed" if attempt == CONNECT_ATTEMPTS - 1 else "retried"
+                    failures[f"{kind}: {type(exc).__name__}: {str(exc)[:60]}"] += 1
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 4.0)
+        return False
 
     clients = [c for r in rooms for c in r.clients]
     results = await asyncio.gather(*(open_one(c) for c in clients))
@@ -89,8 +97,6 @@ async def _open_all(rooms: list[Room]) -> tuple[list[asyncio.Task], int]:
     for client, ok in zip(clients, results, strict=True):
         if ok:
             readers.append(asyncio.create_task(client.read_forever()))
-        else:
-            failures += 1
     return readers, failures
 
 
@@ -121,7 +127,7 @@ async def run_phase(
     if not relay:  # the full state opens every socket's stream
         await asyncio.wait_for(
             asyncio.gather(*(c.state_seen.wait() for r in rooms for c in r.clients if c.ws)),
-            60,
+            120,
         )
     interval = 1.0 / shape.rate
     count = max(1, round(shape.duration * shape.rate))
@@ -149,7 +155,11 @@ async def run_phase(
     await asyncio.gather(*readers, return_exceptions=True)
     result = tally(rooms, moves_end - start)
     result.update(name=name, connect_seconds=round(connect_seconds, 2),
-                  connect_failures=connect_failures,
+                  connect_failures=sum(n for k, n in connect_failures.items()
+                                       if k.startswith("failed")),
+                  connect_retries=sum(n for k, n in connect_failures.items()
+                                      if k.startswith("retried")),
+                  connect_failure_reasons=dict(connect_failures),
                   generator_cpu_cores=round(generator_cores, 2),
                   machine_load_1min=[round(load_before, 2), round(load_after, 2)])
     return result
@@ -160,12 +170,13 @@ def tally(rooms: list[Room], seconds: float) -> dict[str, Any]:
     fanout: list[float] = []
     errors: Counter = Counter()
     lost = out_of_order = duplicates = events_in = bytes_in = closed_early = 0
-    moves_ok = moves_sent = timeouts = late = finished = 0
+    moves_ok = moves_sent = timeouts = late = finished = stalled = 0
     for room in rooms:
         moves_sent += len(room.moves)
         timeouts += room.timeouts
         late += room.late_starts
         finished += room.finished
+        stalled += room.stalled
         done = [m for m in room.moves if m.first_seq is not None]
         moves_ok += sum(1 for m in done if m.error is None)
         for m in done:
@@ -203,6 +214,7 @@ def tally(rooms: list[Room], seconds: float) -> dict[str, Any]:
         "timeouts": timeouts,
         "late_starts": late,
         "rooms_finished": finished,
+        "rooms_stalled": stalled,
         "closed_early": closed_early,
         "errors": dict(errors),
     }
