@@ -36,6 +36,10 @@ RATE_PER_SECOND = 8.0
 RATE_BURST = 20.0
 
 
+#: When a socket of this process last checked each room's presence (see ``_heartbeat``).
+_room_checked: dict[str, float] = {}
+
+
 class TokenBucket:
     """``allow()`` is False once more than ``burst`` frames came faster than ``rate``/s."""
 
@@ -131,17 +135,22 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         bots.kick(self.code)  # if it was their turn, the away clock runs now
 
     async def _heartbeat(self) -> None:
-        """Keep this socket's presence fresh; pass on presence changes others could not
-        announce (a server that died); let bots and away players' turns move on."""
+        """Keep this socket's presence fresh. Once per interval per room and process, also
+        pass on presence changes nobody announced (a server that died) and let bots and away
+        players' turns move on."""
         while True:
             await asyncio.sleep(presence.HEARTBEAT_SECONDS)
             try:
                 await database_sync_to_async(presence.heartbeat)(
                     self.room, self.channel_name, self.guest)
+                now = time.monotonic()
+                if now - _room_checked.get(self.code, 0.0) < presence.HEARTBEAT_SECONDS / 2:
+                    continue  # another socket of this room in this process just did
+                _room_checked[self.code] = now
                 message = await database_sync_to_async(presence.presence)(self.room)
                 if message != self.last_presence:
-                    await self.send_json(message)
-                    self.last_presence = message
+                    await broadcast.agroup_send(
+                        self.code, {"type": "room.presence", "message": message})
                 bots.kick(self.code)
             except Exception:  # noqa: BLE001 - a failed beat must not end the socket
                 log.warning("heartbeat failed in room %s", self.code, exc_info=True)
@@ -186,8 +195,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 command_id=command_id)
             if result.duplicate:
                 await self.send_state()  # already applied: here is where things stand
-            else:
-                bots.kick(self.code)
+            elif result.messages and result.messages[-1]["event"]["kind"] == "turn_started":
+                bots.kick(self.code)  # the next player may be a bot, or away
         elif kind in ("start", "rematch"):
             await database_sync_to_async(services.start_game)(self.code, self.guest)
             bots.kick(self.code)

@@ -178,14 +178,14 @@ def play(
     if len(command_id) > MAX_COMMAND_ID:
         raise ServiceError("bad_message", f"A command id has at most {MAX_COMMAND_ID} characters.")
     with transaction.atomic():
-        room = Room.objects.filter(code=room_code).first()
-        if room is None:
-            raise no_room(room_code)
-        game_row = Game.objects.select_for_update().filter(room=room).order_by("-id").first()
+        game_row = (Game.objects.select_for_update(of=("self",))
+                    .filter(room__code=room_code).order_by("-id").first())
         if game_row is None:
+            if not Room.objects.filter(code=room_code).exists():
+                raise no_room(room_code)
             raise ServiceError("no_game", "The game has not started yet.")
         if seat_index is None:
-            seat = (Seat.objects.filter(room=room, guest_key=guest_key).first()
+            seat = (Seat.objects.filter(room_id=game_row.room_id, guest_key=guest_key).first()
                     if guest_key else None)
             if seat is None:
                 raise ServiceError("watcher", "You are watching this room; take a seat to play.")
