@@ -49,6 +49,8 @@ class CreateRoomForm(forms.Form):
         name = " ".join(self.cleaned_data["name"].split())
         if not name:
             raise forms.ValidationError("Give the room a name.")
+        if not name.isprintable():
+            raise forms.ValidationError("A room name cannot contain control characters.")
         return name
 
     def clean_nickname(self) -> str:

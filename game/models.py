@@ -159,6 +159,11 @@ class GameEvent(models.Model):
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}"
 
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("Game events are append-only: a stored event is never changed.")
+        super().save(*args, **kwargs)
+
     def to_rules_dict(self) -> dict:
         """The event as ``game.rules.event_from_dict`` reads it."""
         return {"kind": self.kind, **self.payload}

@@ -54,6 +54,8 @@ def create_room(
     name = " ".join(str(name).split())
     if not 1 <= len(name) <= ROOM_NAME_MAX:
         raise ServiceError("bad_room", f"A room name has 1 to {ROOM_NAME_MAX} characters.")
+    if not name.isprintable():
+        raise ServiceError("bad_room", "A room name cannot contain control characters.")
     if rules not in RULESETS:
         raise ServiceError("bad_room", f"Choose one of the rulesets: {', '.join(RULESETS)}.")
     if not 1 <= len(seats) <= MAX_SEATS:

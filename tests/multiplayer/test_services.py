@@ -45,6 +45,14 @@ def test_a_whole_game_is_stored_as_events_and_the_snapshot_is_their_fold(rules):
     assert set(game.events.exclude(seq__lte=2).values_list("by", flat=True)) == {"human"}
 
 
+def test_stored_events_cannot_be_changed():
+    room, _ = room_with_players(["Ann"])
+    event = GameEvent.objects.filter(game__room=room).first()
+    event.payload = {"rules": "yatzy", "players": ["Eve"]}
+    with pytest.raises(ValueError, match="append-only"):
+        event.save()
+
+
 def test_seeded_dice_are_reproducible_and_differ_between_games():
     a = services.dice_rng(1, 5)
     b = services.dice_rng(1, 5)

@@ -50,7 +50,8 @@ def test_creating_a_room_with_bots_and_a_nickname_seats_the_host(client):
 @pytest.mark.parametrize("fields", [
     {"name": ""}, {"name": "   "}, {"name": "x" * 61}, {"rules": "chess"}, {"seats": "0"},
     {"seats": "7"}, {"seat_0": "grandmaster"}, {"nickname": "n" * 25},
-    {"seats": "1", "seat_0": "easy", "nickname": "Ann"},
+    {"seats": "1", "seat_0": "easy", "nickname": "Ann"}, {"name": "zero\u200bwidth"},
+    {"nickname": "A\u202eB"},
 ])
 def test_bad_create_forms_change_nothing(client, fields):
     resp = create(client, **fields)
