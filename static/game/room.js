@@ -25,7 +25,7 @@ const state = {
   lastHeld: new Set(),      // what the player to move kept on their last roll (for everyone)
   rolled: [],               // positions that just rolled: animate them once
   busy: false,              // a command is on its way; avoid double sends
-  column: null,             // triple: which scorecard column is shown (null = all)
+  column: undefined,        // triple: which scorecard column is shown (null = all)
   connected: false,
 };
 
@@ -82,6 +82,7 @@ function handleMessage(msg) {
 
 function onState(msg) {
   state.busy = false;
+  root.dataset.synced = "true"; // the page shows the server's state (tests wait for this)
   if (msg.room) state.room = { ...state.room, ...msg.room };
   if (msg.you) state.you = msg.you;
   const before = state.game;
@@ -170,6 +171,7 @@ function showConnection(what, detail) {
   const el = $("conn");
   clearTimeout(backTimer);
   state.connected = what === "open" || what === "back";
+  if (!state.connected) root.dataset.synced = "false";
   el.dataset.state = what;
   replaceChildren(el);
   if (what === "connecting") el.append("Connecting…");
@@ -369,13 +371,14 @@ function renderSeats() {
       dataset: { seat: String(s.seat) },
     },
     h("span", { class: `dot ${!s.name ? "none" : away ? "off" : "on"}`, "aria-hidden": "true" }),
-    h("span", { class: "seat-name" }, s.name || "Free seat"),
-    s.seat === me ? h("span", { class: "tag tag-you" }, "you") : null,
-    s.host ? h("span", { class: "tag" }, "host") : null,
-    s.kind === "bot" ? h("span", { class: "tag" }, "computer") : null,
-    s.name ? h("span", { class: "presence" }, away ? "away" : "here") : null,
-    isCurrent ? h("span", { class: "tag tag-turn" }, "to play") : null,
-    total !== null ? h("span", { class: "seat-total" }, String(total)) : null);
+    h("span", { class: "seat-line" },
+      h("span", { class: "seat-name" }, s.name || "Free seat"),
+      s.seat === me ? h("span", { class: "tag tag-you" }, "you") : null,
+      s.host ? h("span", { class: "tag" }, "host") : null,
+      s.kind === "bot" ? h("span", { class: "tag" }, "computer") : null,
+      s.name ? h("span", { class: "presence" }, away ? "away" : "here") : null,
+      isCurrent ? h("span", { class: "tag tag-turn" }, "to play") : null),
+    h("span", { class: "seat-total" }, total !== null ? String(total) : ""));
   }));
 }
 
@@ -426,8 +429,10 @@ function renderCards() {
   const columns = g.scorecards[0].columns.length;
   const switcher = $("column-switch");
   if (columns > 1) {
-    if (state.column === null && !window.matchMedia("(min-width: 60rem)").matches) {
-      state.column = 0;
+    if (state.column === undefined) {
+      // All three columns of everyone fit a desktop for up to three players; else one at a time.
+      const wide = window.matchMedia("(min-width: 60rem)").matches;
+      state.column = wide && g.players.length <= 3 ? null : 0;
     }
     switcher.hidden = false;
     const choices = [...Array(columns).keys(), "all"];
@@ -439,7 +444,8 @@ function renderCards() {
   } else {
     switcher.hidden = true;
   }
-  const shown = state.column === null ? [...Array(columns).keys()] : [state.column];
+  const shown = state.column === null || state.column === undefined
+    ? [...Array(columns).keys()] : [state.column];
   const focused = document.activeElement;
   const focusKey = focused && focused.classList && focused.classList.contains("option")
     ? `${focused.dataset.box}@${focused.dataset.column}` : null;

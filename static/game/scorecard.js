@@ -149,44 +149,48 @@ function boxCell(ctx, onScore) {
   return td;
 }
 
-/** The final result: players ranked, with totals and bonuses that add up. */
+/**
+ * The final result: one column per player, best first (like the scorecards, so it fits a
+ * phone with six players), rows for the parts of each total — they add up to it.
+ */
 export function renderResult(game) {
   const multi = game.scorecards[0].columns.length > 1;
   const weighted = (card, key) => card.columns.reduce((s, col) => s + col.multiplier * col[key], 0);
-  const rows = game.players.map((name, p) => {
-    const card = game.scorecards[p];
-    return {
-      p, name, total: card.total,
-      upper: weighted(card, "upper_subtotal"), upperBonus: weighted(card, "upper_bonus"),
-      yBonus: weighted(card, "yahtzee_bonus"), lower: weighted(card, "lower_subtotal"),
-    };
-  }).sort((a, b) => b.total - a.total || a.p - b.p);
+  const players = game.players.map((name, p) => ({ p, name, card: game.scorecards[p] }))
+    .sort((a, b) => b.card.total - a.card.total || a.p - b.p);
   const winners = new Set(game.winners);
-  const hasY = game.rules !== "yatzy";
+  const rows = [
+    ["Upper section", (c) => `${weighted(c, "upper_subtotal")}`],
+    ["Upper bonus", (c) => bonus(weighted(c, "upper_bonus"))],
+  ];
+  if (game.rules !== "yatzy") rows.push(["Yahtzee bonus", (c) => bonus(weighted(c, "yahtzee_bonus"))]);
+  rows.push(["Lower section", (c) => `${weighted(c, "lower_subtotal")}`]);
 
-  const head = h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"),
-    h("th", { scope: "col" }, "Upper"), h("th", { scope: "col" }, "Upper bonus"),
-    hasY ? h("th", { scope: "col" }, "Yahtzee bonus") : null,
-    h("th", { scope: "col" }, "Lower"), h("th", { scope: "col" }, "Total"));
   let rank = 0;
   let prev = null;
-  const body = rows.map((r, i) => {
-    if (r.total !== prev) rank = i + 1;
-    prev = r.total;
-    return h("tr", { class: winners.has(r.p) ? "winner" : "" },
-      h("td", {}, String(rank)),
-      h("th", { scope: "row" }, r.name,
-        winners.has(r.p) ? h("span", { class: "tag tag-winner" }, "winner") : null),
-      h("td", {}, String(r.upper)), h("td", {}, r.upperBonus ? `+${r.upperBonus}` : "0"),
-      hasY ? h("td", {}, r.yBonus ? `+${r.yBonus}` : "0") : null,
-      h("td", {}, String(r.lower)), h("td", { class: "total" }, String(r.total)));
+  const head = h("tr", {}, h("td", { class: "corner" }));
+  players.forEach((r, i) => {
+    if (r.card.total !== prev) rank = i + 1;
+    prev = r.card.total;
+    head.append(h("th", { scope: "col", class: winners.has(r.p) ? "winner" : "", title: r.name },
+      h("span", { class: "rank" }, `${rank}.`), " ", h("span", { class: "result-name" }, r.name),
+      winners.has(r.p) ? h("span", { class: "tag tag-winner" }, "winner") : null));
   });
+  const body = rows.map(([label, value]) => h("tr", {}, h("th", { scope: "row" }, label),
+    players.map((r) => h("td", { class: winners.has(r.p) ? "winner" : "" }, value(r.card)))));
+  body.push(h("tr", { class: "total-row" }, h("th", { scope: "row" }, "Total"),
+    players.map((r) => h("td", { class: `total${winners.has(r.p) ? " winner" : ""}` },
+      String(r.card.total)))));
   return h("div", {},
-    h("table", { class: "result-table" },
-      h("caption", { class: "visually-hidden" }, "Final scores"),
+    h("table", { class: `result-table players-${players.length}` },
+      h("caption", { class: "visually-hidden" }, "Final scores, best first"),
       h("thead", {}, head), h("tbody", {}, body)),
     multi ? h("p", { class: "hint" }, "Triple: column 2 counts twice and column 3 three times; "
       + "the figures above are weighted the same way.") : null);
+}
+
+function bonus(points) {
+  return points ? `+${points}` : "0";
 }
 
 /** "Ann wins with 245 points" or "A tie: Ann and Bob with 230 points". */

@@ -101,7 +101,7 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server = LiveServer(tmp_path_factory.mktemp("browser-data"))
     server.migrate()
     server.start()

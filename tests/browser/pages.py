@@ -31,7 +31,8 @@ def last_seq(page: Page) -> int | None:
 
 
 def wait_connected(page: Page) -> None:
-    expect(page.locator("#conn")).to_have_attribute("data-state", "open", timeout=15_000)
+    """Until the socket is open and the page has drawn the server's full state."""
+    expect(page.locator("#room")).to_have_attribute("data-synced", "true", timeout=15_000)
 
 
 def wait_seq(page: Page, seq: int) -> None:
@@ -96,3 +97,16 @@ def press(page: Page, key: str) -> None:
 
 def debug(page: Page) -> str:
     return json.dumps(client_state(page))[:400]
+
+
+def settle(page: Page) -> None:
+    """Until the roll animation (if any) is over, so a screenshot shows dice at rest."""
+    page.wait_for_function(
+        "document.getAnimations().every(a => a.playState !== 'running')")
+
+
+def assert_fits(page: Page) -> None:
+    """The page needs no horizontal scrolling at its viewport width."""
+    scroll, width = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert scroll <= width, f"page is {scroll}px wide in a {width}px viewport"

@@ -1,0 +1,231 @@
+"""Two players and a watcher play a whole game in three browsers, against the real server."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import DESKTOP, PHONE, LiveServer
+from .pages import (
+    assert_fits,
+    cell,
+    client_state,
+    dice,
+    held,
+    join,
+    last_seq,
+    options,
+    press,
+    rolls_left,
+    settle,
+    wait_connected,
+    wait_dice,
+    wait_seq,
+)
+
+pytestmark = pytest.mark.browser
+
+ROOM_NAME = "Friday night <script>"  # untrusted text must show as text
+
+
+def create_room(page: Page, server: LiveServer, *, name: str, rules: str, seats: list[str],
+                nickname: str) -> str:
+    """Create a room in the lobby (seats: "human" or a bot level); returns the room's URL."""
+    page.goto(server.url + "/")
+    page.fill("[name=name]", name)
+    page.select_option("[name=rules]", rules)
+    page.select_option("[name=seats]", str(len(seats)))
+    page.fill("[name=nickname]", nickname)
+    for i, kind in enumerate(seats):
+        page.select_option(f"[name=seat_{i}]", kind)
+    page.get_by_role("button", name="Create room").click()
+    page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
+    wait_connected(page)
+    return page.url
+
+
+def start_game(page: Page) -> None:
+    """The host starts the game; until the page shows the first turn."""
+    page.locator("#start-btn").click()
+    expect(page.locator("#turn")).to_contain_text("round 1 of")
+
+
+def watcher_tries_to_roll(page: Page) -> dict:
+    """From the watcher's own session, send a roll over a fresh socket: the server's answer,
+    and the game's seq before and after."""
+    return page.evaluate("""() => new Promise((resolve, reject) => {
+        const ws = new WebSocket(`ws://${location.host}/ws/rooms/${
+            document.getElementById('room').dataset.code}/`);
+        const seen = {};
+        ws.onmessage = (e) => {
+            const m = JSON.parse(e.data);
+            if (m.type === 'state' && seen.before === undefined) {
+                seen.before = m.seq;
+                ws.send(JSON.stringify({type: 'roll', hold: [], id: 'watcher-try'}));
+            } else if (m.type === 'error') {
+                seen.error = m;
+                ws.send(JSON.stringify({type: 'sync'}));
+            } else if (m.type === 'state') {
+                seen.after = m.seq;
+                ws.close();
+                resolve(seen);
+            }
+        };
+        ws.onerror = () => reject(new Error('socket failed'));
+    })""")
+
+
+def play_turn(turn: int, me: Page, player: int, everyone: list[Page], watcher: Page,
+              shots: dict[int, tuple[Page, Path]], reload_at: int | None) -> None:
+    """One turn: roll, hold two dice (by click or keyboard), roll again, score the best box
+    (by click or keyboard); every page must show each step."""
+    by_keyboard = turn % 2 == 1
+    expect(me.locator("#turn")).to_contain_text("Your turn")
+    start = last_seq(me)
+    if by_keyboard:
+        press(me, "r")
+    else:
+        me.locator("#roll-btn").click()
+    wait_seq(me, start + 1)
+    first = dice(me)
+    assert None not in first and rolls_left(me) == 2
+    for page in everyone:
+        wait_dice(page, first)
+
+    if by_keyboard:
+        keep = [2, 4]
+        press(me, "3")
+        press(me, "5")
+    else:
+        keep = [0, 1]
+        me.locator("#dice .die").nth(0).click()
+        me.locator("#dice .die").nth(1).click()
+    assert held(me) == keep
+
+    if turn == reload_at:
+        # A reload mid-turn finds the turn as it was: dice, rolls left and the holds.
+        me.reload()
+        wait_connected(me)
+        expect(me.locator("#turn")).to_contain_text("Your turn")
+        assert dice(me) == first
+        assert rolls_left(me) == 2
+        assert held(me) == keep
+        for page in everyone:
+            if page is not me:
+                expect(page.locator(f'#seats li[data-seat="{player}"] .presence')
+                       ).to_have_text("here")
+
+    me.locator("#roll-btn").click()
+    wait_seq(me, start + 2)
+    second = dice(me)
+    assert [second[i] for i in keep] == [first[i] for i in keep]
+    assert held(me) == keep, "holds stay on after the roll"
+    assert rolls_left(me) == 1
+    for page in everyone:
+        wait_dice(page, second)
+    expect(watcher.locator("#dice .die.held")).to_have_count(2)
+    assert held(watcher) == keep
+
+    if turn in shots:
+        page, path = shots[turn]
+        settle(page)
+        assert_fits(page)
+        page.screenshot(path=str(path))
+        page.screenshot(path=str(path.with_name(path.stem + "-full.png")), full_page=True)
+
+    choices = options(me)
+    assert choices, "an open box to score"
+    best = max(choices, key=lambda o: (o.points, -o.index))
+    if by_keyboard:
+        press(me, "s")
+        for _ in range(best.index):
+            press(me, "ArrowDown")
+        focused = me.evaluate("document.activeElement.dataset.box")
+        assert focused == best.box
+        press(me, "Enter")
+    else:
+        me.locator(f'#scorecard button.option[data-box="{best.box}"]').click()
+    for page in everyone:
+        expect(cell(page, player, best.box)).to_have_text(str(best.points))
+
+
+def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context, screenshots):
+    ann = new_context(DESKTOP).new_page()
+    bob = new_context(PHONE, is_mobile=True, has_touch=True).new_page()
+    watcher = new_context(DESKTOP).new_page()
+
+    ann.goto(daphne_server.url + "/")
+    ann.screenshot(path=str(screenshots / "lobby.png"), full_page=True)
+    url = create_room(ann, daphne_server, name=ROOM_NAME, rules="yahtzee",
+                      seats=["human", "human"], nickname="Ann")
+    expect(ann.locator("h1")).to_have_text(ROOM_NAME)
+    expect(ann.locator("#start-btn")).to_be_visible()
+
+    bob.goto(url)
+    wait_connected(bob)
+    expect(bob.locator("#start-btn")).to_be_hidden()  # only the host starts
+    join(bob, "Bob", 1)
+    watcher.goto(url)
+    wait_connected(watcher)
+    expect(ann.locator("#seats")).to_contain_text("Bob")
+    expect(ann.locator("#watchers")).to_have_text("1 watching")
+    expect(watcher.locator("#join")).to_be_hidden()  # no free seat left
+    ann.screenshot(path=str(screenshots / "room-waiting.png"), full_page=True)
+
+    ann.locator("#start-btn").click()
+    everyone = [ann, bob, watcher]
+    for page in everyone:
+        expect(page.locator("#turn")).to_contain_text("round 1 of 13")
+
+    # The watcher cannot act: no roll button, dice and boxes not operable, keys do nothing,
+    # and the server refuses a roll sent from the watcher's session anyway.
+    expect(watcher.locator("#roll-btn")).to_be_hidden()
+    seq_before = last_seq(ann)
+    press(watcher, "r")
+    press(watcher, "1")
+    answer = watcher_tries_to_roll(watcher)
+    assert answer["error"]["code"] == "watcher"
+    assert answer["after"] == answer["before"] == seq_before
+
+    shots = {8: (ann, screenshots / "room-desktop.png"), 9: (bob, screenshots / "room-phone.png")}
+    players = [ann, bob]
+    for turn in range(26):
+        play_turn(turn, players[turn % 2], turn % 2, everyone, watcher, shots, reload_at=5)
+        if turn == 2:
+            assert watcher.locator("#dice .die:not([disabled])").count() == 0
+            assert watcher.locator("#scorecard button").count() == 0
+
+    # The end: everyone sees the same final result, the winner named.
+    final = client_state(ann)
+    assert final["finished"]
+    totals = [card["total"] for card in final["scorecards"]]
+    winner = final["winners"][0]
+    names = ["Ann", "Bob"]
+    for page in everyone:
+        result = page.locator("#result")
+        expect(result).to_be_visible()
+        ranked = sorted(zip(totals, names, strict=True), reverse=True)
+        expect(result.locator("thead th .result-name")).to_have_text([n for _, n in ranked])
+        expect(result.locator("tr.total-row td")).to_have_text([str(t) for t, _ in ranked])
+        expect(result.locator("thead th.winner")).to_contain_text(names[winner])
+    expect(watcher.locator("#result-title")).to_contain_text(f"{names[winner]} wins")
+    expect(players[winner].locator("#result-title")).to_contain_text("You win")
+    expect(ann.locator("#rematch-btn")).to_be_visible()
+    expect(bob.locator("#rematch-btn")).to_be_hidden()
+    assert_fits(bob)
+    ann.screenshot(path=str(screenshots / "finished-room.png"), full_page=True)
+    bob.screenshot(path=str(screenshots / "finished-room-phone.png"), full_page=True)
+
+    # The game's own page, linked from the result, names the winner.
+    watcher.locator("#game-page-link").click()
+    expect(watcher.locator("main")).to_contain_text(f"Won by {names[winner]}")
+    watcher.screenshot(path=str(screenshots / "finished-game.png"), full_page=True)
+
+    # And the lobby lists the room among the recently finished.
+    ann.goto(daphne_server.url + "/")
+    finished = ann.locator("section", has=ann.locator("#finished-title"))
+    expect(finished.get_by_role("link", name=ROOM_NAME)).to_be_visible()
+    ann.screenshot(path=str(screenshots / "lobby-after.png"), full_page=True)

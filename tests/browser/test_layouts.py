@@ -1,0 +1,118 @@
+"""The room page on a phone: six players, triple's column switcher, keyboard-only play;
+and what a player sees when the connection drops and comes back."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PHONE, LiveServer
+from .pages import (
+    assert_fits,
+    cell,
+    client_state,
+    dice,
+    last_seq,
+    options,
+    press,
+    settle,
+    wait_connected,
+    wait_seq,
+)
+from .test_game import create_room, start_game
+
+pytestmark = pytest.mark.browser
+
+
+def phone_page(new_context):
+    return new_context(PHONE, is_mobile=True, has_touch=True).new_page()
+
+
+def test_yatzy_for_six_on_a_phone_played_with_the_keyboard_only(
+        daphne_server, new_context, screenshots):
+    page = phone_page(new_context)
+    create_room(page, daphne_server, name="Six at the table", rules="yatzy",
+                seats=["human"] + ["easy"] * 5, nickname="Solo")
+    page.locator("#start-btn").focus()
+    press(page, "Enter")
+    expect(page.locator("#turn")).to_contain_text("round 1 of 15")
+    for round_no in range(1, 16):
+        turn = page.locator("#turn")
+        expect(turn).to_contain_text(f"Your turn — roll the dice. · round {round_no}")
+        seq = last_seq(page)
+        press(page, "r")
+        wait_seq(page, seq + 1)
+        assert len(options(page)) == 16 - round_no
+        if round_no == 2:
+            settle(page)
+            assert_fits(page)  # six players' yatzy scorecards fit 390 px
+            page.screenshot(path=str(screenshots / "room-phone-six.png"), full_page=True)
+        press(page, "s")
+        box = page.evaluate("document.activeElement.dataset.box")
+        points = page.evaluate("document.activeElement.textContent")
+        press(page, "Enter")
+        expect(cell(page, 0, box)).to_have_text(points)
+    # The five computer players finish their last turns, then the result shows.
+    expect(page.locator("#result")).to_be_visible()
+    final = client_state(page)
+    assert final["finished"] and len(final["players"]) == 6
+    expect(page.locator("#result .result-table thead th")).to_have_count(6)
+    assert_fits(page)
+
+
+def test_triple_on_a_phone_shows_one_column_at_a_time(daphne_server, new_context, screenshots):
+    page = phone_page(new_context)
+    create_room(page, daphne_server, name="Triple trouble", rules="triple",
+                seats=["human", "easy"], nickname="Tri")
+    start_game(page)
+    switch = page.locator("#column-switch button")
+    expect(switch).to_have_text(["Col. 1 ×1", "Col. 2 ×2", "Col. 3 ×3", "All"])
+    expect(switch.nth(0)).to_have_attribute("aria-pressed", "true")
+    press(page, "r")
+    wait_seq(page, last_seq(page) + 1)
+    assert {o.column for o in options(page)} == {0}
+    switch.nth(2).click()
+    expect(switch.nth(2)).to_have_attribute("aria-pressed", "true")
+    assert {o.column for o in options(page)} == {2}
+    settle(page)
+    assert_fits(page)
+    page.screenshot(path=str(screenshots / "room-phone-triple.png"), full_page=True)
+    choice = max(options(page), key=lambda o: o.points)
+    page.locator(f'#scorecard button.option[data-box="{choice.box}"][data-column="2"]').click()
+    expect(cell(page, 0, choice.box, 2)).to_have_text(str(choice.points))
+    switch.nth(0).click()
+    expect(cell(page, 0, choice.box, 0)).to_have_text("")  # column 1 still open there
+
+
+def test_connection_lost_and_back(tmp_path, new_context, screenshots):
+    server = LiveServer(tmp_path)
+    server.migrate()
+    server.start()
+    try:
+        page = new_context().new_page()
+        create_room(page, server, name="Flaky wifi", rules="yahtzee", seats=["human"],
+                    nickname="Solo")
+        start_game(page)
+        press(page, "r")
+        wait_seq(page, 3)
+        rolled = dice(page)
+
+        server.stop()
+        conn = page.locator("#conn")
+        expect(conn).to_contain_text("Connection lost")
+        expect(conn).to_have_attribute("data-state", re.compile("lost|reconnecting"))
+        expect(page.locator("#roll-btn")).to_be_disabled()
+        expect(page.locator("#scorecard button.option")).to_have_count(0)
+        page.screenshot(path=str(screenshots / "connection-lost.png"))
+
+        server.start()  # the same data: the game goes on from its stored events
+        expect(conn).to_contain_text("Back online", timeout=30_000)
+        wait_connected(page)
+        assert dice(page) == rolled
+        press(page, "r")
+        wait_seq(page, 4)
+        assert client_state(page)["rolls_left"] == 1
+    finally:
+        server.stop()
