@@ -345,7 +345,7 @@ function renderHostControls(st) {
   if (st === "waiting") {
     note.hidden = false;
     note.textContent = host
-      ? "Start the game when everyone has taken a seat."
+      ? "Invite friends with the room's link; start the game when everyone has a seat."
       : "Waiting for the host to start the game…";
   } else if (st === "finished" && !host) {
     note.hidden = false;
@@ -518,5 +518,6 @@ window.addEventListener("pageshow", (e) => { if (e.persisted) conn.connect(); })
 
 render();
 conn.connect();
-// For the end-to-end tests and curious people: read-only peek at the client state.
-window.yahtzeeRoom = { state, seq };
+// For the end-to-end tests and curious people: a peek at the client state.
+// `receive` feeds a message as if from the server (tests use it for rare states and seq gaps).
+window.yahtzeeRoom = { state, seq, receive: handleMessage };

@@ -31,11 +31,13 @@ export function renderScorecard(view, onScore) {
 
   // Header: player names (and the column multipliers in triple).
   const headRow = h("tr", {}, h("td", { class: "corner" }));
+  const shorts = shortNames(game.players);
   game.players.forEach((name, p) => {
     headRow.append(h("th", {
       scope: "colgroup", colspan: columnsShown.length, title: name,
       class: cellClass(p, current, me, "player-head"),
-    }, h("span", { class: "player-name" }, name),
+    }, h("span", { class: "player-name long" }, name),
+    h("span", { class: "player-name short" }, shorts[p]),
     p === me ? h("span", { class: "you-tag" }, " (you)") : null,
     view.away && view.away.has(p) ? h("span", { class: "away-tag" }, " away") : null,
     p === current ? h("span", { class: "visually-hidden" }, ", playing now") : null));
@@ -56,7 +58,7 @@ export function renderScorecard(view, onScore) {
   const boxRow = (box) => {
     const row = h("tr", { dataset: { box } },
       h("th", { scope: "row" }, h("span", { class: "long" }, boxLabel(box)),
-        h("span", { class: "short", "aria-hidden": "true" }, boxShort(box))));
+        h("span", { class: "short" }, boxShort(box))));
     game.players.forEach((name, p) => {
       for (const c of columnsShown) {
         row.append(boxCell({ game, box, p, c, current, me, options, canScore, columns, name },
@@ -97,6 +99,19 @@ export function renderScorecard(view, onScore) {
   }
   table.append(sums);
   return table;
+}
+
+/**
+ * Names that tell players apart in a narrow column: the first word, or when several share it
+ * (“Bot 1 (easy)”, “Bot 2 (easy)”) its initial and the next word (“B1”, “B2”).
+ */
+export function shortNames(players) {
+  const firsts = players.map((name) => name.trim().split(/\s+/));
+  return firsts.map((words, i) => {
+    const shared = firsts.filter((w) => w[0] === words[0]).length > 1;
+    if (!shared) return words[0];
+    return `${[...words[0]][0]}${words[1] || i + 1}`;
+  });
 }
 
 function upperBonusText(col, upper) {

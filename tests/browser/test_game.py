@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from .conftest import DESKTOP, PHONE, LiveServer
 from .pages import (
@@ -29,6 +29,7 @@ from .pages import (
 pytestmark = pytest.mark.browser
 
 ROOM_NAME = "Friday night <script>"  # untrusted text must show as text
+BOB = "<b>Bob</b>"
 
 
 def create_room(page: Page, server: LiveServer, *, name: str, rules: str, seats: list[str],
@@ -78,11 +79,19 @@ def watcher_tries_to_roll(page: Page) -> dict:
     })""")
 
 
+def tap_or_click(target: Locator, touch: bool) -> None:
+    if touch:
+        target.tap()
+    else:
+        target.click()
+
+
 def play_turn(turn: int, me: Page, player: int, everyone: list[Page], watcher: Page,
               shots: dict[int, tuple[Page, Path]], reload_at: int | None) -> None:
     """One turn: roll, hold two dice (by click or keyboard), roll again, score the best box
     (by click or keyboard); every page must show each step."""
-    by_keyboard = turn % 2 == 1
+    by_keyboard = (turn // 2) % 2 == 1  # each player alternates: keys one round, clicks the next
+    touch = me.evaluate("matchMedia('(pointer: coarse)').matches")
     expect(me.locator("#turn")).to_contain_text("Your turn")
     start = last_seq(me)
     if by_keyboard:
@@ -101,8 +110,8 @@ def play_turn(turn: int, me: Page, player: int, everyone: list[Page], watcher: P
         press(me, "5")
     else:
         keep = [0, 1]
-        me.locator("#dice .die").nth(0).click()
-        me.locator("#dice .die").nth(1).click()
+        for i in keep:
+            tap_or_click(me.locator("#dice .die").nth(i), touch)
     assert held(me) == keep
 
     if turn == reload_at:
@@ -147,7 +156,7 @@ def play_turn(turn: int, me: Page, player: int, everyone: list[Page], watcher: P
         assert focused == best.box
         press(me, "Enter")
     else:
-        me.locator(f'#scorecard button.option[data-box="{best.box}"]').click()
+        tap_or_click(me.locator(f'#scorecard button.option[data-box="{best.box}"]'), touch)
     for page in everyone:
         expect(cell(page, player, best.box)).to_have_text(str(best.points))
 
@@ -167,10 +176,11 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     bob.goto(url)
     wait_connected(bob)
     expect(bob.locator("#start-btn")).to_be_hidden()  # only the host starts
-    join(bob, "Bob", 1)
+    join(bob, BOB, 1)
     watcher.goto(url)
     wait_connected(watcher)
-    expect(ann.locator("#seats")).to_contain_text("Bob")
+    expect(ann.locator("#seats")).to_contain_text(BOB)  # as text, not markup
+    assert ann.locator("#room b").count() == 0
     expect(ann.locator("#watchers")).to_have_text("1 watching")
     expect(watcher.locator("#join")).to_be_hidden()  # no free seat left
     ann.screenshot(path=str(screenshots / "room-waiting.png"), full_page=True)
@@ -203,7 +213,7 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     assert final["finished"]
     totals = [card["total"] for card in final["scorecards"]]
     winner = final["winners"][0]
-    names = ["Ann", "Bob"]
+    names = ["Ann", BOB]
     for page in everyone:
         result = page.locator("#result")
         expect(result).to_be_visible()
@@ -219,13 +229,29 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     ann.screenshot(path=str(screenshots / "finished-room.png"), full_page=True)
     bob.screenshot(path=str(screenshots / "finished-room-phone.png"), full_page=True)
 
+    # A player who leaves is shown as away to the others.
+    bob.close()
+    expect(ann.locator('#seats li[data-seat="1"] .presence')).to_have_text("away")
+    expect(ann.locator("#scorecard .player-head.p1")).to_contain_text("away")
+
     # The game's own page, linked from the result, names the winner.
     watcher.locator("#game-page-link").click()
     expect(watcher.locator("main")).to_contain_text(f"Won by {names[winner]}")
     watcher.screenshot(path=str(screenshots / "finished-game.png"), full_page=True)
 
     # And the lobby lists the room among the recently finished.
-    ann.goto(daphne_server.url + "/")
-    finished = ann.locator("section", has=ann.locator("#finished-title"))
+    lobby = ann.context.new_page()
+    lobby.goto(daphne_server.url + "/")
+    finished = lobby.locator("section", has=lobby.locator("#finished-title"))
     expect(finished.get_by_role("link", name=ROOM_NAME)).to_be_visible()
-    ann.screenshot(path=str(screenshots / "lobby-after.png"), full_page=True)
+    lobby.screenshot(path=str(screenshots / "lobby-after.png"), full_page=True)
+
+    # Play again: the host starts a rematch in the same room; the watcher stays and sees it.
+    watcher.goto(url)
+    wait_connected(watcher)
+    ann.locator("#rematch-btn").click()
+    for page in (ann, watcher):
+        expect(page.locator("#turn")).to_contain_text("round 1 of 13")
+        expect(page.locator("#result")).to_be_hidden()
+    expect(ann.locator("#turn")).to_contain_text("Your turn")
+    expect(ann.locator("#watchers")).to_have_text("1 watching")

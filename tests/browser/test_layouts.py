@@ -116,3 +116,57 @@ def test_connection_lost_and_back(tmp_path, new_context, screenshots):
         assert client_state(page)["rolls_left"] == 1
     finally:
         server.stop()
+
+
+def rules_state(events: list, *, you: int | None) -> dict:
+    """A `state` message for a game folded by the real rules engine from ``events``."""
+    from game.rules import Game, event_from_dict
+
+    game = Game.from_events([event_from_dict(e) for e in events])
+    names = list(game.players)
+    return {
+        "type": "state", "seq": len(events),
+        "room": {"code": "x", "name": "x", "rules": game.ruleset.name, "status": "playing",
+                 "seats": [{"seat": i, "name": n, "kind": "human", "level": None,
+                            "connected": True, "host": i == 0} for i, n in enumerate(names)],
+                 "watchers": 0},
+        "you": {"seat": you, "host": you == 0},
+        "game": {**game.to_dict(), "id": 999, "seq": len(events)},
+    }
+
+
+def test_joker_forbidden_boxes_and_seq_gaps(daphne_server, new_context, screenshots):
+    """A second Yahtzee under the forced Joker rule (too rare to reach with seeded dice): the
+    page shows which boxes it may not go in. Then a seq gap makes the page ask for the state."""
+    page = new_context(PHONE, is_mobile=True, has_touch=True).new_page()
+    create_room(page, daphne_server, name="Joker", rules="yahtzee", seats=["human"],
+                nickname="Jo")
+    events = [
+        {"kind": "game_started", "rules": "yahtzee", "players": ["Jo"]},
+        {"kind": "turn_started", "player": 0, "round": 1},
+        {"kind": "rolled", "player": 0, "dice": [6, 6, 6, 6, 6], "held": [], "roll": 1},
+        {"kind": "scored", "player": 0, "box": "yahtzee", "column": 0, "points": 50},
+        {"kind": "turn_started", "player": 0, "round": 2},
+        {"kind": "rolled", "player": 0, "dice": [6, 6, 6, 6, 6], "held": [], "roll": 1},
+    ]
+    page.evaluate("m => window.yahtzeeRoom.receive(m)", rules_state(events, you=0))
+    # Forced Joker: the matching upper box (sixes) is the only choice.
+    expect(page.locator("#scorecard button.option")).to_have_count(1)
+    expect(page.locator('#scorecard button.option[data-box="sixes"]')).to_have_text("30")
+    expect(page.locator("#scorecard td.forbidden")).to_have_count(11)
+    expect(page.locator('#scorecard tr[data-box="full_house"] td.forbidden')).to_contain_text(
+        "the Joker rule forbids this box")
+    settle(page)
+    assert_fits(page)
+    page.screenshot(path=str(screenshots / "room-phone-joker.png"), full_page=True)
+
+    # An event whose seq skips ahead: the page ignores it and asks the server for the state,
+    # which replaces the injected one (the real room has no game yet).
+    page.evaluate("""m => window.yahtzeeRoom.receive(m)""", {
+        "type": "event", "seq": len(events) + 5, "by": "human",
+        "event": {"kind": "rolled", "player": 0, "dice": [1, 2, 3, 4, 5], "held": [],
+                  "roll": 2},
+        "game": rules_state(events, you=0)["game"]})
+    expect(page.locator("#cards")).to_be_hidden()
+    expect(page.locator("#start-btn")).to_be_visible()
+    assert client_state(page) is None
