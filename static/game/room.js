@@ -3,7 +3,7 @@
 import { RoomConnection, SeqTracker } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
-import { RULE_TITLES, describeEvent } from "./labels.js";
+import { RULE_TITLES, describeEvent, slotLabel } from "./labels.js";
 import { renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
 
 const LOG_LIMIT = 200;
@@ -443,6 +443,15 @@ function renderCards() {
     }, c === "all" ? "All" : `Col. ${c + 1} ×${c + 1}`)));
   } else {
     switcher.hidden = true;
+  }
+  const forbidden = (g.options || []).filter((o) => !o.allowed);
+  const note = $("joker-note");
+  note.hidden = forbidden.length === 0;
+  if (forbidden.length) {
+    const allowed = g.options.filter((o) => o.allowed)
+      .map((o) => slotLabel(o.box, o.column, columns));
+    note.textContent = `Joker rule: this Yahtzee may only go in ${allowed.join(", ")}; `
+      + "boxes marked ✕ are not allowed.";
   }
   const shown = state.column === null || state.column === undefined
     ? [...Array(columns).keys()] : [state.column];

@@ -173,6 +173,11 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     expect(ann.locator("h1")).to_have_text(ROOM_NAME)
     expect(ann.locator("#start-btn")).to_be_visible()
 
+    bob.goto(daphne_server.url + "/")
+    expect(bob.locator("select[name=seat_1]")).to_be_visible()
+    expect(bob.locator("select[name=seat_2]")).to_be_hidden()  # only as many as seats
+    assert_fits(bob)
+    bob.screenshot(path=str(screenshots / "lobby-phone.png"), full_page=True)
     bob.goto(url)
     wait_connected(bob)
     expect(bob.locator("#start-btn")).to_be_hidden()  # only the host starts

@@ -154,6 +154,7 @@ def test_joker_forbidden_boxes_and_seq_gaps(daphne_server, new_context, screensh
     expect(page.locator("#scorecard button.option")).to_have_count(1)
     expect(page.locator('#scorecard button.option[data-box="sixes"]')).to_have_text("30")
     expect(page.locator("#scorecard td.forbidden")).to_have_count(11)
+    expect(page.locator("#joker-note")).to_contain_text("may only go in Sixes")
     expect(page.locator('#scorecard tr[data-box="full_house"] td.forbidden')).to_contain_text(
         "the Joker rule forbids this box")
     settle(page)

@@ -1,0 +1,19 @@
+// Small enhancements for every page; each page works without them.
+
+// Lobby: show only as many "who sits where" choices as the room will have seats.
+const createForm = document.querySelector(".create-form");
+if (createForm) {
+  const count = createForm.querySelector("[name=seats]");
+  const rows = [...createForm.querySelectorAll("select[name^=seat_]")]
+    .map((el) => el.closest(".field"));
+  const update = () => {
+    const n = Number(count.value);
+    rows.forEach((row, i) => {
+      if (row) row.hidden = i >= n;
+    });
+  };
+  if (count) {
+    count.addEventListener("change", update);
+    update();
+  }
+}
