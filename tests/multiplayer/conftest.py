@@ -109,7 +109,8 @@ def sessions():
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 def layer(request, settings):
-    """Run a test on the in-memory layer and again on channels_redis pub/sub over Redis."""
+    """Run a test on the in-memory layer and again on channels_redis pub/sub over Redis
+    (the layer REDIS_URL selects in settings)."""
     if request.param == "redis":
         url = request.getfixturevalue("redis_url")
         settings.CHANNEL_LAYERS = {

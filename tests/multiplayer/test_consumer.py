@@ -56,7 +56,10 @@ async def play_move(mover, everyone) -> int:
     return msg["seq"]
 
 
-@pytest.mark.parametrize("rules", ["yahtzee", "triple"])
+@pytest.mark.parametrize(("layer", "rules"), [
+    ("memory", "yahtzee"), ("memory", "triple"),
+    pytest.param("redis", "yahtzee", marks=pytest.mark.redis),
+], indirect=["layer"])
 async def test_two_players_and_a_watcher_play_a_whole_game(layer, connect, sessions, rules,
                                                            settings):
     settings.WS_RATE_PER_SECOND = 10_000  # a scripted player is faster than any person
