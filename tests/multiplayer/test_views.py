@@ -33,6 +33,18 @@ def test_lobby_lists_rooms_by_status(client):
     assert 'name="csrfmiddlewaretoken"' in html
 
 
+def test_lobby_links_recently_finished_games(client):
+    room, guests = room_with_players(["Ann"], rules="yatzy")
+    game = Game.objects.get(room=room)
+    while game.status == "playing":
+        services.play(room.code, as_action(next_move(game.snapshot)), guest_key=guests[0])
+        game.refresh_from_db()
+    html = client.get("/").content.decode()
+    assert game.get_absolute_url() in html and room.get_absolute_url() in html
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "Won by <strong>Ann</strong>" in page and "Game over." in page
+
+
 def test_creating_a_room_with_bots_and_a_nickname_seats_the_host(client):
     resp = create(client, nickname="  Ann  ", seats="3", seat_0="optimal", seat_2="easy")
     room = Room.objects.get()
