@@ -13,6 +13,7 @@ solver work on whole levels at once with NumPy gathers instead of Python loops:
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
 
@@ -97,12 +98,17 @@ def best_hold_values(levels: list[np.ndarray]) -> np.ndarray:
     return best
 
 
-def sub_holds(dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+def sub_holds(dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """The distinct multisets of dice one can keep out of ``dice``, as sorted tuples."""
+    return _sub_holds(tuple(sorted(dice)))
+
+
+@cache
+def _sub_holds(dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     found: set[tuple[int, ...]] = set()
     for mask in range(32):
         found.add(tuple(sorted(d for i, d in enumerate(dice) if mask >> i & 1)))
-    return sorted(found, key=lambda h: (len(h), h))
+    return tuple(sorted(found, key=lambda h: (len(h), h)))
 
 
 def positions_for(dice: tuple[int, ...], hold: tuple[int, ...]) -> tuple[int, ...]:

@@ -122,7 +122,7 @@ def get_solution(
 ) -> Solution:
     """The table for ``rules`` (one column), loaded once per process, built if missing."""
     ruleset = solver_ruleset(rules, joker)
-    key = (ruleset.name, ruleset.joker or "none", str(strategy_dir().resolve()))
+    key = (ruleset.name, ruleset.joker or "none", os.path.abspath(strategy_dir()))
     with _cache_lock:
         cached = _cache.get(key)
         if cached is not None:
@@ -145,7 +145,7 @@ def get_solution(
 
 
 def _remember(ruleset: Ruleset, solution: Solution) -> None:
-    key = (ruleset.name, ruleset.joker or "none", str(strategy_dir().resolve()))
+    key = (ruleset.name, ruleset.joker or "none", os.path.abspath(strategy_dir()))
     with _cache_lock:
         _cache[key] = solution
 
