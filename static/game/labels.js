@@ -45,7 +45,7 @@ export function slotLabel(box, column, columns) {
 }
 
 /** A sentence for one game event, or null for events not worth a line. */
-export function describeEvent(event, game, by) {
+export function describeEvent(event, game, by, me = null) {
   const players = game ? game.players : [];
   const name = (i) => (players[i] !== undefined ? players[i] : `Player ${i + 1}`);
   const columns = game && game.scorecards.length ? game.scorecards[0].columns.length : 1;
@@ -54,7 +54,9 @@ export function describeEvent(event, game, by) {
     case "game_started":
       return `A new game of ${RULE_TITLES[event.rules] || event.rules} started.`;
     case "turn_started":
-      return `Round ${event.round}: ${name(event.player)}'s turn.`;
+      return event.player === me
+        ? `Round ${event.round}: your turn, ${name(event.player)}.`
+        : `Round ${event.round}: ${name(event.player)}'s turn.`;
     case "rolled": {
       const kept = event.held && event.held.length ? `, keeping ${event.held.length}` : "";
       return `${name(event.player)} rolled ${event.dice.join(" ")} (roll ${event.roll} of 3${kept})${auto}.`;

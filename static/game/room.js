@@ -134,7 +134,7 @@ function onEvent(msg) {
     state.room.status = event.kind === "game_finished" ? "finished" : "playing";
   }
   saveHolds();
-  const line = describeEvent(event, state.game, msg.by);
+  const line = describeEvent(event, state.game, msg.by, myPlayer());
   if (line) addLog(line, event.kind, event.player === myPlayer() && event.player !== undefined);
   render();
   if (event.kind === "game_finished") $("result-title").focus();
@@ -296,8 +296,12 @@ function moveOption(from, step) {
 
 // --- rendering ----------------------------------------------------------------------------------
 
+const baseTitle = document.title;
+
 function render() {
   const st = status();
+  // A tab in the background still tells its player when it is their move.
+  document.title = isMyTurn() ? `Your turn · ${baseTitle}` : baseTitle;
   root.dataset.status = st;
   $("rules-title") && ($("rules-title").textContent = RULE_TITLES[boot.rules] || boot.rules);
   renderJoin(st);

@@ -32,7 +32,8 @@ def phone_page(new_context):
 
 def test_yatzy_for_six_on_a_phone_played_with_the_keyboard_only(
         daphne_server, new_context, screenshots):
-    page = phone_page(new_context)
+    page = new_context(PHONE, is_mobile=True, has_touch=True,
+                       reduced_motion="reduce").new_page()
     create_room(page, daphne_server, name="Six at the table", rules="yatzy",
                 seats=["human"] + ["easy"] * 5, nickname="Solo")
     page.locator("#start-btn").focus()
@@ -45,6 +46,8 @@ def test_yatzy_for_six_on_a_phone_played_with_the_keyboard_only(
         press(page, "r")
         wait_seq(page, seq + 1)
         assert len(options(page)) == 16 - round_no
+        # prefers-reduced-motion: the dice change without the tumble animation.
+        assert page.evaluate("document.getAnimations().length") == 0
         if round_no == 2:
             settle(page)
             assert_fits(page)  # six players' yatzy scorecards fit 390 px
