@@ -43,19 +43,17 @@ const conn = new RoomConnection(`${wsScheme}://${location.host}/ws/rooms/${boot.
 function myPlayer() {
   const you = state.you || {};
   if (typeof you.player === "number") return you.player;
-  if (you.seat === null || you.seat === undefined || !state.game) return null;
-  return playerOfSeat(you.seat); // players are the taken seats in seat order
+  return playerOfSeat(you.seat);
+}
+
+// During a game seat i is player i (free seats are dropped at the start; docs/protocol.md).
+function playerOfSeat(seat) {
+  const g = state.game;
+  return g && typeof seat === "number" && seat >= 0 && seat < g.players.length ? seat : null;
 }
 
 function seatOfPlayer(p) {
-  const taken = state.room.seats.filter((s) => s.name).sort((a, b) => a.seat - b.seat);
-  return taken[p] || null;
-}
-
-function playerOfSeat(seat) {
-  const taken = state.room.seats.filter((s) => s.name).map((s) => s.seat).sort((a, b) => a - b);
-  const index = taken.indexOf(seat);
-  return index >= 0 ? index : null;
+  return state.room.seats.find((s) => s.seat === p) || null;
 }
 
 function isMyTurn() {
@@ -249,7 +247,7 @@ function saveHolds() {
 
 function restoreHolds() {
   state.held = new Set();
-  if (!isMyTurn()) return;
+  if (!isMyTurn() || !state.game.dice) return;
   try {
     const saved = JSON.parse(sessionStorage.getItem(`holds:${boot.code}`) || "null");
     if (saved && saved.turn === turnKey(state.game)) state.held = new Set(saved.held);
