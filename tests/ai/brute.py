@@ -1,0 +1,79 @@
+"""A slow, independent reference: expected future points by exhaustive search over real
+scorecards of ``game.rules`` (scoring, bonuses and Joker exactly as ``Game.score`` does).
+
+Independent of ``game.ai``: its own dice enumeration, plain Python, one card at a time.
+"""
+
+from __future__ import annotations
+
+import copy
+from itertools import combinations_with_replacement
+from math import factorial
+
+from game.rules import Scorecard
+
+ROLLS = list(combinations_with_replacement(range(1, 7), 5))
+INDEX = {r: i for i, r in enumerate(ROLLS)}
+
+
+def probability(outcome: tuple[int, ...]) -> float:
+    ways = factorial(len(outcome))
+    for f in range(1, 7):
+        ways //= factorial(outcome.count(f))
+    return ways / 6 ** len(outcome)
+
+
+def _keeps(dice: tuple[int, ...]) -> list[list[tuple[float, int]]]:
+    """For each distinct keep of ``dice``: (chance, resulting roll) of every re-roll outcome."""
+    keeps = {tuple(sorted(d for i, d in enumerate(dice) if m >> i & 1)) for m in range(32)}
+    return [
+        [(probability(o), INDEX[tuple(sorted(k + o))])
+         for o in combinations_with_replacement(range(1, 7), 5 - len(k))]
+        for k in keeps
+    ]
+
+
+KEEPS = [_keeps(r) for r in ROLLS]
+FIRST = [probability(r) for r in ROLLS]
+
+
+def after_scoring(card: Scorecard, dice: tuple[int, ...], box: str) -> tuple[float, Scorecard]:
+    """Points the move earns (bonuses included) and the card after it, like Game.score."""
+    new = copy.deepcopy(card)
+    before = new.upper_bonus_earned()
+    points = new.score_for(dice, box)
+    bonus = new.yahtzee_bonus_due(dice)
+    new.fill(box, 0, points)
+    if new.upper_bonus_earned() and not before:
+        bonus += new.ruleset.upper_bonus
+    return points + bonus, new
+
+
+_memo: dict[tuple, float] = {}
+
+
+def _key(card: Scorecard) -> tuple:
+    column = card.to_dict()["columns"][0]
+    return (card.ruleset.name, tuple(sorted(column["boxes"].items())), column["upper_subtotal"])
+
+
+def expected_future(card: Scorecard) -> float:
+    """Expected points still to come under optimal play (small cards: a few open boxes)."""
+    if card.is_full:
+        return 0.0
+    key = _key(card)
+    if key not in _memo:
+        _memo[key] = _solve(card)
+    return _memo[key]
+
+
+def _solve(card: Scorecard) -> float:
+    last = []
+    for dice in ROLLS:
+        last.append(max(points + expected_future(child) for points, child in (
+            after_scoring(card, dice, slot.box) for slot in card.legal_slots(dice))))
+    values = last
+    for _ in range(2):
+        values = [max(sum(p * values[j] for p, j in keep) for keep in KEEPS[i])
+                  for i in range(len(ROLLS))]
+    return sum(p * v for p, v in zip(FIRST, values, strict=True))

@@ -1,0 +1,50 @@
+"""Strategy tables built once per test session, in a temporary STRATEGY_DIR."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from game.ai import build_table, set_strategy_dir
+from game.ai.solver import Solution
+from game.ai.storage import forget_loaded
+
+
+@pytest.fixture(scope="session")
+def strategy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every table of this session lives here; subprocesses get it through the environment."""
+    path = tmp_path_factory.mktemp("strategy")
+    old = os.environ.get("STRATEGY_DIR")
+    os.environ["STRATEGY_DIR"] = str(path)
+    set_strategy_dir(path)
+    forget_loaded()
+    yield path
+    set_strategy_dir(None)
+    forget_loaded()
+    if old is None:
+        os.environ.pop("STRATEGY_DIR", None)
+    else:
+        os.environ["STRATEGY_DIR"] = old
+
+
+@pytest.fixture(scope="session")
+def yahtzee_table(strategy_dir: Path) -> Solution:
+    return build_table("yahtzee")[0]
+
+
+@pytest.fixture(scope="session")
+def free_joker_table(strategy_dir: Path) -> Solution:
+    return build_table("yahtzee", "free")[0]
+
+
+@pytest.fixture(scope="session")
+def yatzy_table(strategy_dir: Path) -> Solution:
+    return build_table("yatzy")[0]
+
+
+@pytest.fixture(autouse=True)
+def _tables_here(strategy_dir: Path) -> None:
+    """Django's ready() (or another test) may have pointed game.ai elsewhere: point it back."""
+    set_strategy_dir(strategy_dir)

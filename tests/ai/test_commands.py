@@ -1,0 +1,147 @@
+"""The command line: advise, simulate, build_strategy and the terminal game, run for real."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def run(strategy_dir, tmp_path_factory, yahtzee_table):
+    """Run ``manage.py`` in a subprocess, with this session's tables and a private data dir."""
+    env = {**os.environ, "STRATEGY_DIR": str(strategy_dir),
+           "DATA_DIR": str(tmp_path_factory.mktemp("data"))}
+
+    def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                              input=stdin if stdin is not None else "", text=True,
+                              capture_output=True, timeout=240)
+
+    return _run
+
+
+def test_advise_ranks_holds_best_first(run):
+    done = run("advise", "--rules", "yahtzee", "--dice", "1,3,3,5,6", "--rolls-left", "2")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 24
+    assert lines[0].split() == ["1.", "251.4054", "keep", "3", "3"]
+
+
+def test_advise_json_after_the_last_roll(run):
+    done = run("advise", "--rules", "yahtzee", "--dice", "1,2,3,4,5", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert rows[0] == {"hold": None, "box": "large_straight", "expected": pytest.approx(261.5314,
+                                                                                          abs=1e-4)}
+    assert len(rows) == 13
+    assert [r["expected"] for r in rows] == sorted((r["expected"] for r in rows), reverse=True)
+
+
+def test_advise_json_holds_are_dice_values(run):
+    done = run("advise", "--dice", "6,6,2,6,1", "--rolls-left", "1", "--json",
+               "--open", "sixes,chance,yahtzee")
+    rows = json.loads(done.stdout)
+    assert rows[0]["hold"] == [6, 6, 6] and rows[0]["box"] is None
+    assert all(r["box"] is None and r["hold"] is not None for r in rows)
+
+
+def test_advise_without_dice_values_the_card(run):
+    done = run("advise", "--rules", "yahtzee")
+    assert done.stdout.strip().endswith("254.5877")
+    done = run("advise", "--open", "chance", "--upper", "63", "--yahtzee-50", "--json")
+    # Banked: 63 + 35 bonus + 50; to come: chance played optimally (23.33…).
+    assert json.loads(done.stdout)[0]["expected"] == pytest.approx(148 + 70 / 3, abs=1e-6)
+
+
+@pytest.mark.parametrize("args", [
+    ["--dice", "1,2,3"],
+    ["--dice", "1,2,3,4,7"],
+    ["--rolls-left", "3", "--dice", "1,2,3,4,5"],
+    ["--rolls-left", "2"],
+    ["--open", "sevens"],
+    ["--upper", "-4"],
+    ["--upper", "1", "--open", "ones,twos,threes,fours,fives"],
+    ["--yahtzee-50"],
+    ["--rules", "chess"],
+    ["--upper", "many"],
+    ["--rules", "yatzy", "--joker", "free"],
+])
+def test_advise_bad_arguments_exit_2_with_one_line(run, args):
+    done = run("advise", *args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_simulate_json(run):
+    done = run("simulate", "--rules", "yahtzee", "--strategy", "optimal", "--games", "30",
+               "--seed", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["games"] == 30
+    assert 150 < result["mean"] < 380 and result["stdev"] > 0
+    assert result["games_per_second"] > 0
+    assert result["percentiles"]["5"] <= result["percentiles"]["50"] <= result["percentiles"]["95"]
+    again = json.loads(run("simulate", "--games", "30", "--seed", "1", "--json").stdout)
+    assert again["mean"] == result["mean"]  # the seed makes it reproducible
+
+
+def test_simulate_text_and_bad_arguments(run):
+    done = run("simulate", "--rules", "yatzy", "--strategy", "easy", "--games", "5", "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    assert "mean" in done.stdout and "games/s" in done.stdout and "p50=" in done.stdout
+    for args in (["--games", "0"], ["--strategy", "genius"], ["--seed", "x"]):
+        bad = run("simulate", *args)
+        assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_build_strategy_reports_the_value_and_time(run):
+    done = run("build_strategy", "--rules", "yahtzee", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    assert "254.5877" in done.stdout and " s -> " in done.stdout
+    assert run("build_strategy", "--rules", "triple").returncode == 2
+
+
+def script_for_whole_game(turns: int, boxes: int) -> str:
+    """Some bad input first, then for every turn a full cycle of 's N': the first open box
+    the rules allow takes it (the others are explained and asked again)."""
+    lines = ["hello", "k 0 9", "k 1 1", "s", "k 1 2"]
+    cycle = [f"s {n}" for n in range(1, boxes + 1)]
+    return "\n".join(lines + cycle * (turns + 1)) + "\n"
+
+
+def test_terminal_game_to_the_end_through_stdin(run):
+    done = run("play", "--rules", "yahtzee", "--bots", "1", "--seed", "5",
+               stdin=script_for_whole_game(13, 13))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "'hello' is neither a box name nor a number" in out
+    assert "Positions go from 1 to 5; '0' is not one" in out
+    assert "Each die can be kept only once" in out
+    assert "Which box?" in out
+    assert "Final scorecards:" in out and "Winner:" in out
+    assert out.count("You score") == 13 and out.count("Computer scores") == 13
+
+
+def test_terminal_triple_game_with_columns(run):
+    lines = [f"s {n} {c}" for c in (3, 2, 1) for n in range(1, 14)]
+    stdin = "\n".join(lines * 40) + "\n"
+    done = run("play", "--rules", "triple", "--bots", "1", "--level", "easy", "--seed", "9",
+               stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    assert "Final scorecards:" in done.stdout and done.stdout.count("You score") == 39
+
+
+def test_end_of_input_leaves_cleanly(run):
+    done = run("play", "--bots", "2", "--seed", "1", stdin="k 1\n")
+    assert done.returncode == 0, done.stderr
+    assert "Game left before the end" in done.stdout
+    assert run("play", "--bots", "9").returncode == 2

@@ -1,0 +1,66 @@
+"""Strategy tables on disk: named by version and rules, reloaded without rebuilding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from game.ai import get_solution, set_strategy_dir, strategy_dir, table_path
+from game.ai.scoring import score_tables, solver_ruleset
+from game.ai.storage import FORMAT_VERSION, forget_loaded, load_table
+
+
+def test_table_file_is_versioned_and_named_by_rules(yahtzee_table, strategy_dir):
+    path = table_path(solver_ruleset("yahtzee"))
+    assert path == strategy_dir / f"yahtzee-forced-v{FORMAT_VERSION}.npz"
+    with np.load(path) as data:
+        assert int(data["format_version"]) == FORMAT_VERSION
+        assert str(data["rules"]) == "yahtzee" and str(data["joker"]) == "forced"
+    assert not list(strategy_dir.glob("*.tmp"))
+
+
+def test_a_stored_table_is_loaded_not_rebuilt(yahtzee_table):
+    path = table_path(solver_ruleset("yahtzee"))
+    before = path.stat().st_mtime_ns
+    forget_loaded()
+    loaded = get_solution("yahtzee")
+    assert loaded is not yahtzee_table
+    np.testing.assert_array_equal(loaded.values, yahtzee_table.values)
+    assert path.stat().st_mtime_ns == before
+
+
+def test_stale_or_broken_files_are_not_trusted(yahtzee_table, tmp_path):
+    tables = score_tables(solver_ruleset("yahtzee"))
+    old = tmp_path / "old.npz"
+    np.savez(old, values=yahtzee_table.values, format_version=np.int64(FORMAT_VERSION - 1),
+             fingerprint=np.str_("x"))
+    assert load_table(old, tables) is None
+    other_rules = tmp_path / "other.npz"
+    np.savez(other_rules, values=yahtzee_table.values,
+             format_version=np.int64(FORMAT_VERSION), fingerprint=np.str_("not these rules"))
+    assert load_table(other_rules, tables) is None
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"not a table")
+    assert load_table(broken, tables) is None
+    assert load_table(tmp_path / "missing.npz", tables) is None
+
+
+def test_django_points_game_ai_at_settings_strategy_dir(settings, tmp_path):
+    from django.apps import apps
+
+    settings.STRATEGY_DIR = tmp_path / "from-settings"
+    apps.get_app_config("game").ready()
+    assert strategy_dir() == tmp_path / "from-settings"
+
+
+def test_strategy_dir_defaults_to_the_environment(monkeypatch, tmp_path):
+    set_strategy_dir(None)
+    monkeypatch.setenv("STRATEGY_DIR", str(tmp_path))
+    assert strategy_dir() == tmp_path
+    monkeypatch.delenv("STRATEGY_DIR")
+    assert str(strategy_dir()) == "var/strategy"
+
+
+def test_free_joker_needs_a_ruleset_with_a_joker():
+    with pytest.raises(ValueError, match="no Joker"):
+        solver_ruleset("yatzy", "free")
