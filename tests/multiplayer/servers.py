@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 from django.conf import settings
 from django.db import connection
@@ -21,15 +22,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def database_url() -> str:
+    """The URL of the database this test runs on (the test database, SQLite or PostgreSQL)."""
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    auth = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
 class Daphne:
     """``python -m daphne`` on a free port, with this test's database, secret key and Redis."""
 
     def __init__(self, redis_url: str, data_dir: Path, **env: str) -> None:
         self.port = free_port()
-        db = connection.settings_dict["NAME"]
         self.env = {
             **os.environ,
-            "DATABASE_URL": f"sqlite:///{db}",
+            "DATABASE_URL": database_url(),
             "REDIS_URL": redis_url,
             "SECRET_KEY": settings.SECRET_KEY,  # so it reads the sessions this test made
             "DATA_DIR": str(data_dir),

@@ -10,7 +10,6 @@ import pytest
 from channels.db import database_sync_to_async
 
 from game import services
-from game.consumers import TokenBucket
 from game.models import Game, GameEvent, Room
 
 from .conftest import close_layer
@@ -200,16 +199,6 @@ async def test_a_flood_is_rate_limited_and_the_socket_survives(connect, sessions
     assert seen["type"] == "event" and seen["seq"] == 3  # the other 54 syncs were dropped
     await ann.close()
     await watcher.close()
-
-
-def test_the_token_bucket_refills_at_its_rate():
-    now = [100.0]
-    bucket = TokenBucket(rate=2.0, burst=3.0, clock=lambda: now[0])
-    assert [bucket.allow() for _ in range(4)] == [True, True, True, False]
-    now[0] += 0.5  # one token back
-    assert [bucket.allow() for _ in range(2)] == [True, False]
-    now[0] += 60  # never more than the burst
-    assert sum(bucket.allow() for _ in range(10)) == 3
 
 
 async def test_a_reconnecting_player_gets_the_full_state(layer, connect, sessions):
