@@ -110,3 +110,48 @@ def assert_fits(page: Page) -> None:
     scroll, width = page.evaluate(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert scroll <= width, f"page is {scroll}px wide in a {width}px viewport"
+
+
+# WCAG 2 contrast of every visible piece of text against the first opaque background behind
+# it (background images such as the hatching of forbidden boxes are ignored: the colour under
+# them is what the ratio is checked against).
+_CONTRAST_JS = """() => {
+  const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const bad = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || seen.has(el)) continue;
+    seen.add(el);
+    if (!el.getClientRects().length || el.closest("[hidden], .visually-hidden, svg")) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden") continue;
+    const fg = parse(style.color).slice(0, 3);
+    const [a, b] = [lum(fg), lum(background(el))].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) {
+      const text = node.textContent.trim().slice(0, 30);
+      bad.push(`${el.tagName.toLowerCase()}.${el.className} "${text}" ${ratio.toFixed(2)}`);
+    }
+  }
+  return bad;
+}"""
+
+
+def low_contrast_text(page: Page) -> list[str]:
+    """Visible text below WCAG AA contrast (4.5:1, or 3:1 for large text)."""
+    return page.evaluate(_CONTRAST_JS)

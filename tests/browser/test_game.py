@@ -17,6 +17,7 @@ from .pages import (
     held,
     join,
     last_seq,
+    low_contrast_text,
     options,
     press,
     rolls_left,
@@ -142,6 +143,8 @@ def play_turn(turn: int, me: Page, player: int, everyone: list[Page], watcher: P
         page, path = shots[turn]
         settle(page)
         assert_fits(page)
+        for someone in everyone:
+            assert low_contrast_text(someone) == []
         page.screenshot(path=str(path))
         page.screenshot(path=str(path.with_name(path.stem + "-full.png")), full_page=True)
 
@@ -231,6 +234,8 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     expect(ann.locator("#rematch-btn")).to_be_visible()
     expect(bob.locator("#rematch-btn")).to_be_hidden()
     assert_fits(bob)
+    for page in everyone:
+        assert low_contrast_text(page) == []
     ann.screenshot(path=str(screenshots / "finished-room.png"), full_page=True)
     bob.screenshot(path=str(screenshots / "finished-room-phone.png"), full_page=True)
 
@@ -250,6 +255,8 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     finished = lobby.locator("section", has=lobby.locator("#finished-title"))
     expect(finished.get_by_role("link", name=ROOM_NAME)).to_be_visible()
     lobby.screenshot(path=str(screenshots / "lobby-after.png"), full_page=True)
+    assert low_contrast_text(lobby) == []
+    assert low_contrast_text(watcher) == []  # the game's page
 
     # Play again: the host starts a rematch in the same room; the watcher stays and sees it.
     watcher.goto(url)

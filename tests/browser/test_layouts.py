@@ -15,6 +15,7 @@ from .pages import (
     client_state,
     dice,
     last_seq,
+    low_contrast_text,
     options,
     press,
     settle,
@@ -109,6 +110,7 @@ def test_connection_lost_and_back(tmp_path, new_context, screenshots):
         expect(page.locator("#roll-btn")).to_be_disabled()
         expect(page.locator("#scorecard button.option")).to_have_count(0)
         page.screenshot(path=str(screenshots / "connection-lost.png"))
+        assert low_contrast_text(page) == []
 
         server.start()  # the same data: the game goes on from its stored events
         expect(conn).to_contain_text("Back online", timeout=30_000)
@@ -163,6 +165,7 @@ def test_joker_forbidden_boxes_and_seq_gaps(daphne_server, new_context, screensh
     settle(page)
     assert_fits(page)
     page.screenshot(path=str(screenshots / "room-phone-joker.png"), full_page=True)
+    assert low_contrast_text(page) == []
 
     # An event whose seq skips ahead: the page ignores it and asks the server for the state,
     # which replaces the injected one (the real room has no game yet).
