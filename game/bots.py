@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from . import services
 from .models import GameEvent, Room, Seat
+from .rules import Game as RulesGame
 from .rules import RulesError
 from .services.games import current_game
 from .services.presence import connected_guests, others_here
@@ -75,7 +76,7 @@ def next_plan(room_code: str) -> Plan | None:
                 by=GameEvent.By.AUTOPLAY)
 
 
-def decide(game, level: str, seq: int) -> services.Roll | services.Score:
+def decide(game: RulesGame, level: str, seq: int) -> services.Roll | services.Score:
     """The bot's move (sync; may build a strategy table the first time)."""
     from .ai import Roll, choose_action  # imported late: the table code is heavy
 
