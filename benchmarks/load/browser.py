@@ -161,25 +161,36 @@ def open_room(base_url: str, name: str, rules: str, nicknames: list[str], watche
     return code, [p.cookie_header() for p in players], [w.cookie_header() for w in lookers]
 
 
-def press_start(base_url: str, code: str, cookie: str, timeout: float = 30.0) -> None:
-    """The host's Start button: send ``start``, wait for the state that holds the game."""
+def press_start(base_url: str, code: str, cookie: str, timeout: float = 30.0,
+                attempts: int = 6) -> None:
+    """The host's Start button: send ``start``, wait for the state that holds the game.
+    A dropped handshake is retried with backoff, as the page does."""
     import json
     import time
 
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
     from websockets.sync.client import connect
 
     url = base_url.replace("http", "ws", 1) + f"/ws/rooms/{code}/"
-    with connect(url, origin=base_url, additional_headers=[("Cookie", cookie)],
-                 open_timeout=timeout) as ws:
-        ws.send(json.dumps({"type": "start", "id": "start"}))
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            msg = json.loads(ws.recv(timeout=deadline - time.monotonic()))
-            if msg.get("type") == "error":
-                raise RuntimeError(f"start refused in room {code}: {msg}")
-            if msg.get("type") == "state" and msg.get("game"):
-                return
-    raise TimeoutError(f"room {code} did not start")
+    delay = 0.25
+    for attempt in range(attempts):
+        try:
+            with connect(url, origin=base_url, additional_headers=[("Cookie", cookie)],
+                         open_timeout=timeout) as ws:
+                ws.send(json.dumps({"type": "start", "id": "start"}))
+                deadline = time.monotonic() + timeout
+                while time.monotonic() < deadline:
+                    msg = json.loads(ws.recv(timeout=deadline - time.monotonic()))
+                    if msg.get("type") == "error" and msg.get("code") != "game_running":
+                        raise RuntimeError(f"start refused in room {code}: {msg}")
+                    if msg.get("type") == "state" and msg.get("game"):
+                        return
+            raise TimeoutError(f"room {code} did not start within {timeout} s")
+        except (OSError, InvalidHandshake, ConnectionClosed):
+            if attempt == attempts - 1:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 4.0)
 
 
 def seat_rooms(rooms: int, players: int, watchers: int, http_urls: list[str], rules: str,

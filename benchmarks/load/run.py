@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from .clients import Client, Room
 from .stats import summary_ms
 
-CONNECT_CONCURRENCY = 16
+CONNECT_CONCURRENCY = 8
 CONNECT_ATTEMPTS = 6
 DRAIN_SECONDS = 2.0
 SYNC_TIMEOUT = 10.0
