@@ -397,20 +397,23 @@ function renderTurn() {
   const mine = isMyTurn();
   replaceChildren(turn);
   if (mine) {
-    turn.append(h("strong", {}, "Your turn"),
-      g.dice ? " — hold dice and roll again, or pick a box." : " — roll the dice.");
+    let hint = " — roll the dice.";
+    if (g.dice && g.rolls_left === 0) hint = " — pick a box for this roll.";
+    else if (g.dice) hint = " — hold dice and roll again, or pick a box.";
+    turn.append(h("strong", {}, "Your turn"), hint);
   } else {
     turn.append(h("strong", {}, g.players[g.current_player]), "’s turn");
   }
   turn.append(h("span", { class: "round" }, ` · round ${g.round} of ${g.rounds}`));
   turn.classList.toggle("mine", mine);
   rollBtn.hidden = !mine;
-  rollBtn.disabled = !canRoll();
-  const rollsLeft = g.rolls_left;
-  rollBtn.textContent = g.dice === null ? "Roll" : `Roll ${5 - state.held.size} ${5 - state.held.size === 1 ? "die" : "dice"}`;
-  if (g.dice !== null && state.held.size === 5) rollBtn.disabled = true;
-  left.textContent = rollsLeft === 1 ? "1 roll left" : `${rollsLeft} rolls left`;
-  left.dataset.left = String(rollsLeft);
+  rollBtn.disabled = !canRoll() || (g.dice !== null && state.held.size === 5);
+  const free = 5 - state.held.size;
+  if (g.dice === null) rollBtn.textContent = "Roll";
+  else if (g.rolls_left === 0) rollBtn.textContent = "No rolls left";
+  else rollBtn.textContent = `Roll ${free} ${free === 1 ? "die" : "dice"}`;
+  left.textContent = g.rolls_left === 1 ? "1 roll left" : `${g.rolls_left} rolls left`;
+  left.dataset.left = String(g.rolls_left);
 }
 
 function renderDice() {

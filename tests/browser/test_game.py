@@ -157,6 +157,8 @@ def play_turn(turn: int, me: Page, player: int, everyone: list[Page], watcher: P
             press(me, "ArrowDown")
         focused = me.evaluate("document.activeElement.dataset.box")
         assert focused == best.box
+        outline = me.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline != "none", "keyboard focus is visible"
         press(me, "Enter")
     else:
         tap_or_click(me.locator(f'#scorecard button.option[data-box="{best.box}"]'), touch)
