@@ -168,10 +168,23 @@ async def test_every_bad_message_gets_its_code_and_changes_nothing(layer, connec
 
     await game.arefresh_from_db()
     assert game.seq == 5  # the three rolls, nothing else
+    # A filled box: Ann scores chance, Bob plays, Ann tries chance again.
+    for who, player, move, kind in (
+            (ann, 0, {"type": "score", "box": "chance"}, "scored"),
+            (bob, 1, {"type": "roll", "hold": []}, "rolled"),
+            (bob, 1, {"type": "score", "box": "chance"}, "scored"),
+            (ann, 0, {"type": "roll", "hold": []}, "rolled")):
+        await who.send(move)
+        reply = await who.until(lambda m, p=player, k=kind: m["type"] == "error" or (
+            m["type"] == "event" and m["event"]["kind"] == k and m["event"]["player"] == p))
+        assert reply["type"] == "event", reply
+    await expect(ann, {"type": "score", "box": "chance"}, "box_filled")
+    await game.arefresh_from_db()
+    seq = game.seq
     # The socket is still open and answers.
     await watcher.send({"type": "sync"})
     state = await watcher.until_type("state")
-    assert state["seq"] == 5 and [e["seq"] for e in watcher.events] == [3, 4, 5]
+    assert state["seq"] == seq and [e["seq"] for e in watcher.events] == list(range(3, seq + 1))
     for c in (ann, bob, watcher):
         await c.close()
     await close_layer()

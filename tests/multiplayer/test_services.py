@@ -122,6 +122,9 @@ def test_seats_taking_rules():
 def test_rematch_keeps_the_seats_and_starts_a_new_game():
     room, guests = room_with_players(["Ann"], rules="yatzy")
     first = play_to_end(room, guests)
+    with pytest.raises(RulesError) as err:
+        services.play(room.code, services.Roll(), guest_key=guests[0])
+    assert err.value.code == "game_over"
     second = services.start_game(room.code, guests[0])
     assert second.pk != first.pk and second.players == first.players
     assert second.seq == 2
