@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from game.rules import Ruleset, Scorecard, get_ruleset
+from game.rules import RULESETS, Ruleset, Scorecard, get_ruleset
 
 from .multisets import FACES, ROLLS
 
@@ -50,12 +50,20 @@ def solver_ruleset(rules: str | Ruleset, joker: str | None = None) -> Ruleset:
     """
     ruleset = get_ruleset(rules)
     if ruleset.columns != 1:
-        ruleset = replace(ruleset, multipliers=(1,))
+        # A column of triple is a game of yahtzee: share its table when the rules agree.
+        same = [r for r in RULESETS.values() if r.columns == 1 and _column_rules(r)
+                == _column_rules(ruleset)]
+        ruleset = same[0] if same else replace(ruleset, multipliers=(1,))
     if joker is not None:
         if ruleset.joker is None:
             raise ValueError(f"{ruleset.title} has no Joker rule to change.")
         ruleset = replace(ruleset, joker=joker)
     return ruleset
+
+
+def _column_rules(r: Ruleset) -> tuple:
+    return (r.boxes, r.upper_bonus, r.upper_bonus_threshold, r.yahtzee_box, r.yahtzee_bonus,
+            r.joker)
 
 
 def _card(ruleset: Ruleset, mask: int) -> Scorecard:

@@ -56,9 +56,12 @@ def test_advise_json_holds_are_dice_values(run):
 def test_advise_without_dice_values_the_card(run):
     done = run("advise", "--rules", "yahtzee")
     assert done.stdout.strip().endswith("254.5877")
+    done = run("advise", "--open", "chance", "--upper", "63", "--json")
+    # Banked: 63 + the 35 bonus; to come: chance, played for the sum of the dice (70/3).
+    assert json.loads(done.stdout)[0]["expected"] == pytest.approx(98 + 70 / 3, abs=1e-9)
     done = run("advise", "--open", "chance", "--upper", "63", "--yahtzee-50", "--json")
-    # Banked: 63 + 35 bonus + 50; to come: chance played optimally (23.33…).
-    assert json.loads(done.stdout)[0]["expected"] == pytest.approx(148 + 70 / 3, abs=1e-6)
+    # With the Yahtzee bonus on, chasing a Yahtzee (+100) is worth more than the sum alone.
+    assert json.loads(done.stdout)[0]["expected"] > 148 + 70 / 3 + 1
 
 
 @pytest.mark.parametrize("args", [
