@@ -186,6 +186,8 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     bob.goto(url)
     wait_connected(bob)
     expect(bob.locator("#start-btn")).to_be_hidden()  # only the host starts
+    expect(bob.locator("#join")).to_be_visible()
+    bob.screenshot(path=str(screenshots / "room-join-phone.png"), full_page=True)
     join(bob, BOB, 1)
     watcher.goto(url)
     wait_connected(watcher)
@@ -250,6 +252,10 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     watcher.locator("#game-page-link").click()
     expect(watcher.locator("main")).to_contain_text(f"Won by {names[winner]}")
     watcher.screenshot(path=str(screenshots / "finished-game.png"), full_page=True)
+    on_phone = bob.context.new_page()
+    on_phone.goto(watcher.url)
+    assert_fits(on_phone)
+    on_phone.screenshot(path=str(screenshots / "finished-game-phone.png"), full_page=True)
 
     # And the lobby lists the room among the recently finished.
     lobby = ann.context.new_page()
