@@ -111,6 +111,9 @@ def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServ
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"No Chromium at {CHROMIUM}: run scripts/ensure-services (apt-get install "
+                    "chromium), or point CHROMIUM at one.")
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
                                       args=CHROMIUM_ARGS)
