@@ -406,6 +406,7 @@ function renderTurn() {
   }
   turn.append(h("span", { class: "round" }, ` · round ${g.round} of ${g.rounds}`));
   turn.classList.toggle("mine", mine);
+  $("table").classList.toggle("mine", mine);
   rollBtn.hidden = !mine;
   rollBtn.disabled = !canRoll() || (g.dice !== null && state.held.size === 5);
   const free = 5 - state.held.size;
