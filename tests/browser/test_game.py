@@ -264,7 +264,9 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     expect(finished.get_by_role("link", name=ROOM_NAME)).to_be_visible()
     lobby.screenshot(path=str(screenshots / "lobby-after.png"), full_page=True)
     assert low_contrast_text(lobby) == []
-    assert low_contrast_text(watcher) == []  # the game's page
+    finished.locator("li", has_text=ROOM_NAME).get_by_role("link", name="results").click()
+    expect(lobby.locator("main")).to_contain_text(f"Won by {names[winner]}")
+    assert low_contrast_text(lobby) == []  # the game's page
 
     # Play again: the host starts a rematch in the same room; the watcher stays and sees it.
     watcher.goto(url)
