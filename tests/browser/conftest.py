@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "var" / "screenshots"
@@ -25,6 +25,8 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 DESKTOP = {"width": 1280, "height": 800}
+# Generous waits: the machine running the suite may be busy (bots, other test processes).
+expect.set_options(timeout=15_000)
 PHONE = {"width": 390, "height": 844}
 
 
