@@ -97,8 +97,14 @@ def app_env(args: argparse.Namespace, redis_url: str, log_dir: Path) -> dict[str
     return env
 
 
+def save(path: Path, results: list[dict[str, Any]]) -> None:
+    """Written after every phase, so an interrupted run keeps what it measured."""
+    path.write_text(json.dumps({"argv": sys.argv[1:], "results": with_ratios(results)},
+                               indent=2))
+
+
 def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[str, str],
-               log_dir: Path, results: list[dict[str, Any]]) -> None:
+               log_dir: Path, results: list[dict[str, Any]], path: Path) -> None:
     if target == "baseline":
         env = dict(env, DJANGO_SETTINGS_MODULE="benchmarks.load.relay_settings")
         application = "benchmarks.load.relay_asgi:application"
@@ -136,7 +142,10 @@ def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[
             )
             servers.check_alive()
             result["held"] = held(result)
+            if args.db_options and target == "app":
+                result["db_options"] = args.db_options
             results.append(result)
+            save(path, results)
             print_table([result], file=sys.stderr)
             if not result["held"] and not args.keep_going:
                 break
@@ -149,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     log_dir = out / f"logs-{stamp}"
     log_dir.mkdir(parents=True, exist_ok=True)
     results: list[dict[str, Any]] = []
+    path = out / f"load-{stamp}.json"
     with services.redis_server(log_dir) if not args.redis_url else _given(args.redis_url) as url:
         env = base_env(url)
         if "app" in args.targets:
@@ -156,11 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         for servers_n in args.server_counts:
             for target in args.targets:
                 run_target(args, target, servers_n, env_app if target == "app" else env,
-                           log_dir, results)
-    results = with_ratios(results)
-    print_table(results)
-    path = out / f"load-{stamp}.json"
-    path.write_text(json.dumps({"argv": sys.argv[1:], "results": results}, indent=2))
+                           log_dir, results, path)
+    save(path, results)
+    print_table(with_ratios(results))
     print(f"\nJSON: {path}   logs: {log_dir}")
     return 0
 
