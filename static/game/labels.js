@@ -59,12 +59,14 @@ export function describeEvent(event, game, by, me = null) {
         : `Round ${event.round}: ${name(event.player)}'s turn.`;
     case "rolled": {
       const kept = event.held && event.held.length ? `, keeping ${event.held.length}` : "";
-      return `${name(event.player)} rolled ${event.dice.join(" ")} (roll ${event.roll} of 3${kept})${auto}.`;
+      const dice = event.dice.join(" ");
+      return `${name(event.player)} rolled ${dice} (roll ${event.roll} of 3${kept})${auto}.`;
     }
     case "scored": {
       const joker = event.joker ? " as a Joker" : "";
       const where = slotLabel(event.box, event.column, columns);
-      const what = event.points === 0 ? `scratched ${where} (0)` : `scored ${event.points} in ${where}`;
+      const what = event.points === 0
+        ? `scratched ${where} (0)` : `scored ${event.points} in ${where}`;
       return `${name(event.player)} ${what}${joker}${auto}.`;
     }
     case "bonus": {

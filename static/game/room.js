@@ -3,6 +3,8 @@
 import { RoomConnection, SeqTracker } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
+import { loadHolds, saveHolds as saveHoldsFor } from "./holds.js";
+import { installShortcuts } from "./keyboard.js";
 import { RULE_TITLES, describeEvent, slotLabel } from "./labels.js";
 import { renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
 
@@ -190,7 +192,7 @@ function showConnection(what, detail) {
   render();
 }
 
-// --- commands ------------------------------------------------------------------------------
+// --- commands -----------------------------------------------------------------------------------
 
 function command(type, fields = {}) {
   if (state.busy) return;
@@ -233,64 +235,19 @@ function scoreBox(box, column) {
   command("score", { box, column });
 }
 
-// Holds live only in this page until the next roll; keep them across a reload of the same turn.
-function turnKey(g) {
-  return g && g.dice ? `${g.round}/${g.current_player}/${g.rolls_left}/${g.dice.join("")}` : null;
-}
-
 function saveHolds() {
-  try {
-    sessionStorage.setItem(`holds:${boot.code}`,
-      JSON.stringify({ turn: turnKey(state.game), held: [...state.held] }));
-  } catch (err) { /* storage full or disabled: holds are a convenience */ }
+  saveHoldsFor(boot.code, state.game, state.held);
 }
 
 function restoreHolds() {
-  state.held = new Set();
-  if (!isMyTurn() || !state.game.dice) return;
-  try {
-    const saved = JSON.parse(sessionStorage.getItem(`holds:${boot.code}`) || "null");
-    if (saved && saved.turn === turnKey(state.game)) state.held = new Set(saved.held);
-  } catch (err) { /* ignore a damaged entry */ }
+  state.held = isMyTurn() ? loadHolds(boot.code, state.game) : new Set();
 }
 
 function sameTurn(a, b) {
   return Boolean(a && b) && a.round === b.round && a.current_player === b.current_player;
 }
 
-// --- keyboard --------------------------------------------------------------------------------
-
-document.addEventListener("keydown", (e) => {
-  if (e.ctrlKey || e.metaKey || e.altKey) return;
-  const t = e.target;
-  if (t instanceof HTMLElement && (t.isContentEditable || t.closest("input, textarea, select"))) return;
-  if (e.target instanceof HTMLElement && e.target.classList.contains("option")
-      && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
-    moveOption(e.target, e.key === "ArrowDown" ? 1 : -1);
-    e.preventDefault();
-    return;
-  }
-  const key = e.key.toLowerCase();
-  if (key >= "1" && key <= "5") {
-    toggleHold(Number(key) - 1);
-    e.preventDefault();
-  } else if (key === "r") {
-    roll();
-    e.preventDefault();
-  } else if (key === "s") {
-    const first = document.querySelector("#scorecard button.option");
-    if (first) {
-      first.focus();
-      e.preventDefault();
-    }
-  }
-});
-
-function moveOption(from, step) {
-  const all = [...document.querySelectorAll("#scorecard button.option")];
-  const next = all[all.indexOf(from) + step];
-  if (next) next.focus();
-}
+installShortcuts({ toggle: toggleHold, roll });
 
 // --- rendering ----------------------------------------------------------------------------------
 
@@ -319,7 +276,8 @@ function render() {
   renderResultPanel();
 }
 
-/** The join form (watchers only): while the room waits and has a free seat; offer only free seats. */
+/** The join form (watchers only): shown while the room waits and has a free seat; it offers
+ * only the seats still free. */
 function renderJoin(st) {
   const join = $("join");
   if (!join) return;
@@ -500,7 +458,7 @@ function renderResultPanel() {
   replaceChildren($("result-body"), renderResult(g));
 }
 
-// --- log ------------------------------------------------------------------------------------------
+// --- log ----------------------------------------------------------------------------------------
 
 function addLog(text, kind, mine) {
   const log = $("log");
@@ -513,7 +471,7 @@ function addLogDivider() {
   if (log.children.length) log.prepend(h("li", { class: "log-divider", "aria-hidden": "true" }));
 }
 
-// --- wiring ---------------------------------------------------------------------------------------
+// --- wiring -------------------------------------------------------------------------------------
 
 $("roll-btn").addEventListener("click", roll);
 $("start-btn").addEventListener("click", () => command("start"));

@@ -178,7 +178,9 @@ export function renderResult(game) {
     ["Upper section", (c) => `${weighted(c, "upper_subtotal")}`],
     ["Upper bonus", (c) => bonus(weighted(c, "upper_bonus"))],
   ];
-  if (game.rules !== "yatzy") rows.push(["Yahtzee bonus", (c) => bonus(weighted(c, "yahtzee_bonus"))]);
+  if (game.rules !== "yatzy") {
+    rows.push(["Yahtzee bonus", (c) => bonus(weighted(c, "yahtzee_bonus"))]);
+  }
   rows.push(["Lower section", (c) => `${weighted(c, "lower_subtotal")}`]);
 
   let rank = 0;
