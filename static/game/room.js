@@ -3,9 +3,10 @@
 import { RoomConnection, SeqTracker } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
+import { bonusHelp, boxHelp } from "./help.js";
 import { loadHolds, saveHolds as saveHoldsFor } from "./holds.js";
 import { installShortcuts } from "./keyboard.js";
-import { RULE_TITLES, describeEvent, slotLabel } from "./labels.js";
+import { RULE_TITLES, boxLabel, describeEvent, slotLabel } from "./labels.js";
 import { renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
 
 const LOG_LIMIT = 200;
@@ -427,12 +428,24 @@ function renderCards() {
     canScore: isMyTurn() && g.dice !== null && state.connected && !state.busy,
   }, scoreBox);
   replaceChildren($("scorecard"), table);
+  renderRulesHelp(g);
   if (focusKey) {
     const [box, column] = focusKey.split("@");
     const again = table.querySelector(`button.option[data-box="${box}"][data-column="${column}"]`)
       || table.querySelector("button.option");
     if (again) again.focus();
   }
+}
+
+/** The "How boxes score" panel, filled once per ruleset. */
+function renderRulesHelp(g) {
+  const panel = $("rules-help");
+  if (panel.dataset.rules === g.rules) return;
+  panel.dataset.rules = g.rules;
+  const boxes = Object.keys(g.scorecards[0].columns[0].boxes);
+  replaceChildren($("rules-boxes"), boxes.flatMap((box) => [
+    h("dt", {}, boxLabel(box)), h("dd", {}, boxHelp(g.rules, box))]));
+  replaceChildren($("rules-bonuses"), bonusHelp(g.rules).map((line) => h("li", {}, line)));
 }
 
 function awayPlayers() {

@@ -2,6 +2,7 @@
 // totals and bonuses, and for the player to move what each open box would score now.
 
 import { h } from "./dom.js";
+import { boxHelp } from "./help.js";
 import { UPPER_BOXES, boxLabel, boxShort, slotLabel } from "./labels.js";
 
 const UPPER_THRESHOLD = 63;
@@ -57,7 +58,8 @@ export function renderScorecard(view, onScore) {
 
   const boxRow = (box) => {
     const row = h("tr", { dataset: { box } },
-      h("th", { scope: "row" }, h("span", { class: "long" }, boxLabel(box)),
+      h("th", { scope: "row", title: boxHelp(game.rules, box) },
+        h("span", { class: "long" }, boxLabel(box)),
         h("span", { class: "short" }, boxShort(box))));
     game.players.forEach((name, p) => {
       for (const c of columnsShown) {

@@ -74,8 +74,9 @@ def test_triple_on_a_phone_shows_one_column_at_a_time(daphne_server, new_context
     switch = page.locator("#column-switch button")
     expect(switch).to_have_text(["Col. 1 ×1", "Col. 2 ×2", "Col. 3 ×3", "All"])
     expect(switch.nth(0)).to_have_attribute("aria-pressed", "true")
+    before = last_seq(page)
     press(page, "r")
-    wait_seq(page, last_seq(page) + 1)
+    wait_seq(page, before + 1)
     assert {o.column for o in options(page)} == {0}
     switch.nth(2).click()
     expect(switch.nth(2)).to_have_attribute("aria-pressed", "true")
@@ -88,6 +89,13 @@ def test_triple_on_a_phone_shows_one_column_at_a_time(daphne_server, new_context
     expect(cell(page, 0, choice.box, 2)).to_have_text(str(choice.points))
     switch.nth(0).click()
     expect(cell(page, 0, choice.box, 0)).to_have_text("")  # column 1 still open there
+
+    # The scoring help of the ruleset, one tap away.
+    page.get_by_text("How boxes score").tap()
+    helptext = page.locator("#rules-help")
+    expect(helptext).to_contain_text("Full house25 for three of one number and two of another")
+    expect(helptext).to_contain_text("Final total: column 1 + 2 × column 2 + 3 × column 3.")
+    assert_fits(page)
 
 
 def test_connection_lost_and_back(tmp_path, new_context, screenshots):
