@@ -30,10 +30,6 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 4096
 MAX_ID_LENGTH = 64
 MAX_BOX_LENGTH = 32
-#: Per-socket token bucket: sustained frames per second and burst size; settings
-#: WS_RATE_PER_SECOND / WS_RATE_BURST override them (fast scripted clients in tests).
-RATE_PER_SECOND = 8.0
-RATE_BURST = 20.0
 
 
 #: When a socket of this process last checked each room's presence (see ``_heartbeat``).
@@ -101,8 +97,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.guest = await database_sync_to_async(self._session_guest)()
-        self.bucket = TokenBucket(getattr(settings, "WS_RATE_PER_SECOND", RATE_PER_SECOND),
-                                  getattr(settings, "WS_RATE_BURST", RATE_BURST))
+        self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
         self.throttled = False
         self.last_presence: dict[str, Any] | None = None
         self.room = await Room.objects.filter(code=self.code).afirst()
