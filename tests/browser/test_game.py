@@ -219,6 +219,17 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
         if turn == 2:
             assert watcher.locator("#dice .die:not([disabled])").count() == 0
             assert watcher.locator("#scorecard button").count() == 0
+        if turn == 12:
+            # Someone opening the link mid-game gets the whole picture from the first state.
+            late = new_context(PHONE).new_page()
+            late.goto(url)
+            wait_connected(late)
+            assert client_state(late) == client_state(ann)
+            expect(late.locator("#seats .seat-total")).to_have_text(
+                ann.locator("#seats .seat-total").all_text_contents())
+            expect(ann.locator("#watchers")).to_have_text("2 watching")
+            late.close()
+            expect(ann.locator("#watchers")).to_have_text("1 watching")
 
     # The end: everyone sees the same final result, the winner named.
     final = client_state(ann)
