@@ -224,6 +224,8 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
             late = new_context(PHONE).new_page()
             late.goto(url)
             wait_connected(late)
+            wait_seq(ann, last_seq(late))  # nobody moves now: both reach the same event
+            wait_seq(late, last_seq(ann))
             assert client_state(late) == client_state(ann)
             expect(late.locator("#seats .seat-total")).to_have_text(
                 ann.locator("#seats .seat-total").all_text_contents())
