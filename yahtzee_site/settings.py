@@ -127,8 +127,10 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-# Serve straight from the app folders: no collectstatic step is needed to run.
+# Serve straight from the app folders: no collectstatic step is needed to run. With DEBUG on,
+# files edited while the server runs are picked up (otherwise indexed once at start).
 WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
