@@ -4,9 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import Room, Seat
+from ..models import Game, GameEvent, Room, Seat
 from .games import current_game, game_state
 from .presence import connected_guests, presence
+
+#: How many of the current game's last events a ``state`` carries (the page's event log).
+RECENT_EVENTS = 50
+
+
+def recent_events(game_row: Game, limit: int = RECENT_EVENTS) -> list[dict[str, Any]]:
+    """The last ``limit`` stored events of a game up to ``game_row.seq``, in ``seq`` order, each
+    shaped like an ``event`` message without its ``type`` and ``game``. One query on the
+    (game, seq) index; capped at the row's seq so it agrees with the rest of the ``state``
+    even when a command stores events while this is read."""
+    rows = list(GameEvent.objects.filter(game=game_row, seq__lte=game_row.seq).order_by("-seq")
+                .values_list("seq", "kind", "payload", "by")[:limit])
+    return [{"seq": seq, "event": {"kind": kind, **payload}, "by": by}
+            for seq, kind, payload, by in reversed(rows)]
 
 
 def room_state(room: Room, guest: str | None) -> dict[str, Any]:
@@ -35,4 +49,5 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
         },
         "you": {"seat": mine.index if mine else None, "host": is_host},
         "game": game_state(game_row) if game_row else None,
+        "recent": recent_events(game_row) if game_row else [],
     }
