@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
-from game.ai import build_table, set_strategy_dir
+from game.ai import build_table, get_solution, set_strategy_dir
 from game.ai.solver import Solution
 from game.ai.storage import forget_loaded
 
@@ -30,8 +32,16 @@ def strategy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def yahtzee_table(strategy_dir: Path) -> Solution:
-    return build_table("yahtzee")[0]
+def build_output(strategy_dir: Path) -> str:
+    """The yahtzee table, built once through ``manage.py build_strategy``; its output."""
+    out = io.StringIO()
+    call_command("build_strategy", "--rules", "yahtzee", "--no-progress", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="session")
+def yahtzee_table(build_output: str) -> Solution:
+    return get_solution("yahtzee")
 
 
 @pytest.fixture(scope="session")
