@@ -88,12 +88,9 @@ function onState(msg) {
   if (msg.you) state.you = msg.you;
   const before = state.game;
   state.game = msg.game || null;
-  if (state.game && (!before || before.id !== state.game.id) && state.game.seq <= 2) {
-    // The host just started a game (or a rematch): mark it in the log.
-    addLogDivider();
-    addLog(`A new game of ${RULE_TITLES[state.game.rules] || state.game.rules} started.`,
-      "game_started", false);
-  }
+  // The game's last events: after a reload, a reconnect or a gap the log shows what happened
+  // (and a new game's first lines); lines already shown are not added again.
+  if (state.game && Array.isArray(msg.recent)) addLogLines(state.game.id, msg.recent);
   seq.reset(typeof msg.seq === "number" ? msg.seq : (msg.game ? msg.game.seq : null));
   if (!sameTurn(before, state.game)) {
     state.lastHeld = new Set();
@@ -109,7 +106,6 @@ function onEvent(msg) {
     seq.reset(msg.seq);             // a new game (or a rematch) numbers its events afresh
     state.held = new Set();
     state.lastHeld = new Set();
-    addLogDivider();
   } else {
     const where = seq.check(msg.seq);
     if (where === "duplicate") return;
@@ -135,8 +131,7 @@ function onEvent(msg) {
     state.room.status = event.kind === "game_finished" ? "finished" : "playing";
   }
   saveHolds();
-  const line = describeEvent(event, state.game, msg.by, myPlayer());
-  if (line) addLog(line, event.kind, event.player === myPlayer() && event.player !== undefined);
+  if (state.game) addLogLines(state.game.id, [msg]);
   render();
   if (event.kind === "game_finished") $("result-title").focus();
 }
@@ -473,15 +468,52 @@ function renderResultPanel() {
 
 // --- log ----------------------------------------------------------------------------------------
 
-function addLog(text, kind, mine) {
+// Newest line first. Each line is one event, keyed by its game's id and its seq, so live
+// events and the `recent` of a state fill the same list without duplicates; a divider
+// separates the games of the room.
+
+/** Add a line for each of `entries` ({seq, event, by}: an `event` message or an item of a
+ * state's `recent`) of game `gameId` that the log does not show yet, in its place. */
+function addLogLines(gameId, entries) {
   const log = $("log");
-  log.prepend(h("li", { class: `log-${kind}${mine ? " log-mine" : ""}` }, text));
+  const me = myPlayer();
+  let added = false;
+  for (const { seq: at, event, by } of entries) {
+    if (typeof at !== "number" || !event || hasLogLine(log, gameId, at)) continue;
+    const text = describeEvent(event, state.game, by, me);
+    if (!text) continue;
+    const mine = event.player !== undefined && event.player === me;
+    const li = h("li", {
+      class: `log-${event.kind}${mine ? " log-mine" : ""}`,
+      dataset: { game: String(gameId), seq: String(at) },
+    }, text);
+    const after = [...log.children].find((el) => el.dataset.seq !== undefined
+      && isOlder(Number(el.dataset.game), Number(el.dataset.seq), gameId, at));
+    log.insertBefore(li, after || null);
+    added = true;
+  }
+  if (!added) return;
   while (log.children.length > LOG_LIMIT) log.lastElementChild.remove();
+  placeDividers(log);
 }
 
-function addLogDivider() {
-  const log = $("log");
-  if (log.children.length) log.prepend(h("li", { class: "log-divider", "aria-hidden": "true" }));
+function hasLogLine(log, gameId, at) {
+  return log.querySelector(`li[data-game="${gameId}"][data-seq="${at}"]`) !== null;
+}
+
+// Game ids grow with each new game of a room; within a game, seq orders the events.
+function isOlder(game, at, thanGame, thanAt) {
+  return game < thanGame || (game === thanGame && at < thanAt);
+}
+
+function placeDividers(log) {
+  for (const el of log.querySelectorAll("li.log-divider")) el.remove();
+  const lines = [...log.children];
+  for (let i = 1; i < lines.length; i += 1) {
+    if (lines[i].dataset.game !== lines[i - 1].dataset.game) {
+      log.insertBefore(h("li", { class: "log-divider", "aria-hidden": "true" }), lines[i]);
+    }
+  }
 }
 
 // --- wiring -------------------------------------------------------------------------------------

@@ -87,6 +87,12 @@ def tap_or_click(target: Locator, touch: bool) -> None:
         target.click()
 
 
+def log_lines(page: Page) -> list[tuple[str, str, str]]:
+    """The event log, newest first: (seq, class, sentence) of each line."""
+    return page.locator("#log li:not(.log-divider)").evaluate_all(
+        "els => els.map(e => [e.dataset.seq, e.className, e.textContent])")
+
+
 def play_turn(turn: int, me: Page, player: int, everyone: list[Page], watcher: Page,
               shots: dict[int, tuple[Page, Path]], reload_at: int | None) -> None:
     """One turn: roll, hold two dice (by click or keyboard), roll again, score the best box
@@ -116,13 +122,19 @@ def play_turn(turn: int, me: Page, player: int, everyone: list[Page], watcher: P
     assert held(me) == keep
 
     if turn == reload_at:
-        # A reload mid-turn finds the turn as it was: dice, rolls left and the holds.
+        # A reload mid-turn finds the turn as it was: dice, rolls left, the holds and the log.
+        log_before = log_lines(me)
         me.reload()
         wait_connected(me)
         expect(me.locator("#turn")).to_contain_text("Your turn")
         assert dice(me) == first
         assert rolls_left(me) == 2
         assert held(me) == keep
+        log_after = log_lines(me)
+        assert log_after == log_before
+        assert [int(seq) for seq, _, _ in log_after] == list(range(start + 1, 0, -1))
+        assert log_after[0][2].startswith(f"{BOB} rolled {' '.join(map(str, first))}")
+        assert "log-mine" in log_after[0][1]
         for page in everyone:
             if page is not me:
                 expect(page.locator(f'#seats li[data-seat="{player}"] .presence')
