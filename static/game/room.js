@@ -493,8 +493,10 @@ function addLogLines(gameId, entries) {
     added = true;
   }
   if (!added) return;
-  while (log.children.length > LOG_LIMIT) log.lastElementChild.remove();
   placeDividers(log);
+  while (log.children.length > LOG_LIMIT || log.lastElementChild.dataset.seq === undefined) {
+    log.lastElementChild.remove();
+  }
 }
 
 function hasLogLine(log, gameId, at) {
