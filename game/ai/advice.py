@@ -60,7 +60,7 @@ class Advisor:
         self.solution = solution
         self.tables = solution.tables
         self.ruleset: Ruleset = solution.tables.ruleset
-        self._turn = lru_cache(maxsize=4096)(self._turn_levels)
+        self._turn = lru_cache(maxsize=1024)(self._turn_levels)  # ~8 kB each
 
     # --- values ------------------------------------------------------------------------
 
