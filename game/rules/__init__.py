@@ -12,6 +12,7 @@
 8
 """
 
+from .actions import Action, Roll, Score
 from .dice import Dice, RandomSource, parse_dice, roll_dice, system_random, validate_dice
 from .errors import (
     BoxFilled,
@@ -45,11 +46,12 @@ from .rulesets import RULESETS, TRIPLE, YAHTZEE, YATZY, Box, Ruleset, get_rulese
 from .scorecard import Scorecard, Slot
 
 __all__ = [
-    "MAX_PLAYERS", "ROLLS_PER_TURN", "RULESETS", "TRIPLE", "YAHTZEE", "YATZY",
+    "MAX_PLAYERS", "ROLLS_PER_TURN", "RULESETS", "TRIPLE", "YAHTZEE", "YATZY", "Action",
     "BonusAwarded", "Box", "BoxFilled", "Dice", "Event", "Game", "GameFinished", "GameOver",
     "GameStarted", "HoldBeforeFirstRoll", "InvalidColumn", "InvalidDice", "InvalidDiePosition",
     "InvalidEvent", "InvalidPlayers", "JokerForbids", "NoRollsLeft", "NotRolledYet",
-    "NotYourTurn", "RandomSource", "Rolled", "Ruleset", "RulesError", "Scorecard", "Scored",
-    "Slot", "TurnStarted", "UnknownBox", "UnknownRuleset", "event_from_dict", "get_ruleset",
-    "parse_dice", "roll_dice", "system_random", "validate_dice",
+    "NotYourTurn", "RandomSource", "Roll", "Rolled", "Ruleset", "RulesError", "Score",
+    "Scorecard", "Scored", "Slot", "TurnStarted", "UnknownBox", "UnknownRuleset",
+    "event_from_dict", "get_ruleset", "parse_dice", "roll_dice", "system_random",
+    "validate_dice",
 ]

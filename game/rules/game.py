@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .actions import Action, Roll, Score
 from .dice import Dice, RandomSource, roll_dice, system_random, validate_hold
 from .errors import (
     GameOver,
@@ -144,6 +145,14 @@ class Game:
             nxt = (me + 1) % len(self.players)  # type: ignore[operator]
             events.append(self._record(TurnStarted(nxt, self.round + (nxt == 0))))
         return events
+
+    def play(self, action: Action, *, player: int | None = None) -> list[Event]:
+        """Apply a :class:`Roll` or a :class:`Score`."""
+        if isinstance(action, Roll):
+            return self.roll(action.hold, player=player)
+        if isinstance(action, Score):
+            return self.score(action.box, action.column, player=player)
+        raise TypeError(f"Not an action: {action!r}")
 
     def _check_turn(self, player: int | None) -> None:
         self._check_not_over()

@@ -19,7 +19,9 @@ from game.rules import (
     NoRollsLeft,
     NotRolledYet,
     NotYourTurn,
+    Roll,
     Rolled,
+    Score,
     Scored,
     TurnStarted,
     UnknownBox,
@@ -225,3 +227,15 @@ def test_options_mark_joker_forbidden_boxes():
     assert options["twos"] == {"box": "twos", "column": 0, "points": 10, "allowed": True}
     assert options["full_house"]["allowed"] is False
     assert options["full_house"]["points"] == 25
+
+
+def test_play_applies_action_values():
+    game, dice = scripted_game(players=("Ann", "Bob"))
+    dice.push(6, 6, 6, 1, 2, 3, 4)
+    assert game.play(Roll()) == [Rolled(0, (6, 6, 6, 1, 2), (), 1)]
+    assert game.play(Roll(hold=(0, 1, 2))) == [Rolled(0, (6, 6, 6, 3, 4), (0, 1, 2), 2)]
+    with pytest.raises(NotYourTurn):
+        game.play(Score("sixes"), player=1)
+    assert game.play(Score("sixes"))[0] == Scored(0, "sixes", 0, 18, False)
+    with pytest.raises(TypeError):
+        game.play("roll")
