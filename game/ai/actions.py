@@ -1,26 +1,14 @@
-"""What a computer player can decide to do on its turn: roll (keeping some dice) or score."""
+"""What a computer player can decide: the rules' own action values, and the bot levels.
+
+``Roll`` and ``Score`` are ``game.rules``' actions, so ``game.play(choose_action(game, level))``
+applies a bot's move exactly as a person's.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from game.rules import Action, Roll, Score
 
 #: Strength levels every ruleset offers, weakest first.
 LEVELS = ("easy", "medium", "optimal")
 
-
-@dataclass(frozen=True)
-class Roll:
-    """Roll again, keeping the dice at these positions (0-4); ``()`` rolls all five."""
-
-    hold: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Score:
-    """Score the current dice in ``box`` of ``column``."""
-
-    box: str
-    column: int = 0
-
-
-Action = Roll | Score
+__all__ = ["LEVELS", "Action", "Roll", "Score"]
