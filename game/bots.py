@@ -24,8 +24,8 @@ from django.utils import timezone
 
 from . import services
 from .models import GameEvent, Room, Seat
+from .rules import Action, RulesError
 from .rules import Game as RulesGame
-from .rules import RulesError
 from .services.games import current_game
 from .services.presence import connected_guests, others_here
 
@@ -76,15 +76,12 @@ def next_plan(room_code: str) -> Plan | None:
                 by=GameEvent.By.AUTOPLAY)
 
 
-def decide(game: RulesGame, level: str, seq: int) -> services.Roll | services.Score:
+def decide(game: RulesGame, level: str, seq: int) -> Action:
     """The bot's move (sync; may build a strategy table the first time)."""
-    from .ai import Roll, choose_action  # imported late: the table code is heavy
+    from .ai import choose_action  # imported late: the table code is heavy
 
     rng = random.Random(f"{settings.DICE_SEED}:bot:{seq}") if settings.DICE_SEED else None
-    action = choose_action(game, level, rng)
-    if isinstance(action, Roll):
-        return services.Roll(tuple(action.hold))
-    return services.Score(action.box, action.column)
+    return choose_action(game, level, rng)
 
 
 def kick(room_code: str) -> None:

@@ -21,7 +21,7 @@ from django.conf import settings
 
 from . import bots, services
 from .models import Room
-from .rules import RulesError
+from .rules import Action, Roll, RulesError, Score
 from .services import broadcast, presence
 from .services.rooms import SESSION_GUEST
 
@@ -74,19 +74,19 @@ def _command_id(msg: dict[str, Any]) -> str:
     return cid
 
 
-def parse_action(msg: dict[str, Any]) -> services.Roll | services.Score:
+def parse_action(msg: dict[str, Any]) -> Action:
     """The ``roll`` / ``score`` intention of a message, or BadMessage for a wrong shape."""
     if msg["type"] == "roll":
         hold = msg.get("hold", [])
         if not isinstance(hold, list) or len(hold) > 5 or not all(_is_int(h) for h in hold):
             raise BadMessage("bad_message", "hold must be a list of die positions 0-4.")
-        return services.Roll(tuple(hold))
+        return Roll(tuple(hold))
     box, column = msg.get("box"), msg.get("column", 0)
     if not isinstance(box, str) or not 0 < len(box) <= MAX_BOX_LENGTH:
         raise BadMessage("bad_message", "box must be the name of a box, like \"chance\".")
     if not _is_int(column) or not -1 < column < 100:
         raise BadMessage("bad_message", "column must be a whole number (0, or 0-2 in triple).")
-    return services.Score(box, column)
+    return Score(box, column)
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):

@@ -5,7 +5,7 @@ group only after it committed; async callers wrap them in ``database_sync_to_asy
 """
 
 from .errors import ServiceError
-from .games import PlayResult, Roll, Score, dice_rng, game_state, load_for_decision, play, rebuild
+from .games import PlayResult, dice_rng, game_state, load_for_decision, play, rebuild
 from .rooms import (
     BOT_LEVELS,
     SeatSpec,
@@ -20,7 +20,7 @@ from .rooms import (
 from .state import room_state
 
 __all__ = [
-    "BOT_LEVELS", "PlayResult", "Roll", "Score", "SeatSpec", "ServiceError", "clean_nickname",
+    "BOT_LEVELS", "PlayResult", "SeatSpec", "ServiceError", "clean_nickname",
     "create_room", "dice_rng", "game_state", "get_room", "guest_key", "load_for_decision",
     "play", "rebuild", "room_state", "seat_of", "start_game", "take_seat",
 ]

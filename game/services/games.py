@@ -19,26 +19,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import Game, GameEvent, Room, Seat
-from ..rules import Event, RandomSource, RulesError, event_from_dict
+from ..rules import Action, Event, RandomSource, RulesError, Score, event_from_dict
 from ..rules import Game as RulesGame
 from . import broadcast
 from .errors import ServiceError, no_room
 
 MAX_COMMAND_ID = 64
-
-
-@dataclass(frozen=True)
-class Roll:
-    hold: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Score:
-    box: str
-    column: int = 0
-
-
-Action = Roll | Score
 
 
 @dataclass
@@ -203,10 +189,7 @@ def play(
         before = _copy(game, with_events=False) if isinstance(action, Score) else None
         game.rng = dice_rng(game_row.pk, game_row.seq)
         try:
-            if isinstance(action, Roll):
-                events = game.roll(action.hold, player=seat_index)
-            else:
-                events = game.score(action.box, action.column, player=seat_index)
+            events = game.play(action, player=seat_index)
         except RulesError:
             _cache_put(game_row.pk, game_row.seq, game)  # the rules left it unchanged
             raise

@@ -8,6 +8,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from game import services
 from game.models import Room
+from game.rules import Action, Roll, Score
 
 
 def make_session(nickname: str | None = None) -> tuple[str, str]:
@@ -48,7 +49,7 @@ def next_move(game: dict[str, Any]) -> dict[str, Any]:
     return {"type": "score", "box": best["box"], "column": best["column"]}
 
 
-def as_action(move: dict[str, Any]) -> services.Roll | services.Score:
+def as_action(move: dict[str, Any]) -> Action:
     if move["type"] == "roll":
-        return services.Roll(tuple(move["hold"]))
-    return services.Score(move["box"], move["column"])
+        return Roll(tuple(move["hold"]))
+    return Score(move["box"], move["column"])

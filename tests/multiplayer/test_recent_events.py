@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from game import services
 from game.models import Game
+from game.rules import Roll, Score
 from game.services.state import RECENT_EVENTS, recent_events
 
 from .conftest import close_layer
@@ -115,7 +116,7 @@ async def test_after_a_long_game_recent_holds_its_last_50_events_then_a_rematch_
 def test_recent_events_is_one_query_and_stops_at_the_rows_seq():
     room, guests = room_with_players(["Ann", "Bob"])
     for hold in [(), (0,), (0, 1)]:
-        services.play(room.code, services.Roll(hold), guest_key=guests[0])
+        services.play(room.code, Roll(hold), guest_key=guests[0])
     game = Game.objects.get(room=room)
     with CaptureQueriesContext(connection) as queries:
         recent = recent_events(game, limit=4)
@@ -124,6 +125,6 @@ def test_recent_events_is_one_query_and_stops_at_the_rows_seq():
     assert recent[-1]["event"]["kind"] == "rolled" and recent[-1]["event"]["roll"] == 3
     # A row read before a later command stored its events does not see them.
     stale = Game.objects.get(room=room)
-    services.play(room.code, services.Score("chance"), guest_key=guests[0])
+    services.play(room.code, Score("chance"), guest_key=guests[0])
     assert recent_events(stale)[-1]["seq"] == 5
     assert recent_events(Game.objects.get(room=room))[-1]["seq"] == 7

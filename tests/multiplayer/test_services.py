@@ -9,7 +9,7 @@ from django.db import connection
 
 from game import services
 from game.models import Game, GameEvent, Room, Seat
-from game.rules import NotYourTurn, RulesError
+from game.rules import NotYourTurn, Roll, RulesError, Score
 from game.services import ServiceError
 from game.services import games as games_service
 
@@ -123,14 +123,14 @@ def test_rematch_keeps_the_seats_and_starts_a_new_game():
     room, guests = room_with_players(["Ann"], rules="yatzy")
     first = play_to_end(room, guests)
     with pytest.raises(RulesError) as err:
-        services.play(room.code, services.Roll(), guest_key=guests[0])
+        services.play(room.code, Roll(), guest_key=guests[0])
     assert err.value.code == "game_over"
     second = services.start_game(room.code, guests[0])
     assert second.pk != first.pk and second.players == first.players
     assert second.seq == 2
     room.refresh_from_db()
     assert room.status == Room.Status.PLAYING
-    result = services.play(room.code, services.Roll(), guest_key=guests[0])
+    result = services.play(room.code, Roll(), guest_key=guests[0])
     assert result.messages[0]["game"]["id"] == second.pk
 
 
@@ -138,22 +138,22 @@ def test_bad_commands_raise_their_code_and_store_nothing():
     room, guests = room_with_players(["Ann", "Bob"])
     game = Game.objects.get(room=room)
     cases = [
-        (services.Roll(), {"guest_key": guests[1]}, "not_your_turn"),
-        (services.Roll(), {"guest_key": "stranger"}, "watcher"),
-        (services.Roll(), {"guest_key": None}, "watcher"),
-        (services.Score("chance"), {"guest_key": guests[0]}, "not_rolled"),
-        (services.Roll((0,)), {"guest_key": guests[0]}, "hold_before_roll"),
+        (Roll(), {"guest_key": guests[1]}, "not_your_turn"),
+        (Roll(), {"guest_key": "stranger"}, "watcher"),
+        (Roll(), {"guest_key": None}, "watcher"),
+        (Score("chance"), {"guest_key": guests[0]}, "not_rolled"),
+        (Roll((0,)), {"guest_key": guests[0]}, "hold_before_roll"),
     ]
     for action, who, code in cases:
         with pytest.raises((ServiceError, RulesError)) as err:
             services.play(room.code, action, **who)
         assert err.value.code == code
-    services.play(room.code, services.Roll(), guest_key=guests[0])
+    services.play(room.code, Roll(), guest_key=guests[0])
     more = [
-        (services.Roll((7,)), "invalid_die_position"),
-        (services.Roll((1, 1)), "invalid_die_position"),
-        (services.Score("nonsense"), "unknown_box"),
-        (services.Score("chance", 2), "invalid_column"),
+        (Roll((7,)), "invalid_die_position"),
+        (Roll((1, 1)), "invalid_die_position"),
+        (Score("nonsense"), "unknown_box"),
+        (Score("chance", 2), "invalid_column"),
     ]
     for action, code in more:
         with pytest.raises(RulesError) as err:
@@ -166,21 +166,21 @@ def test_bad_commands_raise_their_code_and_store_nothing():
 def test_no_game_yet():
     room, guests = room_with_players(["Ann"], start=False)
     with pytest.raises(ServiceError) as err:
-        services.play(room.code, services.Roll(), guest_key=guests[0])
+        services.play(room.code, Roll(), guest_key=guests[0])
     assert err.value.code == "no_game"
 
 
 def test_a_repeated_command_id_applies_once():
     room, guests = room_with_players(["Ann", "Bob"])
-    first = services.play(room.code, services.Roll(), guest_key=guests[0], command_id="c1")
-    again = services.play(room.code, services.Roll(), guest_key=guests[0], command_id="c1")
+    first = services.play(room.code, Roll(), guest_key=guests[0], command_id="c1")
+    again = services.play(room.code, Roll(), guest_key=guests[0], command_id="c1")
     assert len(first.messages) == 1 and not first.duplicate
     assert again.duplicate and again.messages == []
     game = Game.objects.get(room=room)
     assert game.seq == 3
     assert GameEvent.objects.filter(game=game, command_id="c1").count() == 1
     # Another id is another command.
-    services.play(room.code, services.Roll(), guest_key=guests[0], command_id="c2")
+    services.play(room.code, Roll(), guest_key=guests[0], command_id="c2")
     game.refresh_from_db()
     assert game.seq == 4
 
@@ -188,9 +188,9 @@ def test_a_repeated_command_id_applies_once():
 def test_expected_seq_refuses_a_stale_command():
     room, guests = room_with_players(["Ann"])
     with pytest.raises(ServiceError) as err:
-        services.play(room.code, services.Roll(), seat_index=0, by="bot", expected_seq=1)
+        services.play(room.code, Roll(), seat_index=0, by="bot", expected_seq=1)
     assert err.value.code == "stale"
-    services.play(room.code, services.Roll(), seat_index=0, by="bot", expected_seq=2)
+    services.play(room.code, Roll(), seat_index=0, by="bot", expected_seq=2)
     assert Game.objects.get(room=room).events.last().by == "bot"
 
 
@@ -210,14 +210,14 @@ def test_after_a_restart_the_game_continues_from_stored_events():
 @pytest.mark.django_db(transaction=True)
 def test_two_simultaneous_score_commands_apply_exactly_once():
     room, guests = room_with_players(["Ann", "Bob"])
-    services.play(room.code, services.Roll(), guest_key=guests[0])
+    services.play(room.code, Roll(), guest_key=guests[0])
     barrier = threading.Barrier(2)
     outcomes: list[object] = []
 
     def score(box: str) -> None:
         try:
             barrier.wait()
-            outcomes.append(services.play(room.code, services.Score(box), guest_key=guests[0]))
+            outcomes.append(services.play(room.code, Score(box), guest_key=guests[0]))
         except Exception as exc:  # noqa: BLE001 - recorded and asserted below
             outcomes.append(exc)
         finally:

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from game import services
 from game.models import Game, Room, Seat
+from game.rules import Roll
 
 from .helpers import as_action, next_move, room_with_players
 
@@ -127,7 +128,7 @@ def test_the_finished_game_page_shows_cards_and_log(client):
 def test_admin_pages_render(admin_client):
     room, guests = room_with_players(["Ann", "Bob"])
     game = Game.objects.get(room=room)
-    services.play(room.code, services.Roll(), guest_key=guests[0])
+    services.play(room.code, Roll(), guest_key=guests[0])
     pages = [
         reverse("admin:game_game_changelist"),
         reverse("admin:game_game_changelist") + "?q=Bob",
