@@ -87,39 +87,21 @@ def score_tables(ruleset: Ruleset) -> ScoreTables:
     if ybox is None or ruleset.joker is None:
         return ScoreTables(ruleset, base, upper_face, ybox, None, None)
 
+    # The Joker's legal boxes and its points depend on which boxes are filled: ask a real
+    # scorecard for each pattern (only masks with the yahtzee box filled matter), so the solver
+    # plays exactly the rules' Joker, forced or free.
     n = len(boxes)
-    if ruleset.joker == "free":
-        return _free_choice_tables(ruleset, base, upper_face, ybox)
-    points = np.zeros((6, n))
-    card = _card(ruleset, 1 << ybox)
-    for f in FACES:
-        for b, name in enumerate(names):
-            points[f - 1, b] = card.score_for((f,) * 5, name)
-    # The Joker's legal boxes depend on which boxes are filled; ask a real scorecard for each
-    # pattern (only masks with the yahtzee box filled matter).
     joker_legal = np.zeros((1 << n, 6, n), dtype=bool)
+    joker_points = np.zeros((1 << n, 6, n))
     for mask in range(1 << n):
         if not mask >> ybox & 1 or mask == (1 << n) - 1:
             continue
         card = _card(ruleset, mask)
         for f in FACES:
             for slot in card.legal_slots((f,) * 5):
-                joker_legal[mask, f - 1, names.index(slot.box)] = True
-    joker_points = np.broadcast_to(points, (1 << n, 6, n))
+                b = names.index(slot.box)
+                joker_legal[mask, f - 1, b] = True
+                joker_points[mask, f - 1, b] = card.score_for((f,) * 5, slot.box)
     return ScoreTables(ruleset, base, upper_face, ybox, joker_points, joker_legal)
 
 
-def _free_choice_tables(ruleset: Ruleset, base: np.ndarray, upper_face: np.ndarray,
-                        ybox: int) -> ScoreTables:
-    """The free-choice Joker (see :func:`solver_ruleset`); no game plays it, only the solver."""
-    n = len(ruleset.boxes)
-    masks = np.arange(1 << n)[:, None, None]
-    open_ = (masks >> np.arange(n)[None, None, :] & 1) == 0
-    joker_legal = np.broadcast_to(open_, (1 << n, 6, n)).copy()
-    five = np.array([[box.score((f,) * 5) for box in ruleset.boxes] for f in FACES], float)
-    fixed = np.array([box.joker_points or 0 for box in ruleset.boxes], float)
-    upper_bit = np.array([1 << ruleset.boxes.index(ruleset.upper_box_for(f)) for f in FACES])
-    matching_filled = (masks[:, :, 0] & upper_bit[None, :]) != 0  # (masks, 6)
-    use_fixed = matching_filled[:, :, None] & (fixed > 0)[None, None, :]
-    joker_points = np.where(use_fixed, fixed[None, None, :], five[None, :, :])
-    return ScoreTables(ruleset, base, upper_face, ybox, joker_points, joker_legal)

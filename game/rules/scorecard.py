@@ -90,7 +90,11 @@ class Scorecard:
         """What ``dice`` would score in ``box`` of ``column`` now (Joker points included)."""
         b = self.ruleset.box(box)
         if self.joker_applies(dice, self.ruleset.check_column(column)) and b.joker_points:
-            return b.joker_points
+            # Forced: the fixed points hold wherever the rule lets the Yahtzee go. Free choice
+            # (Verhoeff's variant): only once the matching upper box is filled.
+            matching = self.ruleset.upper_box_for(dice[0]).name
+            if self.ruleset.joker == "forced" or matching in self._points[column]:
+                return b.joker_points
         return b.score(dice)
 
     def check_can_score(self, dice: Dice, box: str, column: int = 0) -> None:

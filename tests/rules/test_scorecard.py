@@ -99,13 +99,17 @@ class TestForcedJoker:
             c.check_can_score((1, 2, 3, 4, 6), "chance")
 
 
-def test_free_choice_joker_allows_any_open_box_with_joker_points():
+def test_free_choice_joker_allows_any_open_box_with_fixed_points_once_upper_is_filled():
     free = replace(YAHTZEE, joker="free")
-    c = card(free, yahtzee=50)
     dice = (2, 2, 2, 2, 2)
+    c = card(free, yahtzee=50)
     assert len(c.legal_slots(dice)) == 12
-    assert c.score_for(dice, "full_house") == 25
+    assert c.score_for(dice, "full_house") == 0  # twos still open: no fixed points
     assert c.score_for(dice, "sixes") == 0
+    c.fill("twos", 0, 4)
+    assert len(c.legal_slots(dice)) == 11
+    assert c.score_for(dice, "full_house") == 25
+    assert c.score_for(dice, "large_straight") == 40
 
 
 def test_yatzy_has_no_joker_and_no_yahtzee_bonus():
