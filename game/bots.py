@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
 from . import services
+from .db import in_db_thread
 from .models import GameEvent, Room, Seat
 from .rules import Action, RulesError
 from .rules import Game as RulesGame
@@ -105,7 +105,7 @@ def _wake_later(room_code: str, seconds: float) -> None:
 async def _drive(room_code: str) -> None:
     try:
         while True:
-            plan = await database_sync_to_async(next_plan)(room_code)
+            plan = await in_db_thread(next_plan)(room_code)
             if plan is None:
                 return
             if plan.wait is not None:
@@ -113,13 +113,13 @@ async def _drive(room_code: str) -> None:
                 return
             if settings.BOT_DELAY:
                 await asyncio.sleep(float(settings.BOT_DELAY))
-            loaded = await database_sync_to_async(services.load_for_decision)(room_code)
+            loaded = await in_db_thread(services.load_for_decision)(room_code)
             if loaded is None or loaded[0].seq != plan.seq:
                 continue  # someone moved meanwhile: plan again
             action = await sync_to_async(decide, thread_sensitive=False)(
                 loaded[1], plan.level, plan.seq)
             try:
-                await database_sync_to_async(services.play)(
+                await in_db_thread(services.play)(
                     room_code, action, seat_index=plan.seat, by=plan.by,
                     expected_seq=plan.seq)
             except services.ServiceError as exc:

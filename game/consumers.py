@@ -15,11 +15,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from . import bots, services
+from .db import in_db_thread
 from .models import Room
 from .rules import Action, Roll, RulesError, Score
 from .services import broadcast, presence
@@ -96,7 +96,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.guest = await database_sync_to_async(self._session_guest)()
+        self.guest = await in_db_thread(self._session_guest)()
         self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
         self.throttled = False
         self.last_presence: dict[str, Any] | None = None
@@ -106,7 +106,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.channel_layer.group_add(broadcast.group_name(self.code), self.channel_name)
         await self.accept()
-        message = await database_sync_to_async(presence.join)(
+        message = await in_db_thread(presence.join)(
             self.room, self.channel_name, self.guest)
         await self.send_state()
         await broadcast.agroup_send(self.code, {"type": "room.presence", "message": message})
@@ -124,7 +124,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if task is not None:
             task.cancel()
         await self.channel_layer.group_discard(broadcast.group_name(self.code), self.channel_name)
-        message = await database_sync_to_async(presence.leave)(
+        message = await in_db_thread(presence.leave)(
             self.room, self.channel_name, self.guest)
         await broadcast.agroup_send(self.code, {"type": "room.presence", "message": message})
         bots.kick(self.code)  # if it was their turn, the away clock runs now
@@ -136,13 +136,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         while True:
             await asyncio.sleep(presence.HEARTBEAT_SECONDS)
             try:
-                await database_sync_to_async(presence.heartbeat)(
+                await in_db_thread(presence.heartbeat)(
                     self.room, self.channel_name, self.guest)
                 now = time.monotonic()
                 if now - _room_checked.get(self.code, 0.0) < presence.HEARTBEAT_SECONDS / 2:
                     continue  # another socket of this room in this process just did
                 _room_checked[self.code] = now
-                message = await database_sync_to_async(presence.presence)(self.room)
+                message = await in_db_thread(presence.presence)(self.room)
                 if message != self.last_presence:
                     await broadcast.agroup_send(
                         self.code, {"type": "room.presence", "message": message})
@@ -185,7 +185,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if kind == "sync":
             await self.send_state()
         elif kind in ("roll", "score"):
-            result = await database_sync_to_async(services.play)(
+            result = await in_db_thread(services.play)(
                 self.code, parse_action(msg), guest_key=self.guest or None,
                 command_id=command_id)
             if result.duplicate:
@@ -193,7 +193,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             elif result.messages and result.messages[-1]["event"]["kind"] == "turn_started":
                 bots.kick(self.code)  # the next player may be a bot, or away
         elif kind in ("start", "rematch"):
-            await database_sync_to_async(services.start_game)(self.code, self.guest)
+            await in_db_thread(services.start_game)(self.code, self.guest)
             bots.kick(self.code)
         else:
             raise BadMessage("unknown_type", f"Unknown message type {kind[:40]!r}.")
@@ -211,7 +211,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(reply)
 
     async def send_state(self) -> None:
-        state = await database_sync_to_async(services.room_state)(self.room, self.guest)
+        state = await in_db_thread(services.room_state)(self.room, self.guest)
         await self.send_json(state)
 
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
