@@ -5,6 +5,7 @@ SECRET_KEY    default: generated once in DATA_DIR  DEBUG      default: off
 ALLOWED_HOSTS default: localhost,127.0.0.1         DATA_DIR   default: ./var
 """
 
+import os
 from pathlib import Path
 
 import environ
@@ -26,7 +27,9 @@ def _local_secret_key() -> str:
     return path.read_text().strip()
 
 
-SECRET_KEY = env.str("SECRET_KEY", default="") or _local_secret_key()
+# Read raw: django-environ treats a value starting with "$" as the name of another variable,
+# and generated keys start with "$" one time in fifty.
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or _local_secret_key()
 DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
