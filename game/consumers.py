@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
@@ -92,6 +93,16 @@ def parse_action(msg: dict[str, Any]) -> Action:
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     room: Room | None = None
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' own dispatch first closes stale DB connections on the one shared sync
+        thread, for every frame and group message: with seven sockets a room that queue was
+        the fan-out's bottleneck (docs/benchmarks.md). This consumer never touches the ORM on
+        that thread; ``in_db_thread`` cleans up around each call instead."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']!r}")
+        await handler(message)
+
     # --- connection lifecycle -------------------------------------------------------------
 
     async def connect(self) -> None:
@@ -100,7 +111,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
         self.throttled = False
         self.last_presence: dict[str, Any] | None = None
-        self.room = await Room.objects.filter(code=self.code).afirst()
+        # The room's seats as this socket last heard them (``state``, then ``presence``).
+        self.seats: dict[int, dict[str, Any]] = {}
+        self.room = await in_db_thread(Room.objects.filter(code=self.code).first)()
         if self.room is None:
             await self.close(code=4404)  # before accept: the handshake is refused
             return
@@ -190,8 +203,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 command_id=command_id)
             if result.duplicate:
                 await self.send_state()  # already applied: here is where things stand
-            elif result.messages and result.messages[-1]["event"]["kind"] == "turn_started":
-                bots.kick(self.code)  # the next player may be a bot, or away
+            elif result.messages and self._driver_needed(result.messages[-1]["event"]):
+                bots.kick(self.code)
         elif kind in ("start", "rematch"):
             await in_db_thread(services.start_game)(self.code, self.guest)
             bots.kick(self.code)
@@ -212,7 +225,18 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_state(self) -> None:
         state = await in_db_thread(services.room_state)(self.room, self.guest)
+        self.seats = {s["seat"]: s for s in state["room"]["seats"]}
         await self.send_json(state)
+
+    def _driver_needed(self, last_event: dict[str, Any]) -> bool:
+        """Whether a command ending on ``last_event`` hands the turn to a bot or to a person
+        this socket last heard was away. Skipping the others saves the driver's queries on
+        most turns; a presence this socket missed (a server that died) is caught by the
+        heartbeat's kick."""
+        if last_event["kind"] != "turn_started":
+            return False
+        seat = self.seats.get(last_event["player"])
+        return seat is None or seat["kind"] == "bot" or not seat["connected"]
 
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
         """A group message can race the client's close; the server (Daphne: autobahn's
@@ -227,12 +251,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # --- messages from the room's group ------------------------------------------------------
 
     async def game_events(self, event: dict[str, Any]) -> None:
-        for message in event["messages"]:
-            await self.send_json(message)
+        for text in event["texts"]:  # encoded once by the sender, not once per socket
+            await self.send(text_data=text)
 
     async def room_changed(self, event: dict[str, Any]) -> None:
         await self.send_state()
 
     async def room_presence(self, event: dict[str, Any]) -> None:
         self.last_presence = event["message"]
+        for seat in event["message"]["seats"]:
+            if seat["seat"] in self.seats:
+                self.seats[seat["seat"]]["connected"] = seat["connected"]
         await self.send_json(event["message"])

@@ -6,6 +6,7 @@ logged and swallowed: what is stored stays stored, and the command still succeed
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -35,9 +36,11 @@ def group_send(room_code: str, message: dict[str, Any]) -> None:
 
 
 def send_events(room_code: str, messages: list[dict[str, Any]]) -> None:
-    """Every ``event`` message of one command, in one group message so their order holds."""
+    """Every ``event`` message of one command, in one group message so their order holds,
+    encoded as JSON here once rather than by each of the room's sockets."""
     if messages:
-        group_send(room_code, {"type": "game.events", "messages": messages})
+        group_send(room_code, {"type": "game.events",
+                               "texts": [json.dumps(m) for m in messages]})
 
 
 def send_room_changed(room_code: str) -> None:

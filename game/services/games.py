@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, IntegerField, OuterRef, Subquery, Value
 from django.utils import timezone
 
 from ..models import Game, GameEvent, Room, Seat
@@ -147,6 +148,29 @@ def store_events(
     ]
 
 
+def _locked_game(room_code: str, guest_key: str | None, seat_index: int | None,
+                 command_id: str) -> Game | None:
+    """The room's latest game, locked, in one query with what a command checks first:
+    ``guest_seat`` (the seat of ``guest_key``, or None) and ``repeated`` (whether this seat
+    already sent ``command_id`` in this game)."""
+    def seat_of_guest(room_id: OuterRef) -> Any:
+        if not guest_key:
+            return Value(None, IntegerField())
+        return Subquery(Seat.objects.filter(room_id=room_id, guest_key=guest_key)
+                        .values("index")[:1])
+
+    seat: Any = (Value(seat_index, IntegerField()) if seat_index is not None
+                 else seat_of_guest(OuterRef("room_id")))
+    repeated: Any = Value(False)
+    if command_id:
+        seat_inner = (seat if seat_index is not None
+                      else seat_of_guest(OuterRef(OuterRef("room_id"))))
+        repeated = Exists(GameEvent.objects.filter(game=OuterRef("pk"), seat=seat_inner,
+                                                   command_id=command_id))
+    return (Game.objects.select_for_update(of=("self",)).filter(room__code=room_code)
+            .annotate(guest_seat=seat, repeated=repeated).order_by("-id").first())
+
+
 def play(
     room_code: str,
     action: Action,
@@ -164,23 +188,18 @@ def play(
     if len(command_id) > MAX_COMMAND_ID:
         raise ServiceError("bad_message", f"A command id has at most {MAX_COMMAND_ID} characters.")
     with transaction.atomic():
-        game_row = (Game.objects.select_for_update(of=("self",))
-                    .filter(room__code=room_code).order_by("-id").first())
+        game_row = _locked_game(room_code, guest_key, seat_index, command_id)
         if game_row is None:
             if not Room.objects.filter(code=room_code).exists():
                 raise no_room(room_code)
             raise ServiceError("no_game", "The game has not started yet.")
         if seat_index is None:
-            seat = (Seat.objects.filter(room_id=game_row.room_id, guest_key=guest_key).first()
-                    if guest_key else None)
-            if seat is None:
+            if game_row.guest_seat is None:
                 raise ServiceError("watcher", "You are watching this room; take a seat to play.")
-            seat_index = seat.index
+            seat_index = game_row.guest_seat
         if seat_index >= len(game_row.players):
             raise ServiceError("watcher", "Your seat is not in this game; wait for the next one.")
-        if command_id and GameEvent.objects.filter(
-            game=game_row, seat=seat_index, command_id=command_id
-        ).exists():
+        if game_row.repeated:
             return PlayResult(duplicate=True, seat=seat_index)
         if expected_seq is not None and game_row.seq != expected_seq:
             raise ServiceError("stale", "The game moved on before this command.")
