@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Exists, IntegerField, OuterRef, Subquery, Value
+from django.db import connection, transaction
 from django.utils import timezone
 
 from ..models import Game, GameEvent, Room, Seat
@@ -152,23 +151,25 @@ def _locked_game(room_code: str, guest_key: str | None, seat_index: int | None,
                  command_id: str) -> Game | None:
     """The room's latest game, locked, in one query with what a command checks first:
     ``guest_seat`` (the seat of ``guest_key``, or None) and ``repeated`` (whether this seat
-    already sent ``command_id`` in this game)."""
-    def seat_of_guest(room_id: OuterRef) -> Any:
-        if not guest_key:
-            return Value(None, IntegerField())
-        return Subquery(Seat.objects.filter(room_id=room_id, guest_key=guest_key)
-                        .values("index")[:1])
+    already sent ``command_id`` in this game).
 
-    seat: Any = (Value(seat_index, IntegerField()) if seat_index is not None
-                 else seat_of_guest(OuterRef("room_id")))
-    repeated: Any = Value(False)
-    if command_id:
-        seat_inner = (seat if seat_index is not None
-                      else seat_of_guest(OuterRef(OuterRef("room_id"))))
-        repeated = Exists(GameEvent.objects.filter(game=OuterRef("pk"), seat=seat_inner,
-                                                   command_id=command_id))
-    return (Game.objects.select_for_update(of=("self",)).filter(room__code=room_code)
-            .annotate(guest_seat=seat, repeated=repeated).order_by("-id").first())
+    Raw SQL because this is every command's hot path: the same query through the ORM's
+    subquery expressions took half of a loaded server's CPU to compile (docs/benchmarks.md).
+    """
+    game, room, seat, event = (m._meta.db_table for m in (Game, Room, Seat, GameEvent))
+    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    sql = f"""
+        SELECT g.*, s.idx AS guest_seat,
+               (%s <> '' AND EXISTS (SELECT 1 FROM {event} e WHERE e.game_id = g.id
+                    AND e.seat = COALESCE(%s, s.idx) AND e.command_id = %s)) AS repeated
+        FROM {game} g
+        JOIN {room} r ON r.id = g.room_id
+        LEFT JOIN (SELECT room_id, "index" AS idx FROM {seat}
+                   WHERE guest_key = %s AND guest_key <> '') s ON s.room_id = g.room_id
+        WHERE r.code = %s
+        ORDER BY g.id DESC LIMIT 1{lock}"""
+    params = [command_id, seat_index, command_id, guest_key or "", room_code]
+    return next(iter(Game.objects.raw(sql, params)), None)
 
 
 def play(
@@ -199,7 +200,7 @@ def play(
             seat_index = game_row.guest_seat
         if seat_index >= len(game_row.players):
             raise ServiceError("watcher", "Your seat is not in this game; wait for the next one.")
-        if game_row.repeated:
+        if game_row.repeated:  # 0/1 on SQLite
             return PlayResult(duplicate=True, seat=seat_index)
         if expected_seq is not None and game_row.seq != expected_seq:
             raise ServiceError("stale", "The game moved on before this command.")
