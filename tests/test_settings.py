@@ -30,3 +30,13 @@ def test_without_secret_key_one_is_generated_once_and_kept(tmp_path):
     assert len(first) >= 50
     assert settings_value("SECRET_KEY", tmp_path) == first
     assert (tmp_path / "secret_key").read_text().strip() == first
+
+
+def test_postgres_connections_come_from_a_bounded_pool(tmp_path):
+    # Persistent connections under ASGI: one per request thread, until PostgreSQL refused more.
+    url = "postgresql://user@127.0.0.1:5432/db"
+    db = "DATABASES['default']"
+    assert settings_value(f"{db}['CONN_MAX_AGE']", tmp_path, DATABASE_URL=url) == "0"
+    assert settings_value(f"{db}['OPTIONS']['pool']['max_size']", tmp_path, DATABASE_URL=url,
+                          DB_POOL_SIZE="12") == "12"
+    assert settings_value(f"{db}['CONN_MAX_AGE']", tmp_path) == "60"  # SQLite: per thread

@@ -78,10 +78,22 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
 }
-# Keep connections open between commands (Channels closes them after each call otherwise):
-# every async service call runs on a pool thread with its own connection.
-DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A connection pool, not persistent connections: under ASGI every HTTP request runs in a
+    # thread of its own, and each kept its own connection open for CONN_MAX_AGE, so a burst
+    # of page loads ran PostgreSQL out of connections ("too many clients", seen in the load
+    # benchmark). With CONN_HEALTH_CHECKS Django has the pool check each connection it lends.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": env.int("DB_POOL_SIZE", default=16),
+        "timeout": 10,
+    }
+else:
+    # Keep connections open between commands (Channels closes them after each call
+    # otherwise): every async service call runs on a pool thread with its own connection.
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers queue instead of failing with "database is locked"; WAL lets readers run beside
     # the one writer and halves a command's commit time (measured: 57 ms -> 27 ms under load).
