@@ -13,7 +13,7 @@ from .turn import play_turn
 
 def choose(game: Game) -> Action:
     if game.ruleset.columns > 1:
-        return play_turn(game, triple.column_roll_values, triple.column_pick_slot)
+        return play_turn(game, *triple.optimal_bot())
     adv = advisor(game.ruleset)
     state = CardState.of(game.scorecard)
     dice = tuple(game.dice)  # type: ignore[arg-type]

@@ -1,26 +1,25 @@
 """Triple Yahtzee bots built on the one-column optimal table.
 
-Exact play is out of reach (39 boxes), so a position is valued from the one-column table:
-``W = Σ m_c · F_c(column c)``, each column's optimal expected points to come times its
-multiplier.
+Exact play of a whole game is out of reach (39 boxes), so a position is valued from the
+one-column table: ``W = Σ m_c · F_c(column c)``, each column's optimal expected points to come
+times its multiplier.
 
-* ``column`` (the bot to compare with; not a level): each turn is played exactly against
-  ``W`` — every final roll is worth its best ``m_c · (points + F_c(after) − F_c(before))`` over
-  all legal boxes of all columns, and holds maximise the expectation of that. Mean ≈ 1845.
-* ``corrected`` (the ``optimal`` level for triple): the same exact play of each turn against
-  ``V = W + θ·φ``. ``F_c`` assumes column c must take every roll that comes; in triple the
-  other columns absorb bad rolls, so hard boxes get more tries. ``φ`` (column-separable
-  features: which boxes are open where, the live upper bonus, the Yahtzee bonus) and ``θ``
-  (fitted by least-squares temporal differences on simulated games, see ``triple_fit.py``,
-  stored in ``data/triple_correction.json``) value that flexibility.
+* ``optimal`` (the level): each turn is played exactly against ``W`` — every final roll is
+  worth its best ``m_c · (points + F_c(after) − F_c(before))`` over all legal boxes of all
+  columns, and holds maximise the expectation of that — until at most ``ENDGAME_OPEN`` boxes
+  are open in all columns together. From there on the game is solved exactly (``EndGame``:
+  expectimax over the remaining turns, all columns together), so the last turns use the
+  columns' shared flexibility that ``W`` cannot see.
+* ``column``: the same without the exact end game (the former ``optimal``; for comparison).
+* ``corrected`` (an experiment, not used by any level): play against ``W + θ·φ``, a linear
+  correction over column features fitted by LSTD on simulated games (``triple_fit.py``,
+  ``manage.py fit_triple``). No fitted θ played better than θ = 0 (docs/ai.md).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
@@ -33,7 +32,6 @@ from .solver import last_roll_values
 
 ColumnKey = tuple[int, int, int]  # (mask, upper capped, yahtzee holds 50)
 
-CORRECTION_FILE = Path(__file__).with_name("data") / "triple_correction.json"
 N_BOXES = 13
 N_TURNS = 39
 
@@ -154,15 +152,6 @@ class Correction:
     def zero(cls) -> Correction:
         return cls(np.zeros(N_FEATURES))
 
-    @classmethod
-    def load(cls, path: Path = CORRECTION_FILE) -> Correction:
-        data = json.loads(path.read_text())
-        theta = np.array(data["theta"], dtype=np.float64)
-        if theta.shape != (N_FEATURES,) or data["features"] != feature_names(
-                advisor("triple").ruleset.box_names):
-            raise ValueError(f"{path} does not match the features of this version.")
-        return cls(theta)
-
     def column(self, key: ColumnKey, m: int, open_total: int) -> float:
         """θ·column_features(key, m, open_total)."""
         mask, u, y = key
@@ -175,11 +164,6 @@ class Correction:
         filled in one of them (``open_total``: boxes open after the move)."""
         th = self.theta[N_COLUMN_FEATURES:]
         return -(open_in - 1) * (th[box] + th[N_BOXES + box] * open_total / N_TURNS)
-
-
-@lru_cache(maxsize=1)
-def fitted_correction() -> Correction:
-    return Correction.load()
 
 
 # --- exact play of a turn against W + θ·φ ----------------------------------------------------
@@ -297,12 +281,12 @@ def turn_values(game: Game, corr: Correction) -> TurnValues:
     return found
 
 
-def corrected_roll_values(game: Game, corr: Correction | None = None) -> np.ndarray:
-    return turn_values(game, corr or fitted_correction()).roll_values(game)
+def corrected_roll_values(game: Game, corr: Correction) -> np.ndarray:
+    return turn_values(game, corr).roll_values(game)
 
 
-def corrected_pick_slot(game: Game, corr: Correction | None = None) -> Slot:
-    return turn_values(game, corr or fitted_correction()).pick_slot(game)
+def corrected_pick_slot(game: Game, corr: Correction) -> Slot:
+    return turn_values(game, corr).pick_slot(game)
 
 
 # --- the column bot (for comparison) ---------------------------------------------------------
@@ -347,53 +331,103 @@ def column_pick_slot(game: Game) -> Slot:
 
 # --- the end of the game, solved exactly ------------------------------------------------------
 
-def _canonical(key: ColumnKey, faces: tuple[int, ...]) -> ColumnKey:
-    """The column state with an upper subtotal that no longer matters made 63."""
-    mask, u, y = key
-    open_faces = sum(f for b, f in enumerate(faces) if f and not mask >> b & 1)
-    if u >= 63 or u + 5 * open_faces < 63:
-        u = 63
-    return (mask, u, y)
+@lru_cache(maxsize=1)
+def _open_face_sums() -> np.ndarray:
+    """For every mask, the sum of the faces of its open upper boxes."""
+    faces = np.array(_upper_faces())
+    masks = np.arange(1 << N_BOXES)
+    open_ = ((masks[:, None] >> np.arange(N_BOXES)[None, :]) & 1) == 0
+    return (open_ * faces[None, :]).sum(axis=1)
 
 
 class EndGame:
     """Exact expected points to come of positions with few open boxes (all columns together),
-    by expectimax over whole turns: each turn's holds and box exactly optimal."""
+    by expectimax over whole turns: each turn's holds and box exactly optimal.
+
+    A position's value needs those of every position it can lead to; they are found first,
+    then solved level by level (fewest open boxes first), each level's turns vectorised.
+    """
 
     def __init__(self, mult: tuple[int, ...]) -> None:
         self.adv = advisor("triple")
+        self.t = self.adv.tables
         self.mult = mult
-        self.faces = _upper_faces()
+        self.open_faces = _open_face_sums()
         self._values: dict[tuple[ColumnKey, ...], float] = {}
 
+    def canonical(self, key: ColumnKey) -> ColumnKey:
+        """The column state with an upper subtotal that no longer matters made 63."""
+        mask, u, y = key
+        if u >= 63 or u + 5 * int(self.open_faces[mask]) < 63:
+            return (mask, 63, y)
+        return key
+
     def key(self, keys: tuple[ColumnKey, ...]) -> tuple[ColumnKey, ...]:
-        return tuple(_canonical(k, self.faces) for k in keys)
+        return tuple(self.canonical(k) for k in keys)
+
+    def _moves(self, key: ColumnKey) -> list[ColumnKey]:
+        """Every state a column can be in after one more box is filled."""
+        mask, u, y = key
+        found = []
+        for b in range(N_BOXES):
+            if mask >> b & 1:
+                continue
+            nm = mask | 1 << b
+            face = int(self.t.upper_face[b])
+            if face:
+                found += [self.canonical((nm, min(UPPER_CAP, u + face * k), y))
+                          for k in range(6)]
+            elif b == self.t.yahtzee_box:
+                found += [(nm, u, 0), (nm, u, 1)]
+            else:
+                found.append(self.canonical((nm, u, y)))
+        return found
 
     def value(self, keys: tuple[ColumnKey, ...]) -> float:
         keys = self.key(keys)
         found = self._values.get(keys)
-        if found is None:
-            full = (1 << N_BOXES) - 1
-            if all(k[0] == full for k in keys):
-                found = 0.0
-            else:
-                v = self.roll_values(keys).reshape(-1, 1)
-                for _ in range(2):
-                    v = best_hold_values(hold_values(v))
-                found = float(ROLL_PROBABILITY @ v[:, 0])
-            self._values[keys] = found
-        return found
+        if found is not None:
+            return found
+        full = (1 << N_BOXES) - 1
+        # Every position below this one that is not solved yet, by number of open boxes.
+        todo: dict[int, list[tuple[ColumnKey, ...]]] = {}
+        seen = {keys}
+        stack = [keys]
+        while stack:
+            pos = stack.pop()
+            if all(k[0] == full for k in pos):
+                self._values[pos] = 0.0
+                continue
+            todo.setdefault(sum(N_BOXES - k[0].bit_count() for k in pos), []).append(pos)
+            for c, k in enumerate(pos):
+                for nk in self._moves(k):
+                    nxt = pos[:c] + (nk,) + pos[c + 1:]
+                    if nxt not in seen and nxt not in self._values:
+                        seen.add(nxt)
+                        stack.append(nxt)
+        for n in sorted(todo):
+            level = todo[n]
+            v = np.stack([self.roll_values(pos) for pos in level], axis=1)
+            for _ in range(2):
+                v = best_hold_values(hold_values(v))
+            for pos, val in zip(level, ROLL_PROBABILITY @ v, strict=True):
+                self._values[pos] = float(val)
+        return self._values[keys]
 
     def after(self, keys: tuple[ColumnKey, ...], c: int, key: ColumnKey) -> float:
-        return self.value(keys[:c] + (key,) + keys[c + 1:])
+        nxt = keys[:c] + (self.canonical(key),) + keys[c + 1:]
+        found = self._values.get(nxt)
+        return found if found is not None else self.value(nxt)
 
     def roll_values(self, keys: tuple[ColumnKey, ...]) -> np.ndarray:
         """(252,): points (multiplied, bonuses in) plus the value after, best legal box."""
-        t = self.adv.tables
+        t = self.t
         rs = t.ruleset
+        yb = t.yahtzee_box
         best = np.full(252, -np.inf)
         for c, (mask, u, y) in enumerate(keys):
             m = self.mult[c]
+            col = np.full(252, -np.inf)
             for b in range(N_BOXES):
                 if mask >> b & 1:
                     continue
@@ -407,34 +441,29 @@ class EndGame:
                         per[k] = m * (pts + bonus) + self.after(
                             keys, c, (nm, min(UPPER_CAP, u + pts), y))
                     vals = per[COUNTS[:, face - 1]]
-                elif b == t.yahtzee_box:
+                elif b == yb:
                     vals = np.where(t.base[:, b] > 0, m * 50.0 + self.after(keys, c, (nm, u, 1)),
                                     self.after(keys, c, (nm, u, 0)))
                 else:
                     vals = m * t.base[:, b] + self.after(keys, c, (nm, u, y))
-                np.maximum(best, vals, out=best)
-        # Five of a kind where a column's yahtzee box is filled: the Joker (forced) decides
-        # the legal boxes and points of that column, and a 50 there adds the bonus.
-        yb = t.yahtzee_box
-        for f in range(6):
-            top = -np.inf
-            for c, (mask, u, y) in enumerate(keys):
-                m = self.mult[c]
-                joker = mask >> yb & 1
-                for b in range(N_BOXES):
-                    if mask >> b & 1 or (joker and not t.joker_legal[mask, f, b]):
-                        continue
-                    pts = int(t.joker_points[mask, f, b] if joker else t.base[YAHTZEE_ROLLS[f], b])
-                    nu, ny, extra = u, y, 0
-                    if t.upper_face[b]:
-                        nu = min(UPPER_CAP, u + pts)
-                        extra = rs.upper_bonus if u < 63 <= u + pts else 0
-                    if b == yb and pts > 0:
-                        ny = 1
-                    if joker and y:
-                        extra += rs.yahtzee_bonus
-                    top = max(top, m * (pts + extra) + self.after(keys, c, (mask | 1 << b, nu, ny)))
-            best[YAHTZEE_ROLLS[f]] = top
+                np.maximum(col, vals, out=col)
+            if mask >> yb & 1 and mask != (1 << N_BOXES) - 1:
+                # Five of a kind with this column's yahtzee box filled: the (forced) Joker
+                # decides the legal boxes and points, and a 50 there adds the bonus.
+                for f in range(6):
+                    top = -np.inf
+                    for b in range(N_BOXES):
+                        if mask >> b & 1 or not t.joker_legal[mask, f, b]:
+                            continue
+                        pts = int(t.joker_points[mask, f, b])
+                        nu, extra = u, rs.yahtzee_bonus if y else 0
+                        if t.upper_face[b]:
+                            nu = min(UPPER_CAP, u + pts)
+                            extra += rs.upper_bonus if u < 63 <= u + pts else 0
+                        top = max(top, m * (pts + extra)
+                                  + self.after(keys, c, (mask | 1 << b, nu, y)))
+                    col[YAHTZEE_ROLLS[f]] = top
+            np.maximum(best, col, out=best)
         return best
 
     def slot_value(self, game: Game, keys: tuple[ColumnKey, ...], slot: Slot,
@@ -484,6 +513,11 @@ def endgame_pick_slot(game: Game) -> Slot:
     return max(game.legal_slots(), key=lambda s: eg.slot_value(game, keys, s, dice))
 
 
+def optimal_bot() -> tuple[Callable[[Game], np.ndarray], Callable[[Game], Slot]]:
+    """The ``optimal`` level: the column bot, exact over the last ``ENDGAME_OPEN`` turns."""
+    return _optimal
+
+
 def bot(corr: Correction | None, endgame_open: int = ENDGAME_OPEN
         ) -> tuple[Callable[[Game], np.ndarray], Callable[[Game], Slot]]:
     """(roll values, slot pick) of a triple bot: exact when at most ``endgame_open`` boxes are
@@ -502,3 +536,6 @@ def bot(corr: Correction | None, endgame_open: int = ENDGAME_OPEN
         return column_pick_slot(g) if corr is None else corrected_pick_slot(g, corr)
 
     return roll_values, pick_slot
+
+
+_optimal = bot(None)
