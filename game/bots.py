@@ -119,7 +119,7 @@ async def _drive(room_code: str) -> None:
             action = await sync_to_async(decide, thread_sensitive=False)(
                 loaded[1], plan.level, plan.seq)
             try:
-                await in_db_thread(services.play)(
+                await services.aplay(
                     room_code, action, seat_index=plan.seat, by=plan.by,
                     expected_seq=plan.seq)
             except services.ServiceError as exc:

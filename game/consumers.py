@@ -198,7 +198,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if kind == "sync":
             await self.send_state()
         elif kind in ("roll", "score"):
-            result = await in_db_thread(services.play)(
+            result = await services.aplay(
                 self.code, parse_action(msg), guest_key=self.guest or None,
                 command_id=command_id)
             if result.duplicate:

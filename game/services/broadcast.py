@@ -6,7 +6,6 @@ logged and swallowed: what is stored stays stored, and the command still succeed
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -35,12 +34,20 @@ def group_send(room_code: str, message: dict[str, Any]) -> None:
     async_to_sync(agroup_send)(room_code, message)
 
 
-def send_events(room_code: str, messages: list[dict[str, Any]]) -> None:
-    """Every ``event`` message of one command, in one group message so their order holds,
-    encoded as JSON here once rather than by each of the room's sockets."""
-    if messages:
-        group_send(room_code, {"type": "game.events",
-                               "texts": [json.dumps(m) for m in messages]})
+def _events_message(texts: list[str]) -> dict[str, Any]:
+    # Every ``event`` frame of one command in one group message, so their order holds; JSON
+    # encoded once by the sender rather than by each of the room's sockets.
+    return {"type": "game.events", "texts": texts}
+
+
+def send_events(room_code: str, texts: list[str]) -> None:
+    if texts:
+        group_send(room_code, _events_message(texts))
+
+
+async def asend_events(room_code: str, texts: list[str]) -> None:
+    if texts:
+        await agroup_send(room_code, _events_message(texts))
 
 
 def send_room_changed(room_code: str) -> None:

@@ -8,6 +8,7 @@ second sees the first one's events. Events are stored before anything is sent.
 from __future__ import annotations
 
 import copy
+import json
 import random
 import threading
 from collections import OrderedDict
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ..db import in_db_thread
 from ..models import Game, GameEvent, Room, Seat
 from ..rules import Action, Event, RandomSource, RulesError, Score, event_from_dict
 from ..rules import Game as RulesGame
@@ -34,6 +36,11 @@ class PlayResult:
     messages: list[dict[str, Any]] = field(default_factory=list)
     duplicate: bool = False
     seat: int | None = None
+
+    @property
+    def texts(self) -> list[str]:
+        """The messages as the JSON text frames every socket of the room is sent."""
+        return [json.dumps(m) for m in self.messages]
 
 
 # --- the rules game of a stored game ------------------------------------------------------
@@ -172,7 +179,26 @@ def _locked_game(room_code: str, guest_key: str | None, seat_index: int | None,
     return next(iter(Game.objects.raw(sql, params)), None)
 
 
-def play(
+def play(room_code: str, action: Action, **command: Any) -> PlayResult:
+    """Apply a roll or a score (see :func:`apply_command`), then broadcast its events."""
+    result = apply_command(room_code, action, **command)
+    broadcast.send_events(room_code, result.texts)
+    return result
+
+
+async def aplay(room_code: str, action: Action, **command: Any) -> PlayResult:
+    """:func:`play` for the event loop: the transaction and the JSON encoding on a database
+    thread, the broadcast on the loop, so no thread waits for Redis."""
+    def apply_and_encode() -> tuple[PlayResult, list[str]]:
+        result = apply_command(room_code, action, **command)
+        return result, result.texts
+
+    result, texts = await in_db_thread(apply_and_encode)()
+    await broadcast.asend_events(room_code, texts)
+    return result
+
+
+def apply_command(
     room_code: str,
     action: Action,
     *,
@@ -183,9 +209,10 @@ def play(
     expected_seq: int | None = None,
 ) -> PlayResult:
     """Apply a roll or a score for the seat of ``guest_key`` (a person) or ``seat_index`` (a bot
-    or autoplay). ``expected_seq`` makes the command conditional on nothing having happened
-    since the caller looked (bots): otherwise ``stale``. A repeated ``command_id`` of the same
-    seat in the same game is not applied again."""
+    or autoplay) and store its events; the caller broadcasts them. ``expected_seq`` makes the
+    command conditional on nothing having happened since the caller looked (bots): otherwise
+    ``stale``. A repeated ``command_id`` of the same seat in the same game is not applied
+    again."""
     if len(command_id) > MAX_COMMAND_ID:
         raise ServiceError("bad_message", f"A command id has at most {MAX_COMMAND_ID} characters.")
     with transaction.atomic():
@@ -216,7 +243,6 @@ def play(
         messages = store_events(game_row, game, events, by=by, seat=seat_index,
                                 command_id=command_id, before=before)
         transaction.on_commit(lambda: _cache_put(game_row.pk, game_row.seq, game))
-    broadcast.send_events(room_code, messages)
     return PlayResult(messages=messages, seat=seat_index)
 
 
