@@ -358,6 +358,8 @@ class EndGame:
     def canonical(self, key: ColumnKey) -> ColumnKey:
         """The column state with an upper subtotal that no longer matters made 63."""
         mask, u, y = key
+        if mask == (1 << N_BOXES) - 1:
+            return (mask, 63, 0)
         if u >= 63 or u + 5 * int(self.open_faces[mask]) < 63:
             return (mask, 63, y)
         return key
@@ -486,14 +488,14 @@ class EndGame:
 
 
 #: Turns played exactly when at most this many boxes are open (all columns together).
-ENDGAME_OPEN = 6
+ENDGAME_OPEN = 8
 
 _endgames: dict[tuple[int, ...], EndGame] = {}
 
 
 def endgame(mult: tuple[int, ...]) -> EndGame:
     found = _endgames.get(mult)
-    if found is None or len(found._values) > 200_000:
+    if found is None or len(found._values) > 100_000:
         found = _endgames[mult] = EndGame(mult)
     return found
 
