@@ -7,7 +7,6 @@ Every bad frame gets an ``error`` with a stable code and the socket stays open
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -19,7 +18,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from . import bots, services
+from . import bots, heartbeat, services
 from .db import in_db_thread
 from .models import Room
 from .rules import Action, Roll, RulesError, Score
@@ -33,8 +32,6 @@ MAX_ID_LENGTH = 64
 MAX_BOX_LENGTH = 32
 
 
-#: When a socket of this process last checked each room's presence (see ``_heartbeat``).
-_room_checked: dict[str, float] = {}
 
 
 class TokenBucket:
@@ -110,7 +107,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.guest = await in_db_thread(self._session_guest)()
         self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
         self.throttled = False
-        self.last_presence: dict[str, Any] | None = None
         # The room's seats as this socket last heard them (``state``, then ``presence``).
         self.seats: dict[int, dict[str, Any]] = {}
         self.room = await in_db_thread(Room.objects.filter(code=self.code).first)()
@@ -123,7 +119,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.room, self.channel_name, self.guest)
         await self.send_state()
         await broadcast.agroup_send(self.code, {"type": "room.presence", "message": message})
-        self.heartbeat = asyncio.create_task(self._heartbeat())
+        heartbeat.register(self.channel_name, self.room, self.guest)
         bots.kick(self.code)
 
     def _session_guest(self) -> str:
@@ -133,35 +129,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.room is None:
             return
-        task = getattr(self, "heartbeat", None)
-        if task is not None:
-            task.cancel()
+        heartbeat.unregister(self.channel_name)
         await self.channel_layer.group_discard(broadcast.group_name(self.code), self.channel_name)
         message = await in_db_thread(presence.leave)(
             self.room, self.channel_name, self.guest)
         await broadcast.agroup_send(self.code, {"type": "room.presence", "message": message})
         bots.kick(self.code)  # if it was their turn, the away clock runs now
-
-    async def _heartbeat(self) -> None:
-        """Keep this socket's presence fresh. Once per interval per room and process, also
-        pass on presence changes nobody announced (a server that died) and let bots and away
-        players' turns move on."""
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
-            try:
-                await in_db_thread(presence.heartbeat)(
-                    self.room, self.channel_name, self.guest)
-                now = time.monotonic()
-                if now - _room_checked.get(self.code, 0.0) < presence.HEARTBEAT_SECONDS / 2:
-                    continue  # another socket of this room in this process just did
-                _room_checked[self.code] = now
-                message = await in_db_thread(presence.presence)(self.room)
-                if message != self.last_presence:
-                    await broadcast.agroup_send(
-                        self.code, {"type": "room.presence", "message": message})
-                bots.kick(self.code)
-            except Exception:  # noqa: BLE001 - a failed beat must not end the socket
-                log.warning("heartbeat failed in room %s", self.code, exc_info=True)
 
     # --- frames from the client -------------------------------------------------------------
 
@@ -258,7 +231,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.send_state()
 
     async def room_presence(self, event: dict[str, Any]) -> None:
-        self.last_presence = event["message"]
+        heartbeat.saw_presence(self.code, event["message"])
         for seat in event["message"]["seats"]:
             if seat["seat"] in self.seats:
                 self.seats[seat["seat"]]["connected"] = seat["connected"]

@@ -6,6 +6,7 @@ Each open socket is a ``Connection`` row refreshed by a heartbeat; a row not ref
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -62,14 +63,22 @@ def join(room: Room, channel_name: str, guest: str) -> dict[str, Any]:
     return presence(room)
 
 
-def heartbeat(room: Room, channel_name: str, guest: str) -> None:
+def refresh(sockets: Mapping[str, tuple[Room, str]]) -> set[str]:
+    """Mark every socket of one server process seen now, in one transaction: ``sockets`` maps
+    each channel name to its room and guest key. Returns the channel names that have no row
+    (swept, or closed meanwhile): the caller decides which to register again."""
+    now = timezone.now()
     with transaction.atomic():
-        updated = Connection.objects.filter(channel_name=channel_name).update(
-            last_seen=timezone.now())
-        if not updated:  # removed meanwhile (e.g. swept): register again
-            Connection.objects.create(room=room, channel_name=channel_name, guest_key=guest,
-                                      last_seen=timezone.now())
-        _touch_seat(room, guest)
+        known = set(Connection.objects.filter(channel_name__in=list(sockets))
+                    .values_list("channel_name", flat=True))
+        Connection.objects.filter(channel_name__in=list(known)).update(last_seen=now)
+        guests_by_room: dict[int, set[str]] = {}
+        for room, guest in sockets.values():
+            if guest:
+                guests_by_room.setdefault(room.pk, set()).add(guest)
+        for room_id, guests in guests_by_room.items():
+            Seat.objects.filter(room_id=room_id, guest_key__in=guests).update(last_seen=now)
+    return set(sockets) - known
 
 
 def leave(room: Room, channel_name: str, guest: str) -> dict[str, Any]:

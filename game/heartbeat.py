@@ -1,0 +1,78 @@
+"""One presence heartbeat per server process, for all of its sockets.
+
+Every socket's ``Connection`` row must be refreshed within ``presence.STALE_AFTER``. A timer per
+socket cost a transaction per socket every beat (35 a second at 700 sockets); one beat per
+process refreshes all of them in one transaction. Then, for each room with a socket here, it
+passes on presence changes nobody announced (a server that died) and kicks the bot driver, so
+an away player's turn moves on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from . import bots
+from .db import in_db_thread
+from .models import Room
+from .services import broadcast, presence
+
+log = logging.getLogger(__name__)
+
+#: This process's open sockets: channel name -> (room, guest key).
+_sockets: dict[str, tuple[Room, str]] = {}
+#: The last presence message of each room this process sent or received.
+_last_presence: dict[str, dict[str, Any]] = {}
+_task: asyncio.Task | None = None
+
+
+def register(channel_name: str, room: Room, guest: str) -> None:
+    """Keep this socket's presence fresh from now on (call from the event loop)."""
+    global _task
+    _sockets[channel_name] = (room, guest)
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _task = loop.create_task(_beat_forever(), name="presence-heartbeat")
+
+
+def unregister(channel_name: str) -> None:
+    global _task
+    _sockets.pop(channel_name, None)
+    if not _sockets and _task is not None:
+        _task.cancel()  # the next socket starts a new one
+        _task = None
+
+
+def saw_presence(room_code: str, message: dict[str, Any]) -> None:
+    _last_presence[room_code] = message
+
+
+async def _beat_forever() -> None:
+    while True:
+        await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+        try:
+            await beat()
+        except Exception:  # noqa: BLE001 - a failed beat must not stop the next ones
+            log.warning("presence heartbeat failed", exc_info=True)
+
+
+async def beat() -> None:
+    """Refresh every socket of this process; then per room, announce presence changes and
+    kick the bot driver."""
+    sockets = dict(_sockets)
+    if not sockets:
+        return
+    missing = await in_db_thread(presence.refresh)(sockets)
+    for name in missing & _sockets.keys():  # still open: its row was swept, register again
+        room, guest = _sockets[name]
+        await in_db_thread(presence.join)(room, name, guest)
+    rooms = {room.code: room for room, _ in sockets.values()}
+    for code, room in rooms.items():
+        message = await in_db_thread(presence.presence)(room)
+        if message != _last_presence.get(code):
+            _last_presence[code] = message
+            await broadcast.agroup_send(code, {"type": "room.presence", "message": message})
+        bots.kick(code)
+    for code in _last_presence.keys() - rooms.keys():
+        del _last_presence[code]
