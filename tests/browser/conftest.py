@@ -41,6 +41,7 @@ class LiveServer:
     """One Daphne process over one data dir; `stop()` and `start()` keep the data and port."""
 
     data_dir: Path
+    redis_url: str  # the real channel layer, as deployed
     port: int = field(default_factory=_free_port)
     proc: subprocess.Popen | None = None
 
@@ -55,7 +56,7 @@ class LiveServer:
             "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
             "DATA_DIR": str(self.data_dir),
             "DATABASE_URL": f"sqlite:///{self.data_dir / 'db.sqlite3'}",
-            "REDIS_URL": "",
+            "REDIS_URL": self.redis_url,
             "DICE_SEED": "browser-tests",
             "BOT_DELAY": "0",
             # Reloads must not count as "away" long enough for the autoplay bot to step in.
@@ -103,8 +104,9 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("browser-data"))
+def daphne_server(tmp_path_factory: pytest.TempPathFactory,
+                  redis_url: str) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("browser-data"), redis_url)
     server.migrate()
     server.start()
     yield server
