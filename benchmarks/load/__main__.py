@@ -139,6 +139,7 @@ def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[
                 offered_moves_per_s=round(rooms * args.rate, 1),
                 server_cpu_cores=round(cores, 2),
                 ruleset=args.ruleset if target == "app" else None,
+                database=args.database if target == "app" else None,
             )
             servers.check_alive()
             result["held"] = held(result)

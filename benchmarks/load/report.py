@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 FANOUT_P99_TARGET_MS = 100.0
@@ -67,3 +69,36 @@ def print_table(results: list[dict[str, Any]], file: TextIO = sys.stdout) -> Non
     for r in results:
         print("  ".join(str(get(r)).rjust(w) for _, w, get in COLUMNS), file=file)
     file.flush()
+
+
+MARKDOWN_HEADER = (
+    "| target | servers | database | rooms (sockets) | moves/s (offered) "
+    "| round trip p50/p95/p99 ms | fan-out p50/p95/p99 ms | lost | out of order | errors "
+    "| server CPU (cores) | machine load | × baseline RTT p50 | held |"
+)
+
+
+def markdown_table(results: list[dict[str, Any]]) -> str:
+    """The rows of a run as the Markdown table docs/benchmarks.md shows."""
+    lines = [MARKDOWN_HEADER, "|" + "---|" * MARKDOWN_HEADER.count(" | ") + "---|"]
+    for r in results:
+        load = r.get("machine_load_1min") or []
+        errors = sum(r["errors"].values()) + r["timeouts"] + r["connect_failures"]
+        cells = [
+            r["target"], r["servers"], r.get("database") or "-",
+            f'{r["rooms"]} ({r["sockets"]})',
+            f'{r["moves_per_s"]:g} ({r["offered_moves_per_s"]:g})',
+            _trio(r["round_trip_ms"]), _trio(r["fanout_ms"]), r["lost"],
+            r["out_of_order"] + r["duplicates"], errors, r["server_cpu_cores"],
+            "–".join(f"{x:g}" for x in load),
+            r.get("ratio_to_baseline", {}).get("round_trip_p50", ""),
+            "yes" if r["held"] else "no",
+        ]
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    # python -m benchmarks.load.report var/bench/load-<stamp>.json: the run as Markdown.
+    for name in sys.argv[1:]:
+        print(markdown_table(with_ratios(json.loads(Path(name).read_text())["results"])))
