@@ -494,8 +494,10 @@ _endgames: dict[tuple[int, ...], EndGame] = {}
 
 
 def endgame(mult: tuple[int, ...]) -> EndGame:
+    """The shared solver; started afresh past 30,000 positions (≈ 12 MB, ten games or so) so
+    a long-running server does not keep every end game it has met."""
     found = _endgames.get(mult)
-    if found is None or len(found._values) > 100_000:
+    if found is None or len(found._values) > 30_000:
         found = _endgames[mult] = EndGame(mult)
     return found
 
