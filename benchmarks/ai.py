@@ -91,7 +91,7 @@ def triple_comparison(first_seed: int, games: int) -> list[tuple[str, str]]:
     the same expectation; the luck-free one has about 30 times less variance.
     """
     from game.ai.triple import ENDGAME_OPEN
-    from game.ai.triple_fit import play_game
+    from game.ai.triple_games import play_game
 
     rows = []
     found: dict[str, tuple[list[float], list[float]]] = {}
@@ -99,7 +99,7 @@ def triple_comparison(first_seed: int, games: int) -> list[tuple[str, str]]:
         raw, free = [], []
         start = time.perf_counter()
         for seed in range(first_seed, first_seed + games):
-            score, _, luck_free = play_game(seed, None, endgame_open=k)
+            score, _, luck_free = play_game(seed, endgame_open=k)
             raw.append(float(score))
             free.append(luck_free)
         seconds = time.perf_counter() - start

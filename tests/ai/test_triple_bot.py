@@ -9,7 +9,7 @@ import pytest
 from game.ai import Roll, choose_action
 from game.ai.advice import advisor
 from game.ai.triple import ENDGAME_OPEN, EndGame, position_keys
-from game.ai.triple_fit import play_game
+from game.ai.triple_games import play_game
 from game.rules import Game
 
 FULL = (1 << 13) - 1
@@ -82,9 +82,9 @@ def test_end_game_beats_the_column_bot_on_the_same_dice(yahtzee_table):
     own worse expectation. Fixed seeds: deterministic."""
     diffs = []
     for seed in range(2000, 2012):
-        col_score, col_turns, col_free = play_game(seed, None, endgame_open=0)
-        score, turns, free = play_game(seed, None, endgame_open=ENDGAME_OPEN)
+        _, col_starts, col_free = play_game(seed, endgame_open=0)
+        _, starts, free = play_game(seed, endgame_open=ENDGAME_OPEN)
         early = 39 - ENDGAME_OPEN
-        assert [t[:2] for t in turns[:early + 1]] == [t[:2] for t in col_turns[:early + 1]]
+        assert starts[:early + 1] == col_starts[:early + 1]
         diffs.append(free - col_free)
     assert sum(diffs) / len(diffs) > 1.0
