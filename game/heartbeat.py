@@ -2,9 +2,9 @@
 
 Every socket's ``Connection`` row must be refreshed within ``presence.STALE_AFTER``. A timer per
 socket cost a transaction per socket every beat (35 a second at 700 sockets); one beat per
-process refreshes all of them in one transaction. Then, for each room with a socket here, it
-passes on presence changes nobody announced (a server that died) and kicks the bot driver, so
-an away player's turn moves on.
+process refreshes all of them in one transaction. Then, for all rooms with a socket here at
+once, it passes on presence changes nobody announced (a server that died) and kicks the bot
+driver where a bot sits or a seated player is away, so their turns move on.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ async def _beat_forever() -> None:
 
 async def beat() -> None:
     """Refresh every socket of this process; then per room, announce presence changes and
-    kick the bot driver."""
+    kick the bot driver where a bot or an away player may have a turn to play."""
     sockets = dict(_sockets)
     if not sockets:
         return
@@ -67,12 +67,13 @@ async def beat() -> None:
     for name in missing & _sockets.keys():  # still open: its row was swept, register again
         room, guest = _sockets[name]
         await in_db_thread(presence.join)(room, name, guest)
-    rooms = {room.code: room for room, _ in sockets.values()}
-    for code, room in rooms.items():
-        message = await in_db_thread(presence.presence)(room)
+    rooms = {room.pk: room for room, _ in sockets.values()}
+    found = await in_db_thread(presence.presences)(rooms.values())
+    for code, (message, driver_needed) in found.items():
         if message != _last_presence.get(code):
             _last_presence[code] = message
             await broadcast.agroup_send(code, {"type": "room.presence", "message": message})
-        bots.kick(code)
-    for code in _last_presence.keys() - rooms.keys():
+        if driver_needed:
+            bots.kick(code)
+    for code in _last_presence.keys() - found.keys():
         del _last_presence[code]

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..models import Game, GameEvent, Room, Seat
 from .games import current_game, game_state
-from .presence import connected_guests, presence
+from .presence import presence
 
 #: How many of the current game's last events a ``state`` carries (the page's event log).
 RECENT_EVENTS = 50
@@ -26,7 +26,8 @@ def recent_events(game_row: Game, limit: int = RECENT_EVENTS) -> list[dict[str, 
 def room_state(room: Room, guest: str | None) -> dict[str, Any]:
     room.refresh_from_db()
     seats = list(Seat.objects.filter(room=room).order_by("index"))
-    here = connected_guests(room)
+    now_here = presence(room)
+    connected = {p["seat"]: p["connected"] for p in now_here["seats"]}
     game_row = current_game(room)
     mine = next((s for s in seats if guest and s.guest_key == guest), None)
     is_host = bool(guest) and guest == room.host_key
@@ -41,11 +42,11 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
             "seats": [
                 {"seat": s.index, "name": s.display_name, "kind": s.kind,
                  "level": s.bot_level or None,
-                 "connected": s.is_bot or (bool(s.guest_key) and s.guest_key in here),
+                 "connected": connected.get(s.index, False),
                  "host": bool(s.guest_key) and s.guest_key == room.host_key}
                 for s in seats
             ],
-            "watchers": presence(room)["watchers"],
+            "watchers": now_here["watchers"],
         },
         "you": {"seat": mine.index if mine else None, "host": is_host},
         "game": game_state(game_row) if game_row else None,

@@ -44,8 +44,8 @@ async def test_one_beat_refreshes_every_socket_of_the_process(connect, sessions)
     seats = await database_sync_to_async(lambda: list(
         Seat.objects.exclude(guest_key="").values_list("last_seen", flat=True)))()
     assert len(seats) == 3 and all(t >= before for t in seats)
-    # One update for the sockets and one per room for the seats: not one per socket.
-    assert len(writes) == 3, writes
+    # One update for the sockets and one for the seats: not one per socket or per room.
+    assert len(writes) == 2, writes
     for c in clients:
         await c.close()
 
@@ -87,3 +87,21 @@ async def test_a_dead_servers_socket_is_announced_gone_after_it_went_stale(conne
     msg = await ann.until(lambda m: m["type"] == "presence" and not m["seats"][1]["connected"])
     assert msg["seats"][0]["connected"] is True
     await ann.close()
+
+
+async def test_the_beat_wakes_the_bot_driver_only_where_it_may_have_work(connect, sessions):
+    people_room, people = await seated_room(sessions, ["Ann", "Bob"])
+    bot_room, hosts = await seated_room(sessions, ["Cy"], bots=["easy"])
+    away_room, others = await seated_room(sessions, ["Di", "Ed"])
+    clients = [await connect(people_room.code, people[0][0], "ann"),
+               await connect(people_room.code, people[1][0], "bob"),
+               await connect(bot_room.code, hosts[0][0], "cy"),
+               await connect(away_room.code, others[0][0], "di")]  # Ed is away
+    found = await database_sync_to_async(presence.presences)(
+        [people_room, bot_room, away_room])
+    assert {code: driver for code, (_, driver) in found.items()} == {
+        people_room.code: False, bot_room.code: True, away_room.code: True}
+    assert found[away_room.code][0]["seats"] == [{"seat": 0, "connected": True},
+                                                 {"seat": 1, "connected": False}]
+    for c in clients:
+        await c.close()
