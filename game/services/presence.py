@@ -86,21 +86,30 @@ def join(room: Room, channel_name: str, guest: str) -> dict[str, Any]:
     return presence(room)
 
 
+#: Sockets per statement of a refresh: SQLite nests a chain of ORs one level deep per term
+#: and refuses more than 1000 levels.
+REFRESH_CHUNK = 500
+
+
 def refresh(sockets: Mapping[str, tuple[Room, str]]) -> set[str]:
     """Mark every socket of one server process seen now, in one transaction: ``sockets`` maps
     each channel name to its room and guest key. Returns the channel names that have no row
     (swept, or closed meanwhile): the caller decides which to register again."""
     now = timezone.now()
+    names = list(sockets)
+    pairs = list({(room.pk, guest) for room, guest in sockets.values() if guest})
+    known: set[str] = set()
     with transaction.atomic():
-        known = set(Connection.objects.filter(channel_name__in=list(sockets))
-                    .values_list("channel_name", flat=True))
-        Connection.objects.filter(channel_name__in=list(known)).update(last_seen=now)
-        pairs = {(room.pk, guest) for room, guest in sockets.values() if guest}
-        if pairs:  # one statement: a write on SQLite holds up every command meanwhile
-            Seat.objects.filter(reduce(operator.or_, (Q(room_id=pk, guest_key=guest)
-                                                      for pk, guest in pairs))
-                                ).update(last_seen=now)
-    return set(sockets) - known
+        for i in range(0, len(names), REFRESH_CHUNK):
+            chunk = names[i:i + REFRESH_CHUNK]
+            known.update(Connection.objects.filter(channel_name__in=chunk)
+                         .values_list("channel_name", flat=True))
+            Connection.objects.filter(channel_name__in=chunk).update(last_seen=now)
+        for i in range(0, len(pairs), REFRESH_CHUNK):
+            Seat.objects.filter(reduce(operator.or_, (
+                Q(room_id=pk, guest_key=guest) for pk, guest in pairs[i:i + REFRESH_CHUNK])
+            )).update(last_seen=now)
+    return set(names) - known
 
 
 def leave(room: Room, channel_name: str, guest: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from game import heartbeat
+from game import heartbeat, services
 from game.models import Connection, Seat
 from game.services import presence
 
@@ -105,3 +105,22 @@ async def test_the_beat_wakes_the_bot_driver_only_where_it_may_have_work(connect
                                                  {"seat": 1, "connected": False}]
     for c in clients:
         await c.close()
+
+
+async def test_a_refresh_of_many_sockets_fits_in_the_databases_limits():
+    await database_sync_to_async(refresh_many_sockets)()
+
+
+def refresh_many_sockets() -> None:
+    # 1,500 seated guests in one process: more OR terms than SQLite nests in one statement.
+    room = services.create_room(name="Big", rules="yahtzee", seats=[services.SeatSpec()],
+                                host_key="host")
+    sockets = {f"specific.x!{i}": (room, f"guest-{i}") for i in range(1500)}
+    Connection.objects.bulk_create([
+        Connection(room=room, channel_name=name, guest_key=guest,
+                   last_seen=timezone.now() - timedelta(seconds=50))
+        for name, (_, guest) in list(sockets.items())[:1200]])
+    before = timezone.now()
+    missing = presence.refresh(sockets)
+    assert missing == {f"specific.x!{i}" for i in range(1200, 1500)}
+    assert Connection.objects.filter(last_seen__gte=before).count() == 1200
