@@ -22,8 +22,10 @@ run: setup
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 test: setup
 	scripts/ensure-services
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

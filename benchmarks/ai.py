@@ -126,9 +126,9 @@ def main() -> None:
     parser.add_argument("--triple-seed", type=int, default=1000)
     args = parser.parse_args()
     if args.triple_games:
-        rows = triple_comparison(args.triple_seed, args.triple_games)
-        width = max(len(k) for k, _ in rows)
-        for k, v in rows:
+        comparison = triple_comparison(args.triple_seed, args.triple_games)
+        width = max(len(k) for k, _ in comparison)
+        for k, v in comparison:
             print(f"{k.ljust(width)}  {v}")
         return
     decisions = 500 if args.quick else 3000

@@ -5,9 +5,11 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
-from .models import Game, GameEvent, Room, Seat
-from .rules import get_ruleset
-from .views import describe
+from .models import Game, GameAnalysis, GameEvent, Room, Seat
+from .presenters import describe, scorecard_table
+
+#: The sums the admin's scorecards show under the boxes.
+ADMIN_SUMS = ("upper_bonus", "yahtzee_bonus", "total")
 
 
 class SeatInline(admin.TabularInline):
@@ -79,8 +81,8 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("player_names", "room__seats__nickname", "room__code", "room__name")
     list_select_related = ("room",)
     date_hierarchy = "created"
-    fields = ("room", "rules", "status", "player_names", "public_page", "scorecards", "seq",
-              "created", "finished")
+    fields = ("room", "rules", "status", "player_names", "public_page", "review", "scorecards",
+              "seq", "created", "finished")
     readonly_fields = fields
     inlines = [GameEventInline]
 
@@ -92,29 +94,44 @@ class GameAdmin(admin.ModelAdmin):
     def public_page(self, obj: Game) -> str:
         return format_html('<a href="{0}">{0}</a>', obj.get_absolute_url())
 
+    @admin.display(description="review")
+    def review(self, obj: Game) -> str:
+        """Each player's play as the review grades it, and the link to the whole review."""
+        analysis = GameAnalysis.objects.filter(game=obj).first()
+        link = format_html('<a href="{}">Open the review</a>', obj.get_absolute_url())
+        if analysis is None:
+            return format_html("{} (not analysed yet: <code>manage.py analyse --game {}</code>)",
+                               link, obj.pk)
+        head = ("player", "decisions", "mean Δ", "skill cost ΣΔ", "luck ΣL", "best", "good",
+                "?!", "?", "??", "autoplayed")
+        rows = format_html_join("", "<tr>{}</tr>", (
+            (format_html_join("", "<td>{}</td>", ((v,) for v in (
+                p["name"], p["decisions"], f'{p["mean_loss"]:.3f}', f'{p["loss"]:.2f}',
+                f'{p["luck"]:+.2f}', *(p["grades"][g] for g in
+                                      ("best", "good", "inaccuracy", "mistake", "blunder")),
+                p["autoplay_decisions"]))),)
+            for p in analysis.data["players"]))
+        return format_html('{}<table class="review"><thead><tr>{}</tr></thead><tbody>{}'
+                           "</tbody></table>", link,
+                           format_html_join("", "<th>{}</th>", ((h,) for h in head)), rows)
+
     @admin.display(description="scorecards")
     def scorecards(self, obj: Game) -> str:
-        cards = obj.snapshot.get("scorecards") or []
-        if not cards:
+        table = scorecard_table(obj)
+        if not table.has_cards:
             return "—"
-        ruleset = get_ruleset(obj.rules)
-        cols = range(ruleset.columns)
+        multi = table.ruleset.columns > 1
         head = format_html_join("", "<th>{} {}</th>", (
-            (name, f"c{c + 1}×{ruleset.multipliers[c]}" if ruleset.columns > 1 else "")
-            for name in obj.players for c in cols))
+            (h.player, f"c{h.column}×{h.multiplier}" if multi else "") for h in table.headers))
 
         def cell(value) -> str:
             return "–" if value is None else str(value)
 
         rows = [
-            (box.label, [cell(card["columns"][c]["boxes"].get(box.name))
-                         for card in cards for c in cols])
-            for box in ruleset.boxes
-        ] + [
-            (label, [cell(card["columns"][c][key]) for card in cards for c in cols])
-            for label, key in (("Upper bonus", "upper_bonus"), ("Yahtzee bonus", "yahtzee_bonus"),
-                               ("Column total", "total"))
-        ] + [("Total", [cell(card["total"]) if c == 0 else "" for card in cards for c in cols])]
+            (row.title, [cell(v) for v in row.cells])
+            for row in table.boxes + [r for r in table.sums if r.key in ADMIN_SUMS]
+        ] + [("Total", [cell(total) if c == 0 else ""
+                        for _, total in table.totals for c in range(table.ruleset.columns)])]
         body = format_html_join("", "<tr><th>{}</th>{}</tr>", (
             (label, format_html_join("", "<td>{}</td>", ((v,) for v in values)))
             for label, values in rows))

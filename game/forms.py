@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django import forms
 
 from . import services
-from .models import MAX_SEATS, NICKNAME_MAX, RULES_CHOICES, Room
-from .services.rooms import ROOM_NAME_MAX
+from .ai.actions import LEVELS
+from .models import NICKNAME_MAX, ROOM_NAME_MAX, RULES_CHOICES, Room
+from .rules import MAX_PLAYERS
 
-SEAT_CHOICES = [
-    ("human", "A person"),
-    ("easy", "Computer — easy"),
-    ("medium", "Computer — medium"),
-    ("optimal", "Computer — optimal"),
-]
+SEAT_CHOICES = [("human", "A person")] + [(level, f"Computer — {level}") for level in LEVELS]
 
 
-def _nickname(value: str) -> str:
+def _validated(clean: Callable[[str], str], value: str) -> str:
+    """``value`` through a service's validation, its refusal as the form's error."""
     try:
-        return services.clean_nickname(value)
+        return clean(value)
     except services.ServiceError as exc:
         raise forms.ValidationError(exc.message) from None
 
@@ -27,7 +26,7 @@ class CreateRoomForm(forms.Form):
     name = forms.CharField(max_length=ROOM_NAME_MAX, label="Room name")
     rules = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="yahtzee")
     seats = forms.TypedChoiceField(
-        coerce=int, choices=[(n, str(n)) for n in range(1, MAX_SEATS + 1)], initial=2,
+        coerce=int, choices=[(n, str(n)) for n in range(1, MAX_PLAYERS + 1)], initial=2,
         label="Seats")
     nickname = forms.CharField(
         max_length=NICKNAME_MAX, required=False, label="Your nickname",
@@ -35,7 +34,7 @@ class CreateRoomForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        for i in range(MAX_SEATS):
+        for i in range(MAX_PLAYERS):
             self.fields[f"seat_{i}"] = forms.ChoiceField(
                 choices=SEAT_CHOICES, initial="human", required=False, label=f"Seat {i + 1}")
 
@@ -43,19 +42,14 @@ class CreateRoomForm(forms.Form):
         return [self[name] for name in ("name", "rules", "seats", "nickname")]
 
     def seat_fields(self) -> list[forms.BoundField]:
-        return [self[f"seat_{i}"] for i in range(MAX_SEATS)]
+        return [self[f"seat_{i}"] for i in range(MAX_PLAYERS)]
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Give the room a name.")
-        if not name.isprintable():
-            raise forms.ValidationError("A room name cannot contain control characters.")
-        return name
+        return _validated(services.clean_room_name, self.cleaned_data["name"])
 
     def clean_nickname(self) -> str:
         raw = self.cleaned_data.get("nickname", "")
-        return _nickname(raw) if raw.strip() else ""
+        return _validated(services.clean_nickname, raw) if raw.strip() else ""
 
     def clean(self) -> dict:
         data = super().clean()
@@ -81,4 +75,4 @@ class JoinForm(forms.Form):
             self.fields["seat"].initial = free[0].index
 
     def clean_nickname(self) -> str:
-        return _nickname(self.cleaned_data["nickname"])
+        return _validated(services.clean_nickname, self.cleaned_data["nickname"])

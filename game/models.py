@@ -12,14 +12,17 @@ import secrets
 from django.db import models
 from django.urls import reverse
 
+from .ai.actions import LEVELS
 from .rules import RULESETS
 
 RULES_CHOICES = [(r.name, r.title) for r in RULESETS.values()]
-BOT_LEVEL_CHOICES = [("easy", "Easy"), ("medium", "Medium"), ("optimal", "Optimal")]
+BOT_LEVEL_CHOICES = [(level, level.title()) for level in LEVELS]
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no look-alikes (0/o, 1/l/i)
 CODE_LENGTH = 8  # 31**8 ≈ 8.5e11: not guessable by walking the lobby-less URL space
-MAX_SEATS = 6
+ROOM_NAME_MAX = 60
 NICKNAME_MAX = 24
+#: A client's command id (``id`` in the protocol), stored for idempotency.
+COMMAND_ID_MAX = 64
 
 
 def new_room_code() -> str:
@@ -33,7 +36,7 @@ class Room(models.Model):
         FINISHED = "finished", "Finished"
 
     code = models.CharField(max_length=16, unique=True, default=new_room_code, editable=False)
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=ROOM_NAME_MAX)
     rules = models.CharField(max_length=16, choices=RULES_CHOICES, default="yahtzee")
     seats_count = models.PositiveSmallIntegerField(default=2)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
@@ -50,10 +53,6 @@ class Room(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game:room", args=[self.code])
-
-    @property
-    def current_game(self) -> Game | None:
-        return self.games.order_by("-id").first()
 
 
 class Seat(models.Model):
@@ -124,6 +123,10 @@ class Game(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("game:game_detail", args=[self.pk])
 
+    @property
+    def winner_names(self) -> list[str]:
+        return [self.players[i] for i in self.winners if 0 <= i < len(self.players)]
+
 
 class GameEvent(models.Model):
     """One event of a game, stored before it is broadcast; rows are never changed or deleted."""
@@ -143,7 +146,7 @@ class GameEvent(models.Model):
     #: Seat that sent the command (None for events the server made on its own, like a start).
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     #: Client-chosen command id, on the first event of the command only (for idempotency).
-    command_id = models.CharField(max_length=64, blank=True, default="")
+    command_id = models.CharField(max_length=COMMAND_ID_MAX, blank=True, default="")
 
     class Meta:
         ordering = ["game", "seq"]
@@ -176,7 +179,30 @@ class Connection(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="connections")
     channel_name = models.CharField(max_length=200, unique=True)
     guest_key = models.CharField(max_length=64, blank=True, default="")
+    #: The client's address (``game.clients``), for the cap on sockets per address.
+    address = models.CharField(max_length=64, blank=True, default="")
     last_seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["guest_key", "last_seen"], name="connection_guest_seen"),
+            models.Index(fields=["address", "last_seen"], name="connection_address_seen"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.room.code}: {self.channel_name}"
+
+
+class GameAnalysis(models.Model):
+    """The review of a finished game: ``game.ai.review.analyse(...).to_dict()``, computed once
+    when the game ends (``services.review.analyse_game``); a page view only reads it. Rows of
+    another ``version`` are recomputed by ``manage.py analyse``."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    version = models.PositiveSmallIntegerField()
+    data = models.JSONField()
+    #: When ``data`` was (re)computed.
+    created = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Analysis of game {self.game_id} (v{self.version})"

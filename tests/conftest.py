@@ -10,9 +10,14 @@ multiprocessing.set_start_method("spawn", force=True)
 
 @pytest.fixture(autouse=True)
 def _game_settings(settings):
-    """Reproducible dice and no bot pauses in every test."""
+    """Reproducible dice and no bot pauses in every test; rate-limit counters start at zero
+    (every test client comes from the same address)."""
+    from django.core.cache import cache
+
     settings.DICE_SEED = "tests"
     settings.BOT_DELAY = 0
+    settings.REVIEW_ON_FINISH = False  # a test that wants the review turns it on
+    cache.clear()
     return settings
 
 
@@ -31,4 +36,20 @@ def redis_url() -> str:
         pytest.fail(f"Redis at {url} is not reachable ({exc}); run scripts/ensure-services.")
     finally:
         client.close()
+    return url
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """A reachable PostgreSQL server (TEST_POSTGRES_URL, default the local one, user postgres);
+    fails, never skips, without."""
+    import os
+
+    import psycopg
+
+    url = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    try:
+        psycopg.connect(url, connect_timeout=5).close()
+    except psycopg.Error as exc:
+        pytest.fail(f"PostgreSQL at {url} is not reachable ({exc}); run scripts/ensure-services.")
     return url

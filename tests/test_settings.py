@@ -40,3 +40,45 @@ def test_postgres_connections_come_from_a_bounded_pool(tmp_path):
     assert settings_value(f"{db}['OPTIONS']['pool']['max_size']", tmp_path, DATABASE_URL=url,
                           DB_POOL_SIZE="12") == "12"
     assert settings_value(f"{db}['CONN_MAX_AGE']", tmp_path) == "60"  # SQLite: per thread
+
+
+def readme_production_env() -> dict[str, str]:
+    """The ``export`` lines of the README's production section, with a real secret key."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## Production"):]
+    block = section[section.index("```sh"):section.index("```", section.index("```sh") + 5)]
+    env: dict[str, str] = {}
+    for line in block.splitlines():
+        if line.startswith("export "):
+            env.update(pair.split("=", 1) for pair in line.removeprefix("export ").split())
+    assert env.pop("SECRET_KEY") == "..."
+    env["SECRET_KEY"] = "k" * 20 + "-a-long-random-production-key-" + "x" * 20
+    return env
+
+
+def check_deploy(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env={**{k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG")},
+             "DATA_DIR": str(tmp_path), **env},
+        cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_the_readme_production_environment_passes_the_deploy_checks(tmp_path):
+    env = readme_production_env()
+    assert {"HTTPS", "SECURE_HSTS_SECONDS", "ALLOWED_HOSTS"} <= env.keys()
+    result = check_deploy(tmp_path, env)
+    assert result.returncode == 0, result.stderr
+    # Without TLS the same checks fail: they do look at these settings.
+    env.pop("HTTPS")
+    result = check_deploy(tmp_path, env)
+    assert result.returncode != 0
+    assert "SESSION_COOKIE_SECURE" in result.stderr
+
+
+def test_the_database_and_secret_key_are_readable_by_their_owner_only(tmp_path):
+    data = tmp_path / "new-data-dir"
+    settings_value("SECRET_KEY", data)
+    for name in ("secret_key", "db.sqlite3"):
+        assert (data / name).stat().st_mode & 0o777 == 0o600, name
+    assert data.stat().st_mode & 0o077 == 0

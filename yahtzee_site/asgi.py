@@ -9,14 +9,14 @@ django_asgi_app = get_asgi_application()  # before importing anything that touch
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from game.routing import websocket_urlpatterns  # noqa: E402
+from game.realtime.origin import SameOriginValidator  # noqa: E402
+from game.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SameOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }

@@ -9,21 +9,30 @@ import os
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.management.utils import get_random_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 
 DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var")))
-DATA_DIR.mkdir(parents=True, exist_ok=True)
+DATA_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def _owner_only_file(path: Path, content: str = "") -> None:
+    """Create ``path`` readable by its owner only (no window where it is world-readable)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "w") as f:
+        f.write(content)
 
 
 def _local_secret_key() -> str:
     # A key kept beside the database, so sessions survive restarts without a shared default.
     path = DATA_DIR / "secret_key"
-    if not path.exists():
-        path.write_text(get_random_secret_key())
-        path.chmod(0o600)
+    _owner_only_file(path, get_random_secret_key())
     return path.read_text().strip()
 
 
@@ -43,6 +52,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "game",
 ]
 
@@ -55,6 +65,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as its docs ask
 ]
 
 ROOT_URLCONF = "yahtzee_site.urls"
@@ -105,6 +117,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
     DATABASES["default"].setdefault("TEST", {"NAME": str(DATA_DIR / "test_db.sqlite3")})
+    # SQLite creates the file (and its -wal/-shm files, which copy its mode) world-readable.
+    if DATABASES["default"]["NAME"] not in ("", ":memory:"):
+        _owner_only_file(Path(DATABASES["default"]["NAME"]))
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
@@ -117,6 +132,13 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Rate-limit counters (game/services/limits.py): shared by all processes through Redis.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -132,6 +154,53 @@ CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+
+# --- Behind a TLS proxy (README: "Production") ---------------------------------------------
+#: The site is served over https: cookies only travel encrypted, http redirects to https.
+HTTPS = env.bool("HTTPS", default=False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=HTTPS)
+#: The header by which the proxy says the client spoke https, e.g. "X-Forwarded-Proto". Only set
+#: it when the proxy always sets (or strips) that header: a client could send it otherwise.
+PROXY_SSL_HEADER = env.str("PROXY_SSL_HEADER", default="")
+if PROXY_SSL_HEADER:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + PROXY_SSL_HEADER.upper().replace("-", "_"), "https")
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+
+# Pages load scripts, styles and images from this site only: no inline script or style, so an
+# injected one cannot run. Websockets: 'self' covers ws(s):// of the same host.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# Admin logins: after AXES_FAILURE_LIMIT failures from one address, or for one account, further
+# attempts are refused for AXES_COOLOFF_TIME hours (`manage.py axes_reset` lifts a lockout).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("ADMIN_LOGIN_FAILURES", default=5)
+AXES_COOLOFF_TIME = env.float("ADMIN_LOCKOUT_HOURS", default=0.25)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+#: Behind a proxy, the header it puts the client's address in (e.g. "X-Forwarded-For"; its
+#: right-most entry is used). Empty: the address of the connection itself.
+CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="")
+AXES_CLIENT_IP_CALLABLE = "game.clients.client_address"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -172,3 +241,15 @@ WS_RATE_BURST = env.float("WS_RATE_BURST", default=20.0)
 WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=8.0)
 #: Seconds a player may be away on their turn before the optimal bot plays it for them.
 AWAY_GRACE = env.float("AWAY_GRACE", default=60.0)
+#: Every server process refreshes its open sockets this often (seconds); a socket not refreshed
+#: for PRESENCE_STALE_AFTER seconds counts as gone, whatever ended it (a killed server included).
+PRESENCE_HEARTBEAT = env.float("PRESENCE_HEARTBEAT", default=20.0)
+PRESENCE_STALE_AFTER = env.float("PRESENCE_STALE_AFTER", default=60.0)
+#: What one visitor may do, per session (an address sharing many people gets five times more).
+ROOMS_PER_HOUR = env.int("ROOMS_PER_HOUR", default=20)
+JOINS_PER_MINUTE = env.int("JOINS_PER_MINUTE", default=20)
+#: Live websockets one session, and one address, may hold at once (over it: refused).
+SOCKETS_PER_SESSION = env.int("SOCKETS_PER_SESSION", default=8)
+SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
+#: Analyse every game when it finishes (game review), in a worker process of each server.
+REVIEW_ON_FINISH = env.bool("REVIEW_ON_FINISH", default=True)

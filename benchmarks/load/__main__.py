@@ -52,6 +52,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "(django-environ options) to try a setting without editing settings.py")
     p.add_argument("--redis-url", default="",
                    help="use this Redis instead of starting a private one")
+    p.add_argument("--hostile", type=int, default=0,
+                   help="also run each app load with this many hostile sockets flooding "
+                        "sync just under the rate limit (benchmarks/load/hostile.py)")
     p.add_argument("--keep-going", action="store_true",
                    help="run every load of --rooms even after one broke")
     p.add_argument("--out", default="var/bench", help="directory for JSON results and logs")
@@ -86,7 +89,10 @@ def app_env(args: argparse.Namespace, redis_url: str, log_dir: Path) -> dict[str
     data_dir = log_dir / "app-data"
     data_dir.mkdir(exist_ok=True)
     env.update(DATA_DIR=str(data_dir), DJANGO_SETTINGS_MODULE="yahtzee_site.settings",
-               DEBUG="false", BOT_DELAY="0", AWAY_GRACE="3600")
+               DEBUG="false", BOT_DELAY="0", AWAY_GRACE="3600",
+               # Every simulated browser comes from this one address: lift the per-address caps.
+               ROOMS_PER_HOUR="1000000", JOINS_PER_MINUTE="1000000",
+               SOCKETS_PER_ADDRESS="1000000")
     if args.database == "postgres":
         env["DATABASE_URL"] = services.ensure_postgres_db(args.pg_admin_url, args.pg_db)
         if args.db_options:
@@ -114,42 +120,57 @@ def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[
     with services.daphne_servers(application, servers_n, env, log_dir, tag) as servers:
         for rooms in args.room_steps:
             shape = Shape(rooms, args.players, args.watchers, args.rate, args.duration)
-            http_urls = servers.urls("http")
-            if target == "baseline":
-                seatings = relay_seating(shape)
-            elif args.setup == "orm":
-                seatings = [Seating(r["code"], r["player_cookies"], [""] * args.watchers)
-                            for r in seed_in_subprocess(env, rooms, args.players, args.ruleset)]
-            else:
-                seatings = [Seating(code, players, watchers) for code, players, watchers
-                            in seat_rooms(rooms, args.players, args.watchers, http_urls,
-                                          args.ruleset)]
-            print(f"[{target} x{servers_n}] {rooms} rooms x ({args.players} players + "
-                  f"{args.watchers} watchers), {args.rate:g} move/s each, "
-                  f"{args.duration:g} s ...", file=sys.stderr, flush=True)
-            result = asyncio.run(run_phase(
-                target, shape, seatings, http_urls, relay=target == "baseline",
-                on_start=servers.mark_cpu,
-            ))
-            cores = servers.cores_since_mark()
-            result.update(
-                target=target, servers=servers_n, rooms=rooms, players=args.players,
-                watchers=args.watchers, rate=args.rate, sockets=rooms * (args.players
-                                                                         + args.watchers),
-                offered_moves_per_s=round(rooms * args.rate, 1),
-                server_cpu_cores=round(cores, 2),
-                ruleset=args.ruleset if target == "app" else None,
-                database=args.database if target == "app" else None,
-            )
-            servers.check_alive()
-            result["held"] = held(result)
-            if args.db_options and target == "app":
-                result["db_options"] = args.db_options
-            results.append(result)
-            save(path, results)
-            print_table([result], file=sys.stderr)
-            if not result["held"] and not args.keep_going:
-                break
+            # With --hostile, the app's load is measured twice in a row: honest players only,
+            # then beside the hostile sockets (fresh rooms each time).
+            for hostile in ([0, args.hostile] if args.hostile and target == "app" else [0]):
+                seatings = make_seatings(args, target, shape, servers.urls("http"), env)
+                print(f"[{target} x{servers_n}] {rooms} rooms x ({args.players} players + "
+                      f"{args.watchers} watchers), {args.rate:g} move/s each, "
+                      f"{args.duration:g} s, {hostile} hostile sockets ...", file=sys.stderr,
+                      flush=True)
+                if not run_load(args, target, servers_n, servers, shape, seatings, hostile,
+                                results, path):
+                    return
+
+
+def make_seatings(args: argparse.Namespace, target: str, shape: Shape, http_urls: list[str],
+                  env: dict[str, str]) -> list[Seating]:
+    if target == "baseline":
+        return relay_seating(shape)
+    if args.setup == "orm":
+        return [Seating(r["code"], r["player_cookies"], [""] * args.watchers)
+                for r in seed_in_subprocess(env, shape.rooms, args.players, args.ruleset)]
+    return [Seating(code, players, watchers) for code, players, watchers
+            in seat_rooms(shape.rooms, args.players, args.watchers, http_urls, args.ruleset)]
+
+
+def run_load(args: argparse.Namespace, target: str, servers_n: int,
+             servers: services.Servers, shape: Shape, seatings: list[Seating], hostile: int,
+             results: list[dict[str, Any]], path: Path) -> bool:
+    """One measured load; False when it broke and the run should stop."""
+    rooms, http_urls = shape.rooms, servers.urls("http")
+    result = asyncio.run(run_phase(
+        target + ("+hostile" if hostile else ""), shape, seatings, http_urls,
+        relay=target == "baseline", on_start=servers.mark_cpu, hostile=hostile,
+    ))
+    cores = servers.cores_since_mark()
+    result.update(
+        target=target, servers=servers_n, rooms=rooms, players=args.players,
+        watchers=args.watchers, rate=args.rate, sockets=rooms * (args.players
+                                                                 + args.watchers),
+        offered_moves_per_s=round(rooms * args.rate, 1),
+        server_cpu_cores=round(cores, 2),
+        ruleset=args.ruleset if target == "app" else None,
+        database=args.database if target == "app" else None,
+    )
+    servers.check_alive()
+    result["held"] = held(result)
+    if args.db_options and target == "app":
+        result["db_options"] = args.db_options
+    results.append(result)
+    save(path, results)
+    print_table([result], file=sys.stderr)
+    return result["held"] or args.keep_going
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -170,12 +170,13 @@ def press_start(base_url: str, code: str, cookie: str, timeout: float = 30.0,
 
     from websockets.exceptions import ConnectionClosed, InvalidHandshake
     from websockets.sync.client import connect
+    from websockets.typing import Origin
 
     url = base_url.replace("http", "ws", 1) + f"/ws/rooms/{code}/"
     delay = 0.25
     for attempt in range(attempts):
         try:
-            with connect(url, origin=base_url, additional_headers=[("Cookie", cookie)],
+            with connect(url, origin=Origin(base_url), additional_headers=[("Cookie", cookie)],
                          open_timeout=timeout) as ws:
                 ws.send(json.dumps({"type": "start", "id": "start"}))
                 deadline = time.monotonic() + timeout

@@ -16,6 +16,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+from websockets.typing import Origin
 
 from .stats import SeqTracker
 
@@ -62,7 +63,7 @@ class Client:
     async def open(self) -> None:
         headers = [("Cookie", self.cookie)] if self.cookie else []
         self.ws = await connect(
-            self.url, origin=self.origin, additional_headers=headers, compression=None,
+            self.url, origin=Origin(self.origin), additional_headers=headers, compression=None,
             max_size=2**22, ping_interval=None, open_timeout=60, close_timeout=2,
         )
 
@@ -171,14 +172,14 @@ class Room:
         game = max(informed, key=lambda p: p.seq.last or 0).game
         if game is None or game.get("finished"):
             return None
-        sender = next((p for p in informed if p.seat == game["current_player"]), None)
-        if sender is None:
+        mover = next((p for p in informed if p.seat == game["current_player"]), None)
+        if mover is None:
             return None
         options = [o for o in game.get("options") or [] if o.get("allowed")]
         if game.get("dice") is None or not options:
-            return sender, {"type": "roll", "hold": []}
+            return mover, {"type": "roll", "hold": []}
         first = options[0]
-        return sender, {"type": "score", "box": first["box"], "column": first.get("column", 0)}
+        return mover, {"type": "score", "box": first["box"], "column": first.get("column", 0)}
 
     async def play(self, start: float, count: int, interval: float, deadline: float) -> None:
         """Make ``count`` moves, the k-th due at ``start + k * interval`` (perf_counter);

@@ -43,7 +43,7 @@ def with_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 COLUMNS = [
-    ("target", 8, lambda r: r["target"]),
+    ("target", 12, lambda r: label(r)),
     ("srv", 3, lambda r: r["servers"]),
     ("rooms", 5, lambda r: r["rooms"]),
     ("socks", 5, lambda r: r["sockets"]),
@@ -58,6 +58,12 @@ COLUMNS = [
     ("x base rtt50", 12, lambda r: r.get("ratio_to_baseline", {}).get("round_trip_p50", "")),
     ("held", 4, lambda r: "yes" if r["held"] else "NO"),
 ]
+
+
+def label(r: dict[str, Any]) -> str:
+    """The target, and the hostile sockets beside it, if any."""
+    hostile = r.get("hostile_sockets") or 0
+    return f'{r["target"]}+{hostile}h' if hostile else r["target"]
 
 
 def _trio(s: dict[str, Any]) -> str:
@@ -85,7 +91,7 @@ def markdown_table(results: list[dict[str, Any]]) -> str:
         load = r.get("machine_load_1min") or []
         errors = sum(r["errors"].values()) + r["timeouts"] + r["connect_failures"]
         cells = [
-            r["target"], r["servers"], r.get("database") or "-",
+            label(r), r["servers"], r.get("database") or "-",
             f'{r["rooms"]} ({r["sockets"]})',
             f'{r["moves_per_s"]:g} ({r["offered_moves_per_s"]:g})',
             _trio(r["round_trip_ms"]), _trio(r["fanout_ms"]), r["lost"],

@@ -15,6 +15,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from .clients import Client, Room
+from .hostile import Flood
 from .stats import summary_ms
 
 CONNECT_CONCURRENCY = 8
@@ -118,7 +119,7 @@ async def _final_sync(rooms: list[Room]) -> None:
 
 async def run_phase(
     name: str, shape: Shape, seatings: list[Seating], http_urls: list[str], relay: bool,
-    on_start: Callable[[], None] = lambda: None,
+    on_start: Callable[[], None] = lambda: None, hostile: int = 0,
 ) -> dict[str, Any]:
     rooms = build_rooms(seatings, http_urls, relay)
     t_connect = time.perf_counter()
@@ -133,6 +134,8 @@ async def run_phase(
     count = max(1, round(shape.duration * shape.rate))
     start = time.perf_counter() + 0.5
     deadline = start + 3 * shape.duration + 30  # a load that cannot keep up still ends
+    flood = Flood(hostile)
+    flood.start([s.code for s in seatings], http_urls, start + shape.duration)
     on_start()
     load_before = os.getloadavg()[0]
     cpu_before = time.process_time()
@@ -143,6 +146,7 @@ async def run_phase(
     moves_end = max([r.last_done for r in rooms] + [start + 1e-3])
     generator_cores = (time.process_time() - cpu_before) / (time.perf_counter() - t_before)
     load_after = os.getloadavg()[0]
+    hostile_counts = await flood.stop()
     await asyncio.sleep(DRAIN_SECONDS)
     if not relay:
         await _final_sync(rooms)
@@ -161,6 +165,7 @@ async def run_phase(
                                       if k.startswith("retried")),
                   connect_failure_reasons=dict(connect_failures),
                   generator_cpu_cores=round(generator_cores, 2),
+                  hostile_sockets=hostile, hostile=hostile_counts,
                   machine_load_1min=[round(load_before, 2), round(load_after, 2)])
     return result
 
@@ -177,14 +182,14 @@ def tally(rooms: list[Room], seconds: float) -> dict[str, Any]:
         late += room.late_starts
         finished += room.finished
         stalled += room.stalled
-        done = [m for m in room.moves if m.first_seq is not None]
-        moves_ok += sum(1 for m in done if m.error is None)
-        for m in done:
-            got = m.sender.received_at.get(m.first_seq)
+        done = [(m, m.first_seq) for m in room.moves if m.first_seq is not None]
+        moves_ok += sum(1 for m, _ in done if m.error is None)
+        for m, seq in done:
+            got = m.sender.received_at.get(seq)
             if got is not None:
                 rtt.append(got - m.sent)
             for w in room.watchers:
-                got = w.received_at.get(m.first_seq)
+                got = w.received_at.get(seq)
                 if got is not None:
                     fanout.append(got - m.sent)
         final = max([c.final_seq or 0 for c in room.clients]

@@ -139,13 +139,14 @@ class Servers:
 
 
 def start_daphne(
-    application: str, port: int, env: dict[str, str], log_path: Path, wait: bool = True
+    application: str, port: int, env: dict[str, str], log_path: Path, wait: bool = True,
+    options: tuple[str, ...] = (),
 ) -> subprocess.Popen:
     """One Daphne on 127.0.0.1:``port`` serving ``application`` (module:attribute)."""
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(
             [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "1",
-             application],
+             *options, application],
             cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
     if wait:

@@ -1,19 +1,22 @@
 """Computer players and the optimal solitaire strategy. Imports ``game.rules`` only.
 
 * :func:`choose_action` — the bot interface: what a bot of a given level does next.
-* :func:`advisor` / :class:`CardState` / :class:`Choice` — the decision API: every legal hold
-  and box of a turn with its expected final score (hints, analysis, ``manage.py advise``).
+* :func:`advisor` / :class:`CardState` / :class:`Choice` / :class:`Estimate` — the decision
+  API: every legal hold and box of a turn with its expected final score and its spread, and
+  estimates of a position at every moment of a turn (hints, analysis, ``manage.py advise``).
+* :func:`win_chances` — each player's chance to win from those estimates.
 * :func:`get_solution` / :func:`build_table` / :func:`set_strategy_dir` — the solved tables on
   disk (see ``storage.py``).
 """
 
 from .actions import LEVELS, Action, Roll, Score
-from .advice import Advisor, CardState, Choice, advisor
+from .advice import Advisor, CardState, Choice, Estimate, advisor
 from .bots import choose_action
 from .storage import build_table, get_solution, set_strategy_dir, strategy_dir, table_path
+from .win_chances import win_chances
 
 __all__ = [
-    "LEVELS", "Action", "Advisor", "CardState", "Choice", "Roll", "Score", "advisor",
+    "LEVELS", "Action", "Advisor", "CardState", "Choice", "Estimate", "Roll", "Score", "advisor",
     "build_table", "choose_action", "get_solution", "set_strategy_dir", "strategy_dir",
-    "table_path",
+    "table_path", "win_chances",
 ]

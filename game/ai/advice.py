@@ -6,16 +6,18 @@ of one scorecard column: what is banked plus what optimal play can expect from h
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from game.rules import Ruleset, Scorecard
+from game.rules.rulesets import JokerRule
 
-from .multisets import INDEX, ROLL_INDEX, YAHTZEE_ROLLS, best_hold_values, hold_values, sub_holds
-from .scoring import UPPER_CAP
-from .solver import Solution, last_roll_values
+from .multisets import INDEX, ROLL_INDEX, best_hold_moments, hold_values, sub_holds
+from .scoring import UPPER_CAP, FloatArray, roll_outcome
+from .solver import Solution, last_roll_moments, spread_of
 from .storage import get_solution
 
 
@@ -39,18 +41,36 @@ class CardState:
     def empty(cls) -> CardState:
         return cls(0, 0, False, 0)
 
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """The solver's state: (mask, upper subtotal capped, yahtzee box holds 50)."""
+        return self.mask, min(self.upper, UPPER_CAP), int(self.yahtzee_50)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A column's final score under optimal play from some moment: its expectation, standard
+    deviation and skewness (what ``win_chances`` takes)."""
+
+    expected: float
+    sd: float
+    skew: float
+
 
 @dataclass(frozen=True)
 class Choice:
-    """A hold (dice values kept, sorted) or a box, with its expected final score."""
+    """A hold (dice values kept, sorted) or a box, with the expected final score and its
+    standard deviation when it is chosen (and optimal play follows)."""
 
     hold: tuple[int, ...] | None
     box: str | None
     expected: float
+    sd: float
+    skew: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"hold": list(self.hold) if self.hold is not None else None, "box": self.box,
-                "expected": round(self.expected, 6)}
+                "expected": round(self.expected, 6), "sd": round(self.sd, 6)}
 
 
 class Advisor:
@@ -72,8 +92,7 @@ class Advisor:
         if state.yahtzee_50 and (self.tables.yahtzee_box is None
                                  or not state.mask >> self.tables.yahtzee_box & 1):
             raise ValueError("The yahtzee box cannot hold 50 while it is open.")
-        if np.isnan(self.solution.values[state.mask, min(state.upper, UPPER_CAP),
-                                         int(state.yahtzee_50)]):
+        if np.isnan(self.solution.values[state.key]):
             raise ValueError(f"An upper subtotal of {state.upper} cannot be made with the "
                              "upper boxes that are filled.")
 
@@ -86,12 +105,48 @@ class Advisor:
         """Expected final score of the column at the start of a turn."""
         return state.banked + self.future(state)
 
-    def _turn_levels(self, mask: int, upper: int, y: int) -> tuple[list[np.ndarray], ...]:
-        """Hold values with one and with two rolls to come, for one state (cached)."""
-        m, u, yy = (np.array([v], dtype=np.intp) for v in (mask, min(upper, UPPER_CAP), y))
-        v0 = last_roll_values(self.tables, self.solution.values, m, u, yy)
-        one = hold_values(v0)
-        two = hold_values(best_hold_values(one))
+    # --- estimates: expected final score and its standard deviation, at every moment ---
+
+    def estimate(self, state: CardState) -> Estimate:
+        """At the start of a turn, before the first roll."""
+        self.check(state)
+        return Estimate(state.banked + self.solution.value(*state.key),
+                        *self.solution.spread(*state.key))
+
+    def after_roll(self, state: CardState, dice: tuple[int, ...], rolls_left: int) -> Estimate:
+        """When ``dice`` have just landed with ``rolls_left`` re-rolls still allowed (0-2):
+        the best choice's (the position's value; the luck of the roll is this minus the
+        estimate before it)."""
+        best = (self.hold_choices(state, dice, rolls_left) if rolls_left
+                else self.box_choices(state, dice))[0]
+        return Estimate(best.expected, best.sd, best.skew)
+
+    def before_reroll(self, state: CardState, hold: tuple[int, ...], rolls_left: int
+                      ) -> Estimate:
+        """When ``hold`` (dice values) is kept and the other dice are in the air; ``rolls_left``
+        counts this re-roll (2 after the first roll), as in :meth:`hold_choices`."""
+        self.check(state)
+        if not 1 <= rolls_left <= 2:
+            raise ValueError("Dice are only re-rolled with 1 or 2 rolls left.")
+        kept = tuple(sorted(hold))
+        if len(kept) > 5 or any(d not in range(1, 7) for d in kept):
+            raise ValueError(f"Not a hold of dice: {hold!r}.")
+        return self._hold_estimate(state, kept, rolls_left)
+
+    def _hold_estimate(self, state: CardState, hold: tuple[int, ...], rolls_left: int
+                       ) -> Estimate:
+        k, i = len(hold), INDEX[len(hold)][hold]
+        value, second, third = (float(level[k][i, 0]) for level in self._turn(*state.key)[
+            rolls_left - 1])
+        return Estimate(state.banked + value, *spread_of(value, second, third))
+
+    def _turn_levels(self, mask: int, upper: int, y: int
+                     ) -> tuple[tuple[list[FloatArray], ...], tuple[list[FloatArray], ...]]:
+        """(values, second, third moments) of every hold with one and with two rolls to come,
+        for one state (cached)."""
+        m, u, yy = (np.array([v], dtype=np.intp) for v in (mask, upper, y))
+        one = tuple(map(hold_values, last_roll_moments(self.solution, m, u, yy)))
+        two = tuple(map(hold_values, best_hold_moments(*one)))
         return one, two
 
     def hold_choices(self, state: CardState, dice: tuple[int, ...], rolls_left: int
@@ -100,47 +155,34 @@ class Advisor:
         self.check(state)
         if not 1 <= rolls_left <= 2:
             raise ValueError("Holds are only chosen with 1 or 2 rolls left.")
-        levels = self._turn(state.mask, state.upper, int(state.yahtzee_50))[rolls_left - 1]
-        choices = [
-            Choice(h, None, state.banked + float(levels[len(h)][INDEX[len(h)][h], 0]))
-            for h in sub_holds(tuple(dice))
-        ]
+        choices = [Choice(h, None, *astuple(self._hold_estimate(state, h, rolls_left)))
+                   for h in sub_holds(tuple(dice))]
         return sorted(choices, key=lambda c: (-c.expected, -len(c.hold or ())))
 
     def box_choices(self, state: CardState, dice: tuple[int, ...]) -> list[Choice]:
         """Every legal box for ``dice``, with the expected final score of scoring there."""
         self.check(state)
-        t, rs, values = self.tables, self.ruleset, self.solution.values
         roll = ROLL_INDEX[tuple(sorted(dice))]
-        u = min(state.upper, UPPER_CAP)
-        y = int(state.yahtzee_50)
-        threshold = min(rs.upper_bonus_threshold, UPPER_CAP)
-        joker = (t.joker_legal is not None and t.yahtzee_box is not None
-                 and state.mask >> t.yahtzee_box & 1 and roll in YAHTZEE_ROLLS)
-        face = int(np.nonzero(roll == YAHTZEE_ROLLS)[0][0]) if joker else -1
+        mask, upper, y = state.key
         choices = []
-        for b, box in enumerate(rs.boxes):
-            if state.mask >> b & 1 or (joker and not t.joker_legal[state.mask, face, b]):
+        for b, box in enumerate(self.ruleset.boxes):
+            if mask >> b & 1:
                 continue
-            pts = float(t.joker_points[state.mask, face, b] if joker else t.base[roll, b])
-            nu, ny, extra = u, y, 0.0
-            if t.upper_face[b]:
-                nu = min(UPPER_CAP, u + int(pts))
-                if u < threshold <= u + pts:
-                    extra += rs.upper_bonus
-            if b == t.yahtzee_box and pts > 0:
-                ny = 1
-            if joker and y:
-                extra += rs.yahtzee_bonus
-            future = float(values[state.mask | 1 << b, nu, ny])
-            choices.append(Choice(None, box.name, state.banked + pts + extra + future))
+            out = roll_outcome(self.tables, b, mask, upper, y, roll)
+            if out is None:  # the Joker rule forbids this box
+                continue
+            future = float(self.solution.values[out.state])
+            choices.append(Choice(None, box.name,
+                                  state.banked + out.points + out.bonuses + future,
+                                  *spread_of(future, float(self.solution.second[out.state]),
+                                             float(self.solution.third[out.state]))))
         return sorted(choices, key=lambda c: -c.expected)
 
 
 _advisors: dict[int, Advisor] = {}
 
 
-def advisor(rules: str | Ruleset, joker: str | None = None) -> Advisor:
+def advisor(rules: str | Ruleset, joker: JokerRule | None = None) -> Advisor:
     """The advisor for ``rules`` (triple: one yahtzee column), loading its table if needed."""
     solution = get_solution(rules, joker)
     found = _advisors.get(id(solution))

@@ -13,10 +13,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from game.rules import Game, Ruleset, Slot
+from game.rules import Dice, Game, Ruleset, Slot
 
 from .multisets import ROLL_INDEX, ROLLS, best_hold_values, hold_values
 from .scoring import score_tables, solver_ruleset
+from .turn import current_dice
 
 BONUS_PRESSURE = 1.0  # points of credit per point above par (3 of a face) in the upper boxes
 SPEND_SHARE = 0.6  # share of a box's one-turn chase value that scoring there costs
@@ -29,10 +30,10 @@ def chase_values(ruleset: Ruleset) -> np.ndarray:
     levels = hold_values(base)
     for _ in range(2):
         levels = hold_values(best_hold_values(levels))
-    return levels[0][0]
+    return np.asarray(levels[0][0])
 
 
-def _slot_points(game: Game, slot: Slot, dice: tuple[int, ...]) -> float:
+def _slot_points(game: Game, slot: Slot, dice: Dice) -> float:
     card = game.scorecard
     pts = card.score_for(dice, slot.box, slot.column) + card.yahtzee_bonus_due(dice, slot.column)
     return pts * game.ruleset.multipliers[slot.column]
@@ -46,7 +47,7 @@ def _medium_adjust(game: Game, slot: Slot, pts_col: np.ndarray | float, b: int) 
     value = pts_col - SPEND_SHARE * chase_values(solver_ruleset(rs))[b]
     if face and not card.upper_bonus_earned(slot.column):
         value = value + BONUS_PRESSURE * (np.asarray(pts_col) - 3 * face)
-    return value * rs.multipliers[slot.column]
+    return np.asarray(value * rs.multipliers[slot.column])
 
 
 def _slot_table(game: Game, medium: bool) -> tuple[list[Slot], np.ndarray]:
@@ -63,7 +64,7 @@ def _slot_table(game: Game, medium: bool) -> tuple[list[Slot], np.ndarray]:
             pts * rs.multipliers[slot.column])
     # Five of a kind: the Joker rule and the Yahtzee bonus come from the scorecard itself.
     for f in range(1, 7):
-        dice = (f,) * 5
+        dice = (f, f, f, f, f)
         r = ROLL_INDEX[dice]
         legal = set(card.legal_slots(dice))
         for j, slot in enumerate(slots):
@@ -74,7 +75,7 @@ def _slot_table(game: Game, medium: bool) -> tuple[list[Slot], np.ndarray]:
     return slots, table
 
 
-def _value(game: Game, slot: Slot, dice: tuple[int, ...], medium: bool) -> float:
+def _value(game: Game, slot: Slot, dice: Dice, medium: bool) -> float:
     if not medium:
         return _slot_points(game, slot, dice)
     card = game.scorecard
@@ -83,11 +84,11 @@ def _value(game: Game, slot: Slot, dice: tuple[int, ...], medium: bool) -> float
 
 
 def roll_values(game: Game, medium: bool) -> np.ndarray:
-    return _slot_table(game, medium)[1].max(axis=1)
+    return np.asarray(_slot_table(game, medium)[1].max(axis=1))
 
 
 def pick_slot(game: Game, medium: bool) -> Slot:
-    dice = tuple(game.dice)  # type: ignore[arg-type]
+    dice = current_dice(game)
     legal = game.legal_slots()
     return max(legal, key=lambda s: _value(game, s, dice, medium))
 

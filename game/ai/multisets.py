@@ -57,7 +57,7 @@ def _probability(roll: tuple[int, ...]) -> float:
     ways = factorial(len(roll))
     for f in FACES:
         ways //= factorial(roll.count(f))
-    return ways / 6 ** len(roll)
+    return ways / 6.0 ** len(roll)
 
 
 #: Chance of each roll of five fresh dice.
@@ -66,6 +66,36 @@ ROLL_PROBABILITY = np.array([_probability(r) for r in ROLLS])
 COUNTS = np.array([[r.count(f) for f in FACES] for r in ROLLS], dtype=np.intp)
 #: Index of the five-of-a-kind roll of each face.
 YAHTZEE_ROLLS = np.array([ROLL_INDEX[(f,) * 5] for f in FACES], dtype=np.intp)
+
+
+#: Every hold, in the order of the hold levels put end to end (``np.concatenate(levels)``).
+HOLDS: tuple[tuple[int, ...], ...] = tuple(h for level in LEVELS for h in level)
+HOLD_SIZE = np.array([len(h) for h in HOLDS], dtype=np.intp)
+#: HOLD_COUNTS[h, f-1]: how many dice of hold h show face f.
+HOLD_COUNTS = np.array([[h.count(f) for f in FACES] for h in HOLDS], dtype=np.intp)
+
+
+@cache
+def hold_choices_table() -> np.ndarray:
+    """(252, 32): the holds of each roll (indices of ``HOLDS``), larger first, then in
+    ``sub_holds`` order, padded with repeats of the first — so the first best of a row is the
+    hold ``Advisor.hold_choices`` ranks first."""
+    flat = {h: i for i, h in enumerate(HOLDS)}
+    rows = []
+    for r in ROLLS:
+        holds = [flat[h] for h in sorted(sub_holds(r), key=lambda h: -len(h))]
+        rows.append(holds + [holds[0]] * (32 - len(holds)))
+    return np.array(rows, dtype=np.intp)
+
+
+@cache
+def throw_table() -> np.ndarray:
+    """(462, 252): the chance that keeping hold h and throwing the other dice gives roll r."""
+    table = np.zeros((N_HOLDS, N_ROLLS))
+    for i, h in enumerate(HOLDS):
+        for rest in LEVELS[5 - len(h)]:
+            table[i, ROLL_INDEX[tuple(sorted(h + rest))]] += _probability(rest)
+    return table
 
 
 def hold_values(roll_values: np.ndarray) -> list[np.ndarray]:
@@ -96,6 +126,25 @@ def best_hold_values(levels: list[np.ndarray]) -> np.ndarray:
             np.maximum(acc, best[parents[:, j]], out=acc)
         best = acc
     return best
+
+
+def best_hold_moments(levels: list[np.ndarray], *moments: list[np.ndarray]
+                      ) -> tuple[np.ndarray, ...]:
+    """:func:`best_hold_values`, and for every roll the other ``moments`` (hold levels of
+    E[X²], E[X³] …) of the hold it picks. On equal values the larger hold is kept, as the
+    advisor ranks them."""
+    best, best_moments = levels[0], [m[0] for m in moments]
+    for k in range(1, 6):
+        parents = PARENTS[k]
+        acc, acc_moments = levels[k].copy(), [m[k].copy() for m in moments]
+        for j in range(parents.shape[1]):
+            candidate = best[parents[:, j]]
+            better = candidate > acc
+            for a, b in zip(acc_moments, best_moments, strict=True):
+                np.copyto(a, b[parents[:, j]], where=better)
+            np.maximum(acc, candidate, out=acc)
+        best, best_moments = acc, acc_moments
+    return (best, *best_moments)
 
 
 def sub_holds(dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:

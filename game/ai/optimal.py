@@ -8,7 +8,7 @@ from . import triple
 from .actions import Action, Roll, Score
 from .advice import CardState, advisor
 from .multisets import positions_for
-from .turn import play_turn
+from .turn import current_dice, play_turn
 
 
 def choose(game: Game) -> Action:
@@ -16,7 +16,7 @@ def choose(game: Game) -> Action:
         return play_turn(game, *triple.optimal_bot())
     adv = advisor(game.ruleset)
     state = CardState.of(game.scorecard)
-    dice = tuple(game.dice)  # type: ignore[arg-type]
+    dice = current_dice(game)
     if game.rolls_left > 0:
         best = adv.hold_choices(state, dice, game.rolls_left)[0]
         if best.hold is not None and len(best.hold) < 5:

@@ -1,7 +1,7 @@
 """Strategy tables on disk: versioned files, built once, loaded lazily, safe across processes.
 
 A table lives in ``<strategy dir>/<rules>-<joker>-v<FORMAT_VERSION>.npz`` (for example
-``yahtzee-forced-v1.npz``). The directory comes from :func:`set_strategy_dir` (Django calls it
+``yahtzee-forced-v2.npz``). The directory comes from :func:`set_strategy_dir` (Django calls it
 with ``settings.STRATEGY_DIR``), else the ``STRATEGY_DIR`` environment variable, else
 ``./var/strategy``. A missing, stale (other format or other rules) or unreadable file is
 rebuilt; builders take an exclusive lock and publish with an atomic rename, so several
@@ -22,11 +22,14 @@ from pathlib import Path
 import numpy as np
 
 from game.rules import Ruleset
+from game.rules.rulesets import JokerRule
 
 from .scoring import ScoreTables, score_tables, solver_ruleset
 from .solver import Solution, solve
 
-FORMAT_VERSION = 1
+#: 2: the second and third moments of the points to come (``second``, ``third``) beside the
+#: values.
+FORMAT_VERSION = 2
 
 _strategy_dir: Path | None = None
 _cache: dict[tuple[str, str, str], Solution] = {}
@@ -69,7 +72,7 @@ def load_table(path: Path, tables: ScoreTables) -> Solution | None:
                 return None
             if str(data["fingerprint"]) != fingerprint(tables):
                 return None
-            return Solution(tables, data["values"])
+            return Solution(tables, data["values"], data["second"], data["third"])
     except (OSError, KeyError, ValueError):
         return None
 
@@ -84,6 +87,8 @@ def save_table(path: Path, solution: Solution, seconds: float) -> None:
             np.savez(
                 f,
                 values=solution.values,
+                second=solution.second,
+                third=solution.third,
                 format_version=np.int64(FORMAT_VERSION),
                 fingerprint=np.str_(fingerprint(solution.tables)),
                 rules=np.str_(solution.tables.ruleset.name),
@@ -98,7 +103,7 @@ def save_table(path: Path, solution: Solution, seconds: float) -> None:
 
 def build_table(
     rules: str | Ruleset,
-    joker: str | None = None,
+    joker: JokerRule | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[Solution, float]:
     """Solve ``rules`` and store the table (under the lock); returns it and the seconds taken."""
@@ -117,7 +122,7 @@ def build_table(
 
 def get_solution(
     rules: str | Ruleset,
-    joker: str | None = None,
+    joker: JokerRule | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Solution:
     """The table for ``rules`` (one column), loaded once per process, built if missing."""

@@ -19,33 +19,33 @@ history, commit d2316e0).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 import numpy as np
 
 from game.rules import Game, Slot
 
 from .advice import Advisor, CardState, advisor
-from .multisets import COUNTS, ROLL_PROBABILITY, YAHTZEE_ROLLS, best_hold_values, hold_values
-from .scoring import UPPER_CAP
+from .multisets import (
+    N_ROLLS,
+    ROLL_INDEX,
+    ROLL_PROBABILITY,
+    YAHTZEE_ROLLS,
+    best_hold_values,
+    hold_values,
+)
+from .scoring import UPPER_CAP, ScoreTables, roll_outcome, score_box
 from .solver import last_roll_values
+from .turn import current_dice
 
 ColumnKey = tuple[int, int, int]  # (mask, upper capped, yahtzee holds 50)
-
-N_BOXES = 13
-N_TURNS = 39
-
-
-def _key(state: CardState) -> ColumnKey:
-    return (state.mask, min(state.upper, UPPER_CAP), int(state.yahtzee_50))
 
 
 def position_keys(game: Game) -> tuple[ColumnKey, ...]:
     """The current player's columns as solver states."""
-    return tuple(_key(CardState.of(game.scorecard, c)) for c in range(game.ruleset.columns))
+    return tuple(CardState.of(game.scorecard, c).key for c in range(game.ruleset.columns))
 
 
-def _lrv(adv: Advisor, keys: list[ColumnKey]) -> np.ndarray:
+def column_last_roll_values(adv: Advisor, keys: list[ColumnKey]) -> np.ndarray:
     """(252, K) last-roll values (points now + column future) for column states ``keys``."""
     arr = np.array(keys, dtype=np.intp).reshape(-1, 3)
     return last_roll_values(adv.tables, adv.solution.values, arr[:, 0], arr[:, 1], arr[:, 2])
@@ -60,12 +60,11 @@ def _column_states(game: Game) -> list[CardState]:
 def column_roll_values(game: Game) -> np.ndarray:
     """Each final roll's best gain: max over columns of m × (points + value after − before)."""
     adv = advisor(game.ruleset)
-    full = (1 << adv.tables.n_boxes) - 1
-    best = np.full(252, -np.inf)
+    best = np.full(N_ROLLS, -np.inf)
     states = _column_states(game)
     for st, m in zip(states, game.ruleset.multipliers, strict=True):
-        if st.mask != full:
-            v0 = _lrv(adv, [_key(st)])[:, 0]
+        if st.mask != adv.tables.full:
+            v0 = column_last_roll_values(adv, [st.key])[:, 0]
             np.maximum(best, m * (v0 - adv.future(st)), out=best)
     return best
 
@@ -73,13 +72,12 @@ def column_roll_values(game: Game) -> np.ndarray:
 def column_pick_slot(game: Game) -> Slot:
     """The legal slot with the best gain for the current dice."""
     adv = advisor(game.ruleset)
-    dice = tuple(game.dice)  # type: ignore[arg-type]
+    dice = current_dice(game)
     legal = set(game.legal_slots())
     best: tuple[float, Slot] | None = None
-    full = (1 << adv.tables.n_boxes) - 1
     for c, (st, m) in enumerate(zip(_column_states(game), game.ruleset.multipliers,
                                     strict=True)):
-        if st.mask == full:
+        if st.mask == adv.tables.full:
             continue
         now = adv.future(st)
         for ch in adv.box_choices(st, dice):
@@ -93,15 +91,6 @@ def column_pick_slot(game: Game) -> Slot:
 
 # --- the end of the game, solved exactly ------------------------------------------------------
 
-@lru_cache(maxsize=1)
-def _open_face_sums() -> np.ndarray:
-    """For every mask, the sum of the faces of its open upper boxes."""
-    faces = np.array([int(f) for f in advisor("triple").tables.upper_face])
-    masks = np.arange(1 << N_BOXES)
-    open_ = ((masks[:, None] >> np.arange(N_BOXES)[None, :]) & 1) == 0
-    return (open_ * faces[None, :]).sum(axis=1)
-
-
 class EndGame:
     """Exact expected points to come of positions with few open boxes (all columns together),
     by expectimax over whole turns: each turn's holds and box exactly optimal.
@@ -112,39 +101,38 @@ class EndGame:
 
     def __init__(self, mult: tuple[int, ...]) -> None:
         self.adv = advisor("triple")
-        self.t = self.adv.tables
+        self.t: ScoreTables = self.adv.tables
         self.mult = mult
-        self.open_faces = _open_face_sums()
         self._values: dict[tuple[ColumnKey, ...], float] = {}
 
     def canonical(self, key: ColumnKey) -> ColumnKey:
-        """The column state with an upper subtotal that no longer matters made 63."""
+        """The column state with an upper subtotal that no longer matters made the cap."""
         mask, u, y = key
-        if mask == (1 << N_BOXES) - 1:
-            return (mask, 63, 0)
-        if u >= 63 or u + 5 * int(self.open_faces[mask]) < 63:
-            return (mask, 63, y)
+        if mask == self.t.full:
+            return (mask, UPPER_CAP, 0)
+        if self.t.upper_settled(mask, u):
+            return (mask, UPPER_CAP, y)
         return key
 
     def key(self, keys: tuple[ColumnKey, ...]) -> tuple[ColumnKey, ...]:
         return tuple(self.canonical(k) for k in keys)
 
-    def _moves(self, key: ColumnKey) -> list[ColumnKey]:
-        """Every state a column can be in after one more box is filled."""
+    def _outcomes(self, key: ColumnKey, b: int) -> list[tuple[int, int, ColumnKey]]:
+        """(points, bonuses, state after) for each distinct score box ``b`` can give a roll."""
         mask, u, y = key
-        found = []
-        for b in range(N_BOXES):
-            if mask >> b & 1:
-                continue
-            nm = mask | 1 << b
-            face = int(self.t.upper_face[b])
-            if face:
-                found += [self.canonical((nm, min(UPPER_CAP, u + face * k), y))
-                          for k in range(6)]
-            elif b == self.t.yahtzee_box:
-                found += [(nm, u, 0), (nm, u, 1)]
-            else:
-                found.append(self.canonical((nm, u, y)))
+        return [(p, int(out.bonuses), out.state) for p in map(int, self.t.point_values[b])
+                for out in (score_box(self.t, b, mask, u, y, p),)]
+
+    def _moves(self, key: ColumnKey) -> list[ColumnKey]:
+        """Every state a column can be in after one more box is filled (a Joker scores points
+        some roll also scores there, so it leads to no other state)."""
+        found: list[ColumnKey] = []
+        for b in range(self.t.n_boxes):
+            if not key[0] >> b & 1:
+                for _, _, after in self._outcomes(key, b):
+                    after = self.canonical(after)
+                    if after not in found:
+                        found.append(after)
         return found
 
     def value(self, keys: tuple[ColumnKey, ...]) -> float:
@@ -152,7 +140,7 @@ class EndGame:
         found = self._values.get(keys)
         if found is not None:
             return found
-        full = (1 << N_BOXES) - 1
+        n_boxes, full = self.t.n_boxes, self.t.full
         # Every position below this one that is not solved yet, by number of open boxes.
         todo: dict[int, list[tuple[ColumnKey, ...]]] = {}
         seen = {keys}
@@ -162,7 +150,7 @@ class EndGame:
             if all(k[0] == full for k in pos):
                 self._values[pos] = 0.0
                 continue
-            todo.setdefault(sum(N_BOXES - k[0].bit_count() for k in pos), []).append(pos)
+            todo.setdefault(sum(n_boxes - k[0].bit_count() for k in pos), []).append(pos)
             for c, k in enumerate(pos):
                 for nk in self._moves(k):
                     nxt = pos[:c] + (nk,) + pos[c + 1:]
@@ -186,67 +174,42 @@ class EndGame:
     def roll_values(self, keys: tuple[ColumnKey, ...]) -> np.ndarray:
         """(252,): points (multiplied, bonuses in) plus the value after, best legal box."""
         t = self.t
-        rs = t.ruleset
-        yb = t.yahtzee_box
-        best = np.full(252, -np.inf)
+        best = np.full(N_ROLLS, -np.inf)
         for c, (mask, u, y) in enumerate(keys):
             m = self.mult[c]
-            col = np.full(252, -np.inf)
-            for b in range(N_BOXES):
+            col = np.full(N_ROLLS, -np.inf)
+            for b in range(t.n_boxes):
                 if mask >> b & 1:
                     continue
-                nm = mask | 1 << b
-                face = int(t.upper_face[b])
-                if face:
-                    per = np.empty(6)
-                    for k in range(6):
-                        pts = face * k
-                        bonus = rs.upper_bonus if u < 63 <= u + pts else 0
-                        per[k] = m * (pts + bonus) + self.after(
-                            keys, c, (nm, min(UPPER_CAP, u + pts), y))
-                    vals = per[COUNTS[:, face - 1]]
-                elif b == yb:
-                    vals = np.where(t.base[:, b] > 0, m * 50.0 + self.after(keys, c, (nm, u, 1)),
-                                    self.after(keys, c, (nm, u, 0)))
-                else:
-                    vals = m * t.base[:, b] + self.after(keys, c, (nm, u, y))
-                np.maximum(col, vals, out=col)
-            if mask >> yb & 1 and mask != (1 << N_BOXES) - 1:
+                # Each distinct score of the box, then each roll by its score.
+                afters: dict[ColumnKey, float] = {}
+                per_score = np.array([
+                    m * (points + bonuses) + (afters[after] if after in afters else
+                                              afters.setdefault(after, self.after(keys, c, after)))
+                    for points, bonuses, after in self._outcomes((mask, u, y), b)])
+                np.maximum(col, per_score[t.point_index[:, b]], out=col)
+            if t.joker_on(mask) and mask != t.full:
                 # Five of a kind with this column's yahtzee box filled: the (forced) Joker
                 # decides the legal boxes and points, and a 50 there adds the bonus.
-                for f in range(6):
+                for roll in YAHTZEE_ROLLS:
                     top = -np.inf
-                    for b in range(N_BOXES):
-                        if mask >> b & 1 or not t.joker_legal[mask, f, b]:
-                            continue
-                        pts = int(t.joker_points[mask, f, b])
-                        nu, extra = u, rs.yahtzee_bonus if y else 0
-                        if t.upper_face[b]:
-                            nu = min(UPPER_CAP, u + pts)
-                            extra += rs.upper_bonus if u < 63 <= u + pts else 0
-                        top = max(top, m * (pts + extra)
-                                  + self.after(keys, c, (mask | 1 << b, nu, y)))
-                    col[YAHTZEE_ROLLS[f]] = top
+                    for b in range(t.n_boxes):
+                        out = None if mask >> b & 1 else roll_outcome(t, b, mask, u, y, int(roll))
+                        if out is not None:
+                            top = max(top, m * (out.points + out.bonuses)
+                                      + self.after(keys, c, out.state))
+                    col[roll] = top
             np.maximum(best, col, out=best)
         return best
 
-    def slot_value(self, game: Game, keys: tuple[ColumnKey, ...], slot: Slot,
-                   dice: tuple[int, ...]) -> float:
+    def slot_value(self, keys: tuple[ColumnKey, ...], slot: Slot, dice: tuple[int, ...]
+                   ) -> float:
         """Points of ``dice`` in ``slot`` (multiplied, bonuses in) plus the value after."""
-        t = self.adv.tables
-        card, c = game.scorecard, slot.column
-        mask, u, y = keys[c]
-        b = t.ruleset.box_names.index(slot.box)
-        pts = card.score_for(dice, slot.box, c)
-        bonus = card.yahtzee_bonus_due(dice, c)
-        nu, ny = u, y
-        if t.upper_face[b]:
-            nu = min(UPPER_CAP, u + pts)
-            if u < 63 <= u + pts:
-                bonus += t.ruleset.upper_bonus
-        if b == t.yahtzee_box and pts > 0:
-            ny = 1
-        return self.mult[c] * (pts + bonus) + self.after(keys, c, (mask | 1 << b, nu, ny))
+        c = slot.column
+        out = roll_outcome(self.t, self.t.ruleset.box_names.index(slot.box), *keys[c],
+                           ROLL_INDEX[tuple(sorted(dice))])
+        assert out is not None, "a legal slot"
+        return float(self.mult[c] * (out.points + out.bonuses) + self.after(keys, c, out.state))
 
 
 #: Turns played exactly when at most this many boxes are open (all columns together).
@@ -265,7 +228,7 @@ def endgame(mult: tuple[int, ...]) -> EndGame:
 
 
 def open_boxes(game: Game) -> int:
-    return sum(N_BOXES - k[0].bit_count() for k in position_keys(game))
+    return len(game.scorecard.open_slots())
 
 
 def endgame_roll_values(game: Game) -> np.ndarray:
@@ -275,8 +238,9 @@ def endgame_roll_values(game: Game) -> np.ndarray:
 def endgame_pick_slot(game: Game) -> Slot:
     eg = endgame(game.ruleset.multipliers)
     keys = eg.key(position_keys(game))
-    dice = tuple(game.dice)  # type: ignore[arg-type]
-    return max(game.legal_slots(), key=lambda s: eg.slot_value(game, keys, s, dice))
+    dice = current_dice(game)
+    return max(game.legal_slots(), key=lambda s: eg.slot_value(keys, s, dice))
+
 
 
 def optimal_bot() -> tuple[Callable[[Game], np.ndarray], Callable[[Game], Slot]]:

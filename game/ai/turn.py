@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from game.rules import Game, Slot
+from game.rules import Dice, Game, Slot
 
 from .actions import Action, Roll, Score
 from .multisets import INDEX, ROLLS, best_hold_values, hold_values, positions_for, sub_holds
@@ -20,6 +20,13 @@ from .multisets import INDEX, ROLLS, best_hold_values, hold_values, positions_fo
 #: 252 rolls (shape (252,)), and the slot to score the current dice in.
 RollValues = Callable[[Game], np.ndarray]
 PickSlot = Callable[[Game], Slot]
+
+
+def current_dice(game: Game) -> Dice:
+    """The dice the current player has rolled (a bot only decides holds and boxes after one)."""
+    if game.dice is None:
+        raise ValueError("The current player has not rolled yet.")
+    return game.dice
 
 
 def play_turn(game: Game, roll_values: RollValues, pick_slot: PickSlot) -> Action:

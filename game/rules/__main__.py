@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .dice import parse_dice
 from .errors import RulesError
@@ -16,7 +17,7 @@ from .rulesets import RULESETS, get_ruleset
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one clear line, exit status 2
+    def error(self, message: str) -> NoReturn:  # one clear line, exit status 2
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 

@@ -84,12 +84,9 @@ def is_large_straight(dice: Dice) -> bool:
     return _longest_run(dice) == 5
 
 
-def is_five_of_a_kind(dice: Dice) -> bool:
-    return _largest_group(dice) == 5
-
-
 # --- The Scandinavian game (Yatzy) ----------------------------------------------------------
-# Five of a kind counts as a pair, three and four of a kind (DESIGN.md overrules seed 003).
+# Five of a kind counts as a pair, three and four of a kind (docs/rules.md: the
+# standard reading, not seed 003's "exactly N").
 
 def one_pair(dice: Dice) -> int:
     """The two highest matching dice."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Protocol, cast
 
 from .errors import HoldBeforeFirstRoll, InvalidDice, InvalidDiePosition
 
@@ -33,7 +33,7 @@ def validate_dice(values: Iterable[object]) -> Dice:
         isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
     ):
         raise InvalidDice(f"Dice must be five whole numbers from 1 to 6, got {list(dice)!r}.")
-    return dice  # type: ignore[return-value]
+    return cast(Dice, dice)  # five ints from 1 to 6, checked above
 
 
 def parse_dice(text: str) -> Dice:
@@ -56,7 +56,7 @@ def validate_hold(hold: Iterable[object]) -> frozenset[int]:
             raise InvalidDiePosition(f"Die positions go from 0 to 4; {p!r} is not one.")
     if len(set(positions)) != len(positions):
         raise InvalidDiePosition("Each die can be held only once.")
-    return frozenset(positions)  # type: ignore[arg-type]
+    return frozenset(cast(list[int], positions))  # checked above
 
 
 def roll_dice(
@@ -64,13 +64,13 @@ def roll_dice(
 ) -> Dice:
     """Roll all five dice, or re-roll the ones of ``previous`` not in ``hold``."""
     held = validate_hold(hold)
-    if previous is None:
-        if held:
-            raise HoldBeforeFirstRoll("You cannot hold dice before the first roll of a turn.")
-        return tuple(rng.randint(1, 6) for _ in range(DICE_COUNT))  # type: ignore[return-value]
-    return tuple(
-        previous[i] if i in held else rng.randint(1, 6) for i in range(DICE_COUNT)
-    )  # type: ignore[return-value]
+    if previous is None and held:
+        raise HoldBeforeFirstRoll("You cannot hold dice before the first roll of a turn.")
+
+    def die(i: int) -> int:
+        return previous[i] if previous is not None and i in held else rng.randint(1, 6)
+
+    return die(0), die(1), die(2), die(3), die(4)  # in order: a seeded game rolls the same
 
 
 def counts(dice: Iterable[int]) -> Counter[int]:
@@ -79,4 +79,5 @@ def counts(dice: Iterable[int]) -> Counter[int]:
 
 
 def is_five_of_a_kind(dice: Dice) -> bool:
+    """All five dice show the same number (a Yahtzee, or a Yatzy)."""
     return len(set(dice)) == 1

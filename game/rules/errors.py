@@ -7,14 +7,21 @@ The ``code`` is part of the public contract: the websocket protocol sends it to 
 from __future__ import annotations
 
 
-class RulesError(Exception):
-    """Base class: an action the rules do not allow. The game is left unchanged."""
+class CodedError(Exception):
+    """Base of every refusal the project reports (rules, services, websocket frames): a stable
+    ``code`` and a ``message`` people read."""
 
-    code = "illegal_move"
+    code = "error"
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class RulesError(CodedError):
+    """Base class: an action the rules do not allow. The game is left unchanged."""
+
+    code = "illegal_move"
 
 
 class UnknownRuleset(RulesError):

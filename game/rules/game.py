@@ -8,7 +8,7 @@ that changes a game. ``Game.from_events(game.events)`` therefore equals ``game``
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from .actions import Action, Roll, Score
 from .dice import Dice, RandomSource, roll_dice, system_random, validate_hold
@@ -70,7 +70,7 @@ class Game:
     def _blank(self, rng: RandomSource | None) -> None:
         self.rng: RandomSource = rng if rng is not None else system_random()
         self.events: list[Event] = []
-        self.ruleset: Ruleset = None  # type: ignore[assignment]
+        self.ruleset: Ruleset = None  # type: ignore[assignment]  # None until game_started
         self.players: tuple[str, ...] = ()
         self.scorecards: list[Scorecard] = []
         self.current_player: int | None = None
@@ -89,8 +89,7 @@ class Game:
     @property
     def scorecard(self) -> Scorecard:
         """The scorecard of the player whose turn it is."""
-        self._check_not_over()
-        return self.scorecards[self.current_player]  # type: ignore[index]
+        return self.scorecards[self._check_turn(None)]
 
     def legal_slots(self) -> list[Slot]:
         """Where the current dice may be scored (none before the first roll)."""
@@ -108,17 +107,16 @@ class Game:
 
     def roll(self, hold: Iterable[int] = (), *, player: int | None = None) -> list[Event]:
         """Roll all dice, or re-roll those whose positions (0–4) are not in ``hold``."""
-        self._check_turn(player)
+        me = self._check_turn(player)
         held = validate_hold(hold)
         if self.rolls_left == 0:
             raise NoRollsLeft("No rolls left: choose a box to score this roll.")
         dice = roll_dice(self.rng, self.dice, held)
-        return [self._record(Rolled(self.current_player, dice, tuple(sorted(held)),
-                                    self.rolls_used + 1))]
+        return [self._record(Rolled(me, dice, tuple(sorted(held)), self.rolls_used + 1))]
 
     def score(self, box: str, column: int = 0, *, player: int | None = None) -> list[Event]:
         """Score the current dice in ``box`` of ``column``; the turn passes on."""
-        self._check_turn(player)
+        me = self._check_turn(player)
         card = self.scorecard
         self.ruleset.box(box)
         self.ruleset.check_column(column)
@@ -126,7 +124,7 @@ class Game:
             raise NotRolledYet("Roll the dice before choosing a box.")
         card.check_can_score(self.dice, box, column)
 
-        me, dice = self.current_player, self.dice
+        dice = self.dice
         upper_before = card.upper_bonus_earned(column)
         points = card.score_for(dice, box, column)
         yahtzee_bonus = card.yahtzee_bonus_due(dice, column)
@@ -142,7 +140,7 @@ class Game:
             winners = tuple(i for i, t in enumerate(totals) if t == best)
             events.append(self._record(GameFinished(totals, winners)))
         else:
-            nxt = (me + 1) % len(self.players)  # type: ignore[operator]
+            nxt = (me + 1) % len(self.players)
             events.append(self._record(TurnStarted(nxt, self.round + (nxt == 0))))
         return events
 
@@ -154,10 +152,15 @@ class Game:
             return self.score(action.box, action.column, player=player)
         raise TypeError(f"Not an action: {action!r}")
 
-    def _check_turn(self, player: int | None) -> None:
+    def _check_turn(self, player: int | None) -> int:
+        """The player whose turn it is, once ``player`` (if given) is known to be that one."""
         self._check_not_over()
-        if player is not None and player != self.current_player:
-            raise NotYourTurn(f"It is {self.players[self.current_player]}'s turn, not yours.")  # type: ignore[index]
+        me = self.current_player
+        if me is None:  # a history that stops before its first turn
+            raise NotYourTurn("No turn has started yet.")
+        if player is not None and player != me:
+            raise NotYourTurn(f"It is {self.players[me]}'s turn, not yours.")
+        return me
 
     def _check_not_over(self) -> None:
         if self.is_over:
@@ -186,7 +189,7 @@ class Game:
             self.dice, self.rolls_used = None, 0
         elif isinstance(event, Rolled):
             self._check_event_player(event.player)
-            self.dice, self.rolls_used = tuple(event.dice), event.roll  # type: ignore[assignment]
+            self.dice, self.rolls_used = cast(Dice, tuple(event.dice)), event.roll
         elif isinstance(event, Scored):
             self._check_event_player(event.player)
             self.scorecards[event.player].fill(event.box, event.column, event.points)

@@ -6,10 +6,11 @@ One engine plays them all; a ruleset only says what differs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from . import categories as c
 from .categories import Scorer
+from .dice import is_five_of_a_kind
 from .errors import InvalidColumn, UnknownBox, UnknownRuleset
 
 Section = Literal["upper", "lower"]
@@ -77,6 +78,26 @@ class Ruleset:
     def upper_box_for(self, face: int) -> Box:
         return self.upper_boxes[face - 1]
 
+    def to_dict(self) -> dict[str, Any]:
+        """The ruleset as data, JSON-friendly: what a page needs to draw and explain its
+        scorecards without a second copy of the rules (the scoring functions stay here)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "columns": self.columns,
+            "multipliers": list(self.multipliers),
+            "boxes": [
+                {"name": b.name, "label": b.label, "section": b.section,
+                 "max_points": b.max_points, "joker_points": b.joker_points}
+                for b in self.boxes
+            ],
+            "upper_bonus": self.upper_bonus,
+            "upper_bonus_threshold": self.upper_bonus_threshold,
+            "yahtzee_box": self.yahtzee_box,
+            "yahtzee_bonus": self.yahtzee_bonus,
+            "joker": self.joker,
+        }
+
     def check_column(self, column: int) -> int:
         if not isinstance(column, int) or isinstance(column, bool) or not (
             0 <= column < self.columns
@@ -108,7 +129,7 @@ YAHTZEE = Ruleset(
             c.fixed_if(30, c.is_small_straight), 30, 30),
         Box("large_straight", "Large straight", "lower",
             c.fixed_if(40, c.is_large_straight), 40, 40),
-        Box("yahtzee", "Yahtzee", "lower", c.fixed_if(50, c.is_five_of_a_kind), 50),
+        Box("yahtzee", "Yahtzee", "lower", c.fixed_if(50, is_five_of_a_kind), 50),
         Box("chance", "Chance", "lower", c.chance, 30),
     ),
     upper_bonus=35,
@@ -130,7 +151,7 @@ YATZY = Ruleset(
         Box("large_straight", "Large straight", "lower", c.exactly(20, (2, 3, 4, 5, 6)), 20),
         Box("full_house", "Full house", "lower", c.sum_if_full_house, 28),
         Box("chance", "Chance", "lower", c.chance, 30),
-        Box("yatzy", "Yatzy", "lower", c.fixed_if(50, c.is_five_of_a_kind), 50),
+        Box("yatzy", "Yatzy", "lower", c.fixed_if(50, is_five_of_a_kind), 50),
     ),
     upper_bonus=50,
 )

@@ -6,7 +6,7 @@ three for ``triple``). Boxes are addressed by a :class:`Slot` — a box name and
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .dice import Dice, is_five_of_a_kind
 from .errors import BoxFilled, JokerForbids
@@ -152,7 +152,7 @@ class Scorecard:
             m * self.column_total(col) for col, m in enumerate(self.ruleset.multipliers)
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "columns": [
                 {

@@ -1,24 +1,31 @@
-"""Everything that changes a room or a game goes through here (views, consumers and bots).
+"""Everything that changes a room, a game or who is connected goes through here: views, forms,
+the real-time layer and the commands import these names from ``game.services``, never from its
+modules (tests may look inside).
 
-Each function runs synchronously in one database transaction and broadcasts to the room's
-group only after it committed; async callers wrap them in ``game.db.in_db_thread``, or call
-:func:`aplay` for moves.
+Each function runs synchronously, in one database transaction, and broadcasts to the room's
+group only after it committed; async code calls them through
+``game.realtime.db_threads.in_db_thread`` (``aplay`` there for moves). Reads that change
+nothing are in ``game.selectors``.
 """
 
+from .broadcast import asend_events, asend_presence, group_name
 from .errors import ServiceError
-from .games import (
-    PlayResult,
-    aplay,
-    dice_rng,
-    game_state,
-    load_for_decision,
-    play,
-    rebuild,
+from .games import PlayResult, apply_command, dice_rng, load_for_decision, play
+from .limits import check_rate_limit
+from .presence import (
+    HEARTBEAT_SECONDS,
+    check_socket_limit,
+    refresh_sockets,
+    socket_closed,
+    socket_opened,
+    socket_restored,
 )
 from .rooms import (
-    BOT_LEVELS,
+    SESSION_GUEST,
+    SESSION_NICKNAME,
     SeatSpec,
     clean_nickname,
+    clean_room_name,
     create_room,
     get_room,
     guest_key,
@@ -26,10 +33,13 @@ from .rooms import (
     start_game,
     take_seat,
 )
-from .state import room_state
+from .rules_cache import rebuild
 
 __all__ = [
-    "BOT_LEVELS", "PlayResult", "aplay", "SeatSpec", "ServiceError", "clean_nickname",
-    "create_room", "dice_rng", "game_state", "get_room", "guest_key", "load_for_decision",
-    "play", "rebuild", "room_state", "seat_of", "start_game", "take_seat",
+    "HEARTBEAT_SECONDS", "SESSION_GUEST", "SESSION_NICKNAME", "PlayResult", "SeatSpec",
+    "ServiceError", "apply_command", "asend_events", "asend_presence", "check_rate_limit",
+    "check_socket_limit",
+    "clean_nickname", "clean_room_name", "create_room", "dice_rng", "get_room", "group_name",
+    "guest_key", "load_for_decision", "play", "rebuild", "refresh_sockets", "seat_of",
+    "socket_closed", "socket_opened", "socket_restored", "start_game", "take_seat",
 ]

@@ -55,5 +55,14 @@ def send_room_changed(room_code: str) -> None:
     group_send(room_code, {"type": "room.changed"})
 
 
+def _presence_message(message: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "room.presence", "message": message}
+
+
 def send_presence(room_code: str, message: dict[str, Any]) -> None:
-    group_send(room_code, {"type": "room.presence", "message": message})
+    """Who is connected changed: every connection passes the ``presence`` message on."""
+    group_send(room_code, _presence_message(message))
+
+
+async def asend_presence(room_code: str, message: dict[str, Any]) -> None:
+    await agroup_send(room_code, _presence_message(message))

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from ..rules.errors import CodedError
 
-class ServiceError(Exception):
+
+class ServiceError(CodedError):
     """A command the room refuses; nothing was changed."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
+
+    def __reduce__(self) -> tuple[type[ServiceError], tuple[str, str]]:
+        # Raised in the review worker process, it crosses back pickled.
+        return ServiceError, (self.code, self.message)
 
 
 def no_room(code: str) -> ServiceError:

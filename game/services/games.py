@@ -10,23 +10,21 @@ from __future__ import annotations
 import copy
 import json
 import random
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from ..db import in_db_thread
-from ..models import Game, GameEvent, Room, Seat
-from ..rules import Action, Event, RandomSource, RulesError, Score, event_from_dict
+from ..models import COMMAND_ID_MAX, Game, GameEvent, Room
+from ..rules import Action, Event, RandomSource, RulesError, Score
 from ..rules import Game as RulesGame
-from . import broadcast
+from ..selectors import current_game
+from . import broadcast, review, rules_cache
 from .errors import ServiceError, no_room
-
-MAX_COMMAND_ID = 64
+from .queries import locked_game
 
 
 @dataclass
@@ -43,54 +41,12 @@ class PlayResult:
         return [json.dumps(m) for m in self.messages]
 
 
-# --- the rules game of a stored game ------------------------------------------------------
-# Events are append-only, so a rules Game rebuilt at seq N is valid forever: cache the latest
-# per game and take it out while a command uses it (a failed transaction never leaves a
-# half-applied game in the cache).
-_CACHE_SIZE = 256
-_cache: OrderedDict[int, tuple[int, RulesGame]] = OrderedDict()
-_cache_lock = threading.Lock()
-
-
-def _cache_take(game_id: int, seq: int) -> RulesGame | None:
-    with _cache_lock:
-        entry = _cache.pop(game_id, None)
-    return entry[1] if entry and entry[0] == seq else None
-
-
-def _cache_put(game_id: int, seq: int, game: RulesGame) -> None:
-    with _cache_lock:
-        _cache[game_id] = (seq, game)
-        _cache.move_to_end(game_id)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-
-
-def rebuild(game_row: Game) -> RulesGame:
-    """The rules game folded from the stored events (the source of truth)."""
-    events = [event_from_dict(e.to_rules_dict()) for e in game_row.events.order_by("seq")]
-    return RulesGame.from_events(events)
-
-
-def load_rules_game(game_row: Game) -> RulesGame:
-    """The rules game at ``game_row.seq``; a private copy the caller may mutate."""
-    cached = _cache_take(game_row.pk, game_row.seq)
-    game = cached if cached is not None else rebuild(game_row)
-    return game
-
-
 def dice_rng(game_id: int, seq: int) -> RandomSource:
     """Live dice come from the OS; with DICE_SEED set, from (seed, game, seq) — reproducible."""
     seed = getattr(settings, "DICE_SEED", "")
     if seed:
         return random.Random(f"{seed}:{game_id}:{seq}")
     return random.SystemRandom()
-
-
-def game_state(game_row: Game, state: dict[str, Any] | None = None) -> dict[str, Any]:
-    """``Game.to_dict()`` plus the game's id and seq, as the protocol sends it."""
-    return {**(state if state is not None else game_row.snapshot),
-            "id": game_row.pk, "seq": game_row.seq}
 
 
 def _copy(game: RulesGame, *, with_events: bool = True) -> RulesGame:
@@ -146,37 +102,14 @@ def store_events(
         fields += ["status", "finished", "totals", "winners"]
         Room.objects.filter(pk=game_row.room_id).update(
             status=Room.Status.FINISHED, updated=timezone.now())
+        if settings.REVIEW_ON_FINISH:  # in the review worker process, once this is stored
+            transaction.on_commit(partial(review.analyse_in_background, game_row.pk))
     game_row.save(update_fields=fields)
     return [
         {"type": "event", "seq": first_seq + i, "event": ev.to_dict(), "by": by,
          "game": {**states[i], "id": game_row.pk, "seq": first_seq + i}}
         for i, ev in enumerate(events)
     ]
-
-
-def _locked_game(room_code: str, guest_key: str | None, seat_index: int | None,
-                 command_id: str) -> Game | None:
-    """The room's latest game, locked, in one query with what a command checks first:
-    ``guest_seat`` (the seat of ``guest_key``, or None) and ``repeated`` (whether this seat
-    already sent ``command_id`` in this game).
-
-    Raw SQL because this is every command's hot path: the same query through the ORM's
-    subquery expressions took half of a loaded server's CPU to compile (docs/benchmarks.md).
-    """
-    game, room, seat, event = (m._meta.db_table for m in (Game, Room, Seat, GameEvent))
-    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
-    sql = f"""
-        SELECT g.*, s.idx AS guest_seat,
-               (%s <> '' AND EXISTS (SELECT 1 FROM {event} e WHERE e.game_id = g.id
-                    AND e.seat = COALESCE(%s, s.idx) AND e.command_id = %s)) AS repeated
-        FROM {game} g
-        JOIN {room} r ON r.id = g.room_id
-        LEFT JOIN (SELECT room_id, "index" AS idx FROM {seat}
-                   WHERE guest_key = %s AND guest_key <> '') s ON s.room_id = g.room_id
-        WHERE r.code = %s
-        ORDER BY g.id DESC LIMIT 1{lock}"""
-    params = [command_id, seat_index, command_id, guest_key or "", room_code]
-    return next(iter(Game.objects.raw(sql, params)), None)
 
 
 def play(room_code: str, action: Action, **command: Any) -> PlayResult:
@@ -186,25 +119,13 @@ def play(room_code: str, action: Action, **command: Any) -> PlayResult:
     return result
 
 
-async def aplay(room_code: str, action: Action, **command: Any) -> PlayResult:
-    """:func:`play` for the event loop: the transaction and the JSON encoding on a database
-    thread, the broadcast on the loop, so no thread waits for Redis."""
-    def apply_and_encode() -> tuple[PlayResult, list[str]]:
-        result = apply_command(room_code, action, **command)
-        return result, result.texts
-
-    result, texts = await in_db_thread(apply_and_encode)()
-    await broadcast.asend_events(room_code, texts)
-    return result
-
-
 def apply_command(
     room_code: str,
     action: Action,
     *,
     guest_key: str | None = None,
     seat_index: int | None = None,
-    by: str = GameEvent.By.HUMAN,
+    by: str = GameEvent.By.HUMAN,  # type: ignore[assignment]  # a TextChoices member is a str; untyped Django shows a tuple
     command_id: str = "",
     expected_seq: int | None = None,
 ) -> PlayResult:
@@ -213,50 +134,48 @@ def apply_command(
     command conditional on nothing having happened since the caller looked (bots): otherwise
     ``stale``. A repeated ``command_id`` of the same seat in the same game is not applied
     again."""
-    if len(command_id) > MAX_COMMAND_ID:
-        raise ServiceError("bad_message", f"A command id has at most {MAX_COMMAND_ID} characters.")
+    if len(command_id) > COMMAND_ID_MAX:
+        raise ServiceError("bad_message", f"A command id has at most {COMMAND_ID_MAX} characters.")
     with transaction.atomic():
-        game_row = _locked_game(room_code, guest_key, seat_index, command_id)
-        if game_row is None:
+        locked = locked_game(room_code, guest_key, seat_index, command_id)
+        if locked is None:
             if not Room.objects.filter(code=room_code).exists():
                 raise no_room(room_code)
             raise ServiceError("no_game", "The game has not started yet.")
+        game_row = locked.game
         if seat_index is None:
-            if game_row.guest_seat is None:
+            if locked.guest_seat is None:
                 raise ServiceError("watcher", "You are watching this room; take a seat to play.")
-            seat_index = game_row.guest_seat
+            seat_index = locked.guest_seat
         if seat_index >= len(game_row.players):
             raise ServiceError("watcher", "Your seat is not in this game; wait for the next one.")
-        if game_row.repeated:  # 0/1 on SQLite
+        if locked.repeated:
             return PlayResult(duplicate=True, seat=seat_index)
         if expected_seq is not None and game_row.seq != expected_seq:
             raise ServiceError("stale", "The game moved on before this command.")
 
-        game = load_rules_game(game_row)
+        game = rules_cache.take(game_row)
         before = _copy(game, with_events=False) if isinstance(action, Score) else None
         game.rng = dice_rng(game_row.pk, game_row.seq)
         try:
             events = game.play(action, player=seat_index)
         except RulesError:
-            _cache_put(game_row.pk, game_row.seq, game)  # the rules left it unchanged
+            rules_cache.keep(game_row.pk, game_row.seq, game)  # the rules left it unchanged
             raise
         messages = store_events(game_row, game, events, by=by, seat=seat_index,
                                 command_id=command_id, before=before)
-        transaction.on_commit(lambda: _cache_put(game_row.pk, game_row.seq, game))
+        transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
     return PlayResult(messages=messages, seat=seat_index)
 
 
-def current_game(room: Room) -> Game | None:
-    return Game.objects.filter(room=room).order_by("-id").first()
-
-
 def load_for_decision(room_code: str) -> tuple[Game, RulesGame] | None:
-    """The latest game of a room and a private copy of its rules game, for bots."""
+    """The latest game of a room and a private copy of its rules game, for bots. A service
+    although it stores nothing: it takes the cached rules game and puts it back."""
     room = Room.objects.filter(code=room_code).first()
     game_row = current_game(room) if room else None
     if game_row is None:
         return None
-    game = load_rules_game(game_row)
+    game = rules_cache.take(game_row)
     private = _copy(game)
-    _cache_put(game_row.pk, game_row.seq, game)
+    rules_cache.keep(game_row.pk, game_row.seq, game)
     return game_row, private

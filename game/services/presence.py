@@ -1,73 +1,40 @@
-"""Who is connected to a room, kept in the database so every server process agrees.
+"""Presence changes: a socket opens or closes, a server process's heartbeat refreshes its
+sockets. Each change is stored first and announced to the room (``presence``) after commit.
 
-Each open socket is a ``Connection`` row refreshed by a heartbeat; a row not refreshed within
-``STALE_AFTER`` counts as gone (Daphne skips ``disconnect()`` when it is killed or restarted).
+Each open socket is a ``Connection`` row; one not refreshed within ``selectors.STALE_AFTER``
+counts as gone (the reads live in ``game.selectors``).
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import timedelta
-from functools import reduce
+from functools import partial, reduce
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from ..models import Connection, Room, Seat
+from ..selectors import STALE_AFTER, presence
+from . import broadcast
+from .errors import ServiceError
 
-HEARTBEAT_SECONDS = 20.0
-STALE_AFTER = timedelta(seconds=60)
+#: How often a server process refreshes its sockets: well inside ``selectors.STALE_AFTER``.
+HEARTBEAT_SECONDS = settings.PRESENCE_HEARTBEAT
 FORGET_AFTER = timedelta(hours=1)
+#: Sockets per statement of a refresh: SQLite nests a chain of ORs one level deep per term
+#: and refuses more than 1000 levels.
+REFRESH_CHUNK = 500
 
 
-def _fresh(room: Room):
-    return Connection.objects.filter(room=room, last_seen__gte=timezone.now() - STALE_AFTER)
-
-
-def connected_guests(room: Room) -> set[str]:
-    return set(_fresh(room).exclude(guest_key="").values_list("guest_key", flat=True))
-
-
-def others_here(room: Room, guest: str) -> bool:
-    """Whether anyone but ``guest`` (a player or a watcher) has a live socket to the room."""
-    return _fresh(room).exclude(guest_key=guest).exists() if guest else _fresh(room).exists()
-
-
-def presence(room: Room) -> dict[str, Any]:
-    """The ``presence`` message: each seat connected or not, and how many watch."""
-    return presences([room])[room.code][0]
-
-
-def presences(rooms: Iterable[Room]) -> dict[str, tuple[dict[str, Any], bool]]:
-    """Per room code: the ``presence`` message, and whether the bot driver may have work
-    there (a bot seat, or a seated person away). Two queries, however many rooms."""
-    by_id = {room.pk: room for room in rooms}
-    seats: dict[int, list[Seat]] = {pk: [] for pk in by_id}
-    for seat in Seat.objects.filter(room_id__in=list(by_id)).order_by("index"):
-        seats[seat.room_id].append(seat)
-    here: dict[int, list[str]] = {pk: [] for pk in by_id}
-    for room_id, guest in (Connection.objects.filter(
-            room_id__in=list(by_id), last_seen__gte=timezone.now() - STALE_AFTER)
-            .values_list("room_id", "guest_key")):
-        here[room_id].append(guest)
-    found = {}
-    for pk, room in by_id.items():
-        present = set(here[pk]) - {""}
-        seated = {s.guest_key for s in seats[pk] if s.guest_key}
-        connected = [s.is_bot or s.guest_key in present for s in seats[pk]]
-        message = {
-            "type": "presence",
-            "seats": [{"seat": s.index, "connected": c}
-                      for s, c in zip(seats[pk], connected, strict=True)],
-            "watchers": sum(1 for guest in here[pk] if guest not in seated),
-        }
-        driver = any(s.is_bot or (s.guest_key and not c)
-                     for s, c in zip(seats[pk], connected, strict=True))
-        found[room.code] = (message, driver)
-    return found
+def _announce(room: Room) -> dict[str, Any]:
+    message = presence(room)
+    transaction.on_commit(partial(broadcast.send_presence, room.code, message))
+    return message
 
 
 def _touch_seat(room: Room, guest: str) -> None:
@@ -75,23 +42,50 @@ def _touch_seat(room: Room, guest: str) -> None:
         Seat.objects.filter(room=room, guest_key=guest).update(last_seen=timezone.now())
 
 
-def join(room: Room, channel_name: str, guest: str) -> dict[str, Any]:
+def _record_socket(room: Room, channel_name: str, guest: str, address: str | None) -> None:
     now = timezone.now()
+    fields: dict[str, Any] = {"room": room, "guest_key": guest, "last_seen": now}
+    if address is not None:
+        fields["address"] = address[:64]
     with transaction.atomic():
         Connection.objects.filter(room=room, last_seen__lt=now - FORGET_AFTER).delete()
-        Connection.objects.update_or_create(
-            channel_name=channel_name,
-            defaults={"room": room, "guest_key": guest, "last_seen": now})
+        Connection.objects.update_or_create(channel_name=channel_name, defaults=fields)
         _touch_seat(room, guest)
-    return presence(room)
 
 
-#: Sockets per statement of a refresh: SQLite nests a chain of ORs one level deep per term
-#: and refuses more than 1000 levels.
-REFRESH_CHUNK = 500
+def check_socket_limit(guest: str, address: str) -> None:
+    """Raise ``too_many_sockets`` if this visitor already has as many live sockets as one
+    session (``guest``) or one address may have (settings ``SOCKETS_PER_SESSION``,
+    ``SOCKETS_PER_ADDRESS``). Counted over every server process."""
+    live = Connection.objects.filter(last_seen__gte=timezone.now() - STALE_AFTER)
+    if guest and live.filter(guest_key=guest).count() >= settings.SOCKETS_PER_SESSION:
+        raise ServiceError("too_many_sockets", "You have too many tabs open on this site.")
+    if address and live.filter(address=address).count() >= settings.SOCKETS_PER_ADDRESS:
+        raise ServiceError("too_many_sockets", "Too many connections from your address.")
 
 
-def refresh(sockets: Mapping[str, tuple[Room, str]]) -> set[str]:
+def socket_opened(room: Room, channel_name: str, guest: str,
+                  address: str = "") -> dict[str, Any]:
+    """A socket of ``guest`` ("" for an anonymous watcher) joined the room: stored, then the
+    room's ``presence`` announced; returns that message."""
+    _record_socket(room, channel_name, guest, address)
+    return _announce(room)
+
+
+def socket_closed(room: Room, channel_name: str, guest: str) -> dict[str, Any]:
+    with transaction.atomic():
+        Connection.objects.filter(channel_name=channel_name).delete()
+        _touch_seat(room, guest)
+    return _announce(room)
+
+
+def socket_restored(room: Room, channel_name: str, guest: str) -> None:
+    """A still open socket whose row was swept gets it back, unannounced: the heartbeat
+    announces what changed, once for all of a room's changes."""
+    _record_socket(room, channel_name, guest, None)  # keeps the address it had, if any
+
+
+def refresh_sockets(sockets: Mapping[str, tuple[Room, str]]) -> set[str]:
     """Mark every socket of one server process seen now, in one transaction: ``sockets`` maps
     each channel name to its room and guest key. Returns the channel names that have no row
     (swept, or closed meanwhile): the caller decides which to register again."""
@@ -110,10 +104,3 @@ def refresh(sockets: Mapping[str, tuple[Room, str]]) -> set[str]:
                 Q(room_id=pk, guest_key=guest) for pk, guest in pairs[i:i + REFRESH_CHUNK])
             )).update(last_seen=now)
     return set(names) - known
-
-
-def leave(room: Room, channel_name: str, guest: str) -> dict[str, Any]:
-    with transaction.atomic():
-        Connection.objects.filter(channel_name=channel_name).delete()
-        _touch_seat(room, guest)
-    return presence(room)

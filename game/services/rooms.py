@@ -8,15 +8,14 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from ..models import MAX_SEATS, NICKNAME_MAX, Game, Room, Seat
-from ..rules import RULESETS
+from ..ai.actions import LEVELS
+from ..models import NICKNAME_MAX, ROOM_NAME_MAX, Game, Room, Seat
+from ..rules import MAX_PLAYERS, RULESETS
 from ..rules import Game as RulesGame
-from . import broadcast
+from . import broadcast, names, rules_cache
 from .errors import ServiceError, no_room
-from .games import _cache_put, dice_rng, store_events
+from .games import dice_rng, store_events
 
-BOT_LEVELS = ("easy", "medium", "optimal")
-ROOM_NAME_MAX = 60
 SESSION_GUEST = "guest"
 SESSION_NICKNAME = "nickname"
 
@@ -38,31 +37,24 @@ def guest_key(session: MutableMapping, *, create: bool = True) -> str:
 
 
 def clean_nickname(raw: object) -> str:
-    if not isinstance(raw, str):
-        raise ServiceError("bad_nickname", "A nickname is text.")
-    name = " ".join(raw.split())  # strip, and fold runs of whitespace and control spaces
-    if not 1 <= len(name) <= NICKNAME_MAX:
-        raise ServiceError("bad_nickname", f"A nickname has 1 to {NICKNAME_MAX} characters.")
-    if not name.isprintable():
-        raise ServiceError("bad_nickname", "A nickname cannot contain control characters.")
-    return name
+    return names.clean_nickname(raw, NICKNAME_MAX)
+
+
+def clean_room_name(raw: object) -> str:
+    return names.clean_name(raw, what="room name", max_length=ROOM_NAME_MAX, code="bad_room")
 
 
 def create_room(
     *, name: str, rules: str, seats: Sequence[SeatSpec], host_key: str
 ) -> Room:
-    name = " ".join(str(name).split())
-    if not 1 <= len(name) <= ROOM_NAME_MAX:
-        raise ServiceError("bad_room", f"A room name has 1 to {ROOM_NAME_MAX} characters.")
-    if not name.isprintable():
-        raise ServiceError("bad_room", "A room name cannot contain control characters.")
+    name = clean_room_name(name)
     if rules not in RULESETS:
         raise ServiceError("bad_room", f"Choose one of the rulesets: {', '.join(RULESETS)}.")
-    if not 1 <= len(seats) <= MAX_SEATS:
-        raise ServiceError("bad_room", f"A room has 1 to {MAX_SEATS} seats.")
+    if not 1 <= len(seats) <= MAX_PLAYERS:
+        raise ServiceError("bad_room", f"A room has 1 to {MAX_PLAYERS} seats.")
     for spec in seats:
-        if spec.bot_level is not None and spec.bot_level not in BOT_LEVELS:
-            raise ServiceError("bad_room", f"Bot levels are: {', '.join(BOT_LEVELS)}.")
+        if spec.bot_level is not None and spec.bot_level not in LEVELS:
+            raise ServiceError("bad_room", f"Bot levels are: {', '.join(LEVELS)}.")
     with transaction.atomic():
         room = Room.objects.create(name=name, rules=rules, seats_count=len(seats),
                                    host_key=host_key)
@@ -106,8 +98,10 @@ def take_seat(code: str, guest: str, nickname: str, index: int) -> Seat:
             raise ServiceError("no_seat", "There is no such seat in this room.")
         if not seat.is_free:
             raise ServiceError("seat_taken", "That seat is taken; choose a free one.")
-        if any(s.display_name.casefold() == nickname.casefold() for s in room.seats.all()):
-            raise ServiceError("name_taken", "Someone in this room already has that nickname.")
+        alike = names.look_alike(nickname, [s.display_name for s in room.seats.all()])
+        if alike is not None:
+            raise ServiceError("name_taken", f"“{nickname}” is too much like “{alike}”, who "
+                                             "already sits in this room; choose another name.")
         seat.nickname, seat.guest_key = nickname, guest
         seat.save(update_fields=["nickname", "guest_key"])
     broadcast.send_room_changed(code)
@@ -144,6 +138,6 @@ def start_game(code: str, guest: str | None) -> Game:
                                        player_names=", ".join(names)[:200])
         game = RulesGame(room.rules, names, rng=dice_rng(game_row.pk, 0))
         store_events(game_row, game, list(game.events), by="system", seat=None)
-        transaction.on_commit(lambda: _cache_put(game_row.pk, game_row.seq, game))
+        transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
     broadcast.send_room_changed(code)
     return game_row

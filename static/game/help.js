@@ -1,5 +1,8 @@
-// What each box scores, in a sentence, per ruleset (docs/rules.md): shown as the row
-// headers' tooltips and in the "How boxes score" panel of the room page.
+// What each box scores, in a sentence (docs/rules.md): shown as the row headers' tooltips and
+// in the "How boxes score" panel of the room page. The figures of the bonuses come from the
+// page's ruleset; the sentences about boxes are prose, one set per ruleset.
+
+import { RULESET, rulesetBox, sectionBoxes } from "./ruleset.js";
 
 const UPPER = {
   ones: "the sum of the 1s", twos: "the sum of the 2s", threes: "the sum of the 3s",
@@ -30,28 +33,46 @@ const YATZY = {
   yatzy: "50 for five of a kind",
 };
 
-const BONUSES = {
-  yahtzee: [
-    "Upper bonus: 35 when Ones to Sixes add up to 63 or more.",
-    "Yahtzee bonus: 100 for each further Yahtzee while the Yahtzee box holds 50.",
-    "Joker rule: another Yahtzee after the Yahtzee box is filled must go in its upper box "
-      + "if open; else any lower box (full house and straights score in full); else any "
-      + "upper box for 0.",
-  ],
-  yatzy: ["Upper bonus: 50 when Ones to Sixes add up to 63 or more."],
-};
-BONUSES.triple = [
-  "Three Yahtzee columns at once; each has its own bonuses and Joker rule.",
-  "Final total: column 1 + 2 × column 2 + 3 × column 3.",
-  ...BONUSES.yahtzee,
-];
+// Triple Yahtzee's boxes are Yahtzee's.
+const SENTENCES = { yahtzee: YAHTZEE, yatzy: YATZY, triple: YAHTZEE };
 
-/** What ``box`` scores under ``rules`` ("" if unknown). */
-export function boxHelp(rules, box) {
-  return ((rules === "yatzy" ? YATZY : YAHTZEE)[box]) || "";
+const NUMBERS = ["", "One", "Two", "Three", "Four", "Five", "Six"];
+
+/** What `box` scores in the page's ruleset ("" if unknown). */
+export function boxHelp(box) {
+  return (RULESET && (SENTENCES[RULESET.name] || {})[box]) || "";
 }
 
-/** The sentences about bonuses and special rules of ``rules``. */
-export function bonusHelp(rules) {
-  return BONUSES[rules] || [];
+/** The sentences about the bonuses and special rules of the page's ruleset. */
+export function bonusHelp() {
+  const r = RULESET;
+  if (!r) return [];
+  const label = (name) => rulesetBox(name).label;
+  const lines = [];
+  if (r.columns > 1) {
+    const kind = r.yahtzee_box ? `${label(r.yahtzee_box)} ` : "";
+    lines.push(`${NUMBERS[r.columns] || r.columns} ${kind}columns at once; each has its own `
+      + `bonuses${r.joker ? " and Joker rule" : ""}.`);
+    const weighted = r.multipliers.map((m, c) => (m === 1 ? `column ${c + 1}`
+      : `${m} × column ${c + 1}`));
+    lines.push(`Final total: ${weighted.join(" + ")}.`);
+  }
+  const upper = sectionBoxes("upper");
+  lines.push(`Upper bonus: ${r.upper_bonus} when ${label(upper[0])} to `
+    + `${label(upper[upper.length - 1])} add up to ${r.upper_bonus_threshold} or more.`);
+  if (r.yahtzee_box && r.yahtzee_bonus) {
+    const y = rulesetBox(r.yahtzee_box);
+    lines.push(`${y.label} bonus: ${r.yahtzee_bonus} for each further ${y.label} while the `
+      + `${y.label} box holds ${y.max_points}.`);
+  }
+  if (r.joker === "forced") {
+    lines.push(`Joker rule: another ${label(r.yahtzee_box)} after the ${label(r.yahtzee_box)} `
+      + "box is filled must go in its upper box if open; else any lower box (full house and "
+      + "straights score in full); else any upper box for 0.");
+  } else if (r.joker === "free") {
+    lines.push(`Joker rule: another ${label(r.yahtzee_box)} after the ${label(r.yahtzee_box)} `
+      + "box is filled may go in any open box; full house and straights score in full once "
+      + "its upper box is filled.");
+  }
+  return lines;
 }

@@ -1,37 +1,38 @@
 // Words shown to people: box names, short names for narrow screens, event sentences.
 
-const LABELS = {
-  ones: ["Ones", "1s"],
-  twos: ["Twos", "2s"],
-  threes: ["Threes", "3s"],
-  fours: ["Fours", "4s"],
-  fives: ["Fives", "5s"],
-  sixes: ["Sixes", "6s"],
-  one_pair: ["One pair", "Pair"],
-  two_pairs: ["Two pairs", "2 pairs"],
-  three_of_a_kind: ["Three of a kind", "3 kind"],
-  four_of_a_kind: ["Four of a kind", "4 kind"],
-  full_house: ["Full house", "Full h."],
-  small_straight: ["Small straight", "Sm. str."],
-  large_straight: ["Large straight", "Lg. str."],
-  yahtzee: ["Yahtzee", "Yahtzee"],
-  yatzy: ["Yatzy", "Yatzy"],
-  chance: ["Chance", "Chance"],
+import { RULESET, rulesetBox } from "./ruleset.js";
+
+// Short names for narrow screens; the full labels come with the ruleset.
+const SHORT = {
+  ones: "1s",
+  twos: "2s",
+  threes: "3s",
+  fours: "4s",
+  fives: "5s",
+  sixes: "6s",
+  one_pair: "Pair",
+  two_pairs: "2 pairs",
+  three_of_a_kind: "3 kind",
+  four_of_a_kind: "4 kind",
+  full_house: "Full h.",
+  small_straight: "Sm. str.",
+  large_straight: "Lg. str.",
 };
 
-export const UPPER_BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes"];
-
-export const RULE_TITLES = { yahtzee: "Yahtzee", yatzy: "Yatzy", triple: "Triple Yahtzee" };
+/** The title of ruleset `name` ("Triple Yahtzee"). */
+export function rulesTitle(name) {
+  return RULESET && RULESET.name === name ? RULESET.title : String(name);
+}
 
 /** The full label of a box ("Full house"). */
 export function boxLabel(box) {
-  return (LABELS[box] || [fallback(box)])[0];
+  const entry = rulesetBox(box);
+  return entry ? entry.label : fallback(box);
 }
 
 /** A short label for phones ("Full h."). */
 export function boxShort(box) {
-  const entry = LABELS[box];
-  return entry ? entry[1] : fallback(box);
+  return SHORT[box] || boxLabel(box);
 }
 
 function fallback(name) {
@@ -52,7 +53,7 @@ export function describeEvent(event, game, by, me = null) {
   const auto = by === "autoplay" ? " (played for them while away)" : "";
   switch (event.kind) {
     case "game_started":
-      return `A new game of ${RULE_TITLES[event.rules] || event.rules} started.`;
+      return `A new game of ${rulesTitle(event.rules)} started.`;
     case "turn_started":
       return event.player === me
         ? `Round ${event.round}: your turn, ${name(event.player)}.`

@@ -6,7 +6,8 @@ import { h, replaceChildren } from "./dom.js";
 import { bonusHelp, boxHelp } from "./help.js";
 import { loadHolds, saveHolds as saveHoldsFor } from "./holds.js";
 import { installShortcuts } from "./keyboard.js";
-import { RULE_TITLES, boxLabel, describeEvent, slotLabel } from "./labels.js";
+import { describeEvent, rulesTitle, slotLabel } from "./labels.js";
+import { RULESET } from "./ruleset.js";
 import { renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
 
 const LOG_LIMIT = 200;
@@ -254,7 +255,7 @@ function render() {
   // A tab in the background still tells its player when it is their move.
   document.title = isMyTurn() ? `Your turn · ${baseTitle}` : baseTitle;
   root.dataset.status = st;
-  $("rules-title") && ($("rules-title").textContent = RULE_TITLES[boot.rules] || boot.rules);
+  $("rules-title") && ($("rules-title").textContent = rulesTitle(boot.rules));
   renderJoin(st);
   const watchingNote = $("watching-note");
   if (watchingNote) watchingNote.hidden = st === "waiting" || myPlayer() !== null;
@@ -437,10 +438,9 @@ function renderRulesHelp(g) {
   const panel = $("rules-help");
   if (panel.dataset.rules === g.rules) return;
   panel.dataset.rules = g.rules;
-  const boxes = Object.keys(g.scorecards[0].columns[0].boxes);
-  replaceChildren($("rules-boxes"), boxes.flatMap((box) => [
-    h("dt", {}, boxLabel(box)), h("dd", {}, boxHelp(g.rules, box))]));
-  replaceChildren($("rules-bonuses"), bonusHelp(g.rules).map((line) => h("li", {}, line)));
+  replaceChildren($("rules-boxes"), RULESET.boxes.flatMap((box) => [
+    h("dt", {}, box.label), h("dd", {}, boxHelp(box.name))]));
+  replaceChildren($("rules-bonuses"), bonusHelp().map((line) => h("li", {}, line)));
 }
 
 function awayPlayers() {

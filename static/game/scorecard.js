@@ -3,9 +3,8 @@
 
 import { h } from "./dom.js";
 import { boxHelp } from "./help.js";
-import { UPPER_BOXES, boxLabel, boxShort, slotLabel } from "./labels.js";
-
-const UPPER_THRESHOLD = 63;
+import { boxLabel, boxShort, slotLabel } from "./labels.js";
+import { RULESET, sectionBoxes } from "./ruleset.js";
 
 /**
  * Build the scorecard table.
@@ -15,14 +14,13 @@ const UPPER_THRESHOLD = 63;
  */
 export function renderScorecard(view, onScore) {
   const { game, me, columnsShown, canScore } = view;
-  const boxes = Object.keys(game.scorecards[0].columns[0].boxes);
-  const upper = boxes.filter((b) => UPPER_BOXES.includes(b));
-  const lower = boxes.filter((b) => !UPPER_BOXES.includes(b));
+  const upper = sectionBoxes("upper");
+  const lower = sectionBoxes("lower");
   const columns = game.scorecards[0].columns.length;
   const multi = columns > 1;
   const current = game.finished ? null : game.current_player;
   const options = new Map((game.options || []).map((o) => [`${o.box}@${o.column}`, o]));
-  const hasYahtzeeBonus = game.rules !== "yatzy";
+  const hasYahtzeeBonus = RULESET.yahtzee_bonus > 0;
 
   const table = h("table", {
     class: `scorecard players-${game.players.length} cols-${columnsShown.length}`,
@@ -58,7 +56,7 @@ export function renderScorecard(view, onScore) {
 
   const boxRow = (box) => {
     const row = h("tr", { dataset: { box } },
-      h("th", { scope: "row", title: boxHelp(game.rules, box) },
+      h("th", { scope: "row", title: boxHelp(box) },
         h("span", { class: "long" }, boxLabel(box)),
         h("span", { class: "short" }, boxShort(box))));
     game.players.forEach((name, p) => {
@@ -73,7 +71,7 @@ export function renderScorecard(view, onScore) {
     const row = h("tr", { class: `sum ${cls}` }, h("th", { scope: "row" }, label));
     game.players.forEach((_, p) => {
       for (const c of columnsShown) {
-        row.append(h("td", { class: cellClass(p, current, me, "num") },
+        row.append(h("td", { class: cellClass(p, current, me, "num"), dataset: { col: String(c) } },
           value(game.scorecards[p].columns[c])));
       }
     });
@@ -83,7 +81,7 @@ export function renderScorecard(view, onScore) {
   table.append(h("tbody", { class: "upper" }, upper.map(boxRow)));
   table.append(h("tbody", { class: "subtotals" },
     sumRow("Upper total", "upper-total", (col) => `${col.upper_subtotal}`),
-    sumRow(`Bonus (${UPPER_THRESHOLD}+)`, "upper-bonus", (col) => upperBonusText(col, upper))));
+    sumRow(`Bonus (${RULESET.upper_bonus_threshold}+)`, "upper-bonus", (col) => upperBonusText(col, upper))));
   table.append(h("tbody", { class: "lower" }, lower.map(boxRow)));
   const sums = h("tbody", { class: "totals" });
   if (hasYahtzeeBonus) {
@@ -120,7 +118,7 @@ function upperBonusText(col, upper) {
   if (col.upper_bonus) return `+${col.upper_bonus}`;
   const open = upper.some((b) => col.boxes[b] === null);
   if (!open) return "0";
-  const need = UPPER_THRESHOLD - col.upper_subtotal;
+  const need = RULESET.upper_bonus_threshold - col.upper_subtotal;
   return need > 0 ? h("span", { class: "to-go", title: `${need} more for the bonus` },
     h("span", { "aria-hidden": "true" }, `−${need}`),
     h("span", { class: "visually-hidden" }, `${need} more for the bonus`)) : "";
@@ -180,7 +178,7 @@ export function renderResult(game) {
     ["Upper section", (c) => `${weighted(c, "upper_subtotal")}`],
     ["Upper bonus", (c) => bonus(weighted(c, "upper_bonus"))],
   ];
-  if (game.rules !== "yatzy") {
+  if (RULESET.yahtzee_bonus > 0) {
     rows.push(["Yahtzee bonus", (c) => bonus(weighted(c, "yahtzee_bonus"))]);
   }
   rows.push(["Lower section", (c) => `${weighted(c, "lower_subtotal")}`]);

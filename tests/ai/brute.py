@@ -77,3 +77,42 @@ def _solve(card: Scorecard) -> float:
         values = [max(sum(p * values[j] for p, j in keep) for keep in KEEPS[i])
                   for i in range(len(ROLLS))]
     return sum(p * v for p, v in zip(FIRST, values, strict=True))
+
+
+_moments_memo: dict[tuple, tuple[float, float, float]] = {}
+
+
+def future_moments(card: Scorecard) -> tuple[float, float, float]:
+    """(E[X], E[X²], E[X³]) of the points still to come X under optimal play, every choice the
+    first best (boxes in scorecard order; holds: the larger on equal value)."""
+    if card.is_full:
+        return 0.0, 0.0, 0.0
+    key = _key(card)
+    if key not in _moments_memo:
+        _moments_memo[key] = _solve_moments(card)
+    return _moments_memo[key]
+
+
+def _solve_moments(card: Scorecard) -> tuple[float, float, float]:
+    rows = []
+    for dice in ROLLS:
+        best = None
+        for slot in card.legal_slots(dice):
+            g, child = after_scoring(card, dice, slot.box)
+            m1, m2, m3 = future_moments(child)
+            if best is None or g + m1 > best[0]:  # X = g + X': expand the powers
+                best = (g + m1, g * g + 2 * g * m1 + m2, g ** 3 + 3 * g * g * m1 + 3 * g * m2 + m3)
+        rows.append(best)
+    for _ in range(2):
+        new = []
+        for i in range(len(ROLLS)):
+            keeps = [(*(sum(p * rows[j][n] for p, j in keep) for n in range(3)),
+                      5 - _thrown(keep)) for keep in KEEPS[i]]
+            new.append(max(keeps, key=lambda k: (k[0], k[3]))[:3])
+        rows = new
+    return tuple(sum(p * r[n] for p, r in zip(FIRST, rows, strict=True)) for n in range(3))
+
+
+def _thrown(keep: list[tuple[float, int]]) -> int:
+    """How many dice a keep throws: its outcomes are the rolls of that many dice."""
+    return {1: 0, 6: 1, 21: 2, 56: 3, 126: 4, 252: 5}[len(keep)]

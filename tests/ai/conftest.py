@@ -14,6 +14,14 @@ from game.ai.solver import Solution
 from game.ai.storage import forget_loaded
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The first tests here build three strategy tables with their moments (yatzy alone takes
+    ~3 min of CPU, far longer at a load of 8 on 2 cores): give the package a wider timeout."""
+    for item in items:
+        if item.nodeid.startswith("tests/ai/"):
+            item.add_marker(pytest.mark.timeout(1800))
+
+
 @pytest.fixture(scope="session")
 def strategy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every table of this session lives here; subprocesses get it through the environment."""

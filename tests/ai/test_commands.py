@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from game.ai.storage import FORMAT_VERSION
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -32,15 +34,18 @@ def test_advise_ranks_holds_best_first(run):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 24
-    assert lines[0].split() == ["1.", "251.4054", "keep", "3", "3"]
+    assert lines[0].split()[:3] == ["1.", "251.4054", "±"]
+    assert lines[0].split()[4:] == ["keep", "3", "3"]
+    assert 0 < float(lines[0].split()[3]) < 100
 
 
 def test_advise_json_after_the_last_roll(run):
     done = run("advise", "--rules", "yahtzee", "--dice", "1,2,3,4,5", "--json")
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
-    assert rows[0] == {"hold": None, "box": "large_straight", "expected": pytest.approx(261.5314,
-                                                                                          abs=1e-4)}
+    assert rows[0] == {"hold": None, "box": "large_straight",
+                       "expected": pytest.approx(261.5314, abs=1e-4), "sd": rows[0]["sd"]}
+    assert all(0 < r["sd"] < 100 for r in rows)
     assert len(rows) == 13
     assert [r["expected"] for r in rows] == sorted((r["expected"] for r in rows), reverse=True)
 
@@ -55,7 +60,11 @@ def test_advise_json_holds_are_dice_values(run):
 
 def test_advise_without_dice_values_the_card(run):
     done = run("advise", "--rules", "yahtzee")
-    assert done.stdout.strip().endswith("254.5877")
+    assert done.stdout.strip().endswith("254.5877 ± 59.6076")
+    done = run("advise", "--rules", "yahtzee", "--json")
+    assert json.loads(done.stdout) == [{"hold": None, "box": None,
+                                        "expected": pytest.approx(254.587729, abs=1e-6),
+                                        "sd": pytest.approx(59.607586, abs=1e-6)}]
     done = run("advise", "--open", "chance", "--upper", "63", "--json")
     # Banked: 63 + the 35 bonus; to come: chance, played for the sum of the dice (70/3).
     assert json.loads(done.stdout)[0]["expected"] == pytest.approx(98 + 70 / 3, abs=1e-9)
@@ -109,7 +118,8 @@ def test_simulate_text_and_bad_arguments(run):
 def test_build_strategy_reports_the_value_and_time(run, build_output, strategy_dir):
     # The session's yahtzee table was built by the command itself (see conftest).
     assert build_output.startswith("yahtzee (forced Joker): expected score 254.5877, built in ")
-    assert build_output.strip().endswith(f" s -> {strategy_dir / 'yahtzee-forced-v1.npz'}")
+    table = strategy_dir / f"yahtzee-forced-v{FORMAT_VERSION}.npz"
+    assert build_output.strip().endswith(f" s -> {table}")
     for args in (["--rules", "triple"], ["--rules", "yatzy", "--joker", "free"]):
         bad = run("build_strategy", *args)
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

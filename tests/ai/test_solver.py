@@ -9,7 +9,7 @@ from game.ai import CardState, advisor
 from game.ai.multisets import ROLL_PROBABILITY, ROLLS
 from game.rules import Scorecard, get_ruleset
 
-from .brute import expected_future
+from .brute import expected_future, future_moments
 
 
 def test_empty_yahtzee_card_under_the_forced_joker(yahtzee_table):
@@ -61,6 +61,20 @@ def test_small_end_games_match_brute_force(rules, filled, yahtzee_table, yatzy_t
     adv = advisor(rules)
     assert adv.future(state) == pytest.approx(expected_future(c), abs=1e-9)
     assert adv.expected_score(state) == pytest.approx(c.total + expected_future(c), abs=1e-9)
+
+
+@pytest.mark.parametrize(("rules", "filled"), END_GAMES)
+def test_small_end_games_spread_matches_brute_force(rules, filled, yahtzee_table, yatzy_table):
+    c = card(rules, filled)
+    mean, second, third = future_moments(c)
+    assert mean == pytest.approx(expected_future(c), abs=1e-9)
+    estimate = advisor(rules).estimate(CardState.of(c))
+    assert estimate.expected == pytest.approx(c.total + mean, abs=1e-9)
+    sd = (second - mean * mean) ** 0.5
+    assert estimate.sd == pytest.approx(sd, abs=1e-7)
+    assert estimate.sd > 1
+    assert estimate.skew == pytest.approx((third - 3 * mean * second + 2 * mean ** 3) / sd ** 3,
+                                          abs=1e-6)
 
 
 def test_turn_values_are_consistent_with_the_table(yahtzee_table):

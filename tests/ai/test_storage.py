@@ -7,7 +7,7 @@ import pytest
 
 from game.ai import get_solution, set_strategy_dir, strategy_dir, table_path
 from game.ai.scoring import score_tables, solver_ruleset
-from game.ai.storage import FORMAT_VERSION, forget_loaded, load_table
+from game.ai.storage import FORMAT_VERSION, fingerprint, forget_loaded, load_table
 
 
 def test_table_file_is_versioned_and_named_by_rules(yahtzee_table, strategy_dir):
@@ -64,3 +64,17 @@ def test_strategy_dir_defaults_to_the_environment(monkeypatch, tmp_path):
 def test_free_joker_needs_a_ruleset_with_a_joker():
     with pytest.raises(ValueError, match="no Joker"):
         solver_ruleset("yatzy", "free")
+
+
+def test_a_table_of_the_former_format_is_rebuilt_not_misread(yahtzee_table, tmp_path):
+    """Format 2 added the moments: a file without them, or of format 1, is not trusted."""
+    tables = score_tables(solver_ruleset("yahtzee"))
+    no_moments = tmp_path / "no-moments.npz"
+    np.savez(no_moments, values=yahtzee_table.values, format_version=np.int64(FORMAT_VERSION),
+             fingerprint=np.str_(fingerprint(tables)))
+    assert load_table(no_moments, tables) is None
+    v1 = tmp_path / "v1.npz"
+    np.savez(v1, values=yahtzee_table.values, format_version=np.int64(1),
+             fingerprint=np.str_(fingerprint(tables)))
+    assert FORMAT_VERSION == 2 and load_table(v1, tables) is None
+    assert table_path(solver_ruleset("yahtzee")).name == "yahtzee-forced-v2.npz"

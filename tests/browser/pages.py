@@ -101,8 +101,10 @@ def debug(page: Page) -> str:
 
 def settle(page: Page) -> None:
     """Until the roll animation (if any) is over, so a screenshot shows dice at rest."""
+    # A function, not a bare expression: Playwright evals an expression, which the page's
+    # Content-Security-Policy (no 'unsafe-eval') refuses.
     page.wait_for_function(
-        "document.getAnimations().every(a => a.playState !== 'running')")
+        "() => document.getAnimations().every(a => a.playState !== 'running')")
 
 
 def assert_fits(page: Page) -> None:

@@ -53,11 +53,15 @@ class Site:
     redis: subprocess.Popen | None = None
     ports: list[int] = field(default_factory=list)
     daphnes: list[subprocess.Popen | None] = field(default_factory=list)
+    #: Settings for this site's servers beyond ``site_env``, and options for Daphne itself.
+    env: dict[str, str] = field(default_factory=dict)
+    daphne_options: tuple[str, ...] = ()
 
     @classmethod
-    def create(cls, template: Path, data_dir: Path, servers: int = 1) -> Site:
+    def create(cls, template: Path, data_dir: Path, servers: int = 1,
+               env: dict[str, str] | None = None, daphne_options: tuple[str, ...] = ()) -> Site:
         shutil.copytree(template, data_dir)
-        site = cls(data_dir)
+        site = cls(data_dir, env=env or {}, daphne_options=daphne_options)
         site.start_redis()
         for _ in range(servers):
             site.ports.append(free_port())
@@ -87,9 +91,10 @@ class Site:
 
     # -- Daphne ----------------------------------------------------------------------------
     def start_daphne(self, i: int = 0) -> None:
-        env = site_env(self.data_dir, self.redis_url)
+        env = {**site_env(self.data_dir, self.redis_url), **self.env}
         self.daphnes[i] = start_daphne(
-            APPLICATION, self.ports[i], env, self.data_dir / f"daphne-{i}.log", wait=False)
+            APPLICATION, self.ports[i], env, self.data_dir / f"daphne-{i}.log", wait=False,
+            options=self.daphne_options)
         wait_for_port(self.ports[i], 60, self.daphnes[i])
 
     def kill_daphne(self, i: int = 0, sig: int = signal.SIGKILL) -> None:

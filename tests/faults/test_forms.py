@@ -50,10 +50,14 @@ def create_form(values: dict[str, str]) -> dict[str, str]:
 def test_unknown_room_codes_are_404_and_refused_on_websocket(site: Site) -> None:
     browser = BrowserSession(site.http_url())
     for path in ("/r/nosuchroom/", "/r/zzzzzzzz/", "/r/%3Cscript%3E/", "/r/" + "a" * 300 + "/",
-                 "/games/999999/"):
+                 "/games/%3Cscript%3E/", "/games/-1/"):
         page = browser.get(path)
         assert page.status == 404, (path, page.status)
         assert "<script>" not in page.text
+    # A finished game's link that points nowhere lands on the lobby, which says so.
+    page = browser.get("/games/999999/")
+    assert page.status == 200 and page.url == site.http_url() + "/"
+    assert "There is no game 999999" in page.text
     browser.get("/")  # for the CSRF cookie
     assert browser.post("/r/zzzzzzzz/join", {"nickname": "Eve", "seat": "0"}).status == 404
     assert browser.get("/r/zzzzzzzz/join").status == 405

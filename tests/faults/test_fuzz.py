@@ -42,8 +42,13 @@ command_like = st.fixed_dictionaries(
     optional={"hold": json_values | st.lists(huge_ints | st.integers(), max_size=7),
               "box": json_values | st.sampled_from(["chance", "yahtzee", "ones", "<script>"]),
               "column": json_values | huge_ints, "id": json_values | st.text(max_size=80)})
+# Text JSON can carry but no database stores: lone UTF-16 surrogates and NULs (as escapes).
+unstorable_text = st.sampled_from(["\\ud800", "\\udfff-x", "a\\u0000b", "\\ud83d\\ud83d"])
+unstorable = st.tuples(st.sampled_from(["id", "box", "type", "pad"]), unstorable_text).map(
+    lambda kv: '{"type": "roll", "hold": [], "box": "chance", "' + '": "'.join(kv) + '"}')
 frames = st.one_of(
     st.text(max_size=200),                                   # mostly not JSON
+    unstorable,
     json_values.map(json.dumps),                             # JSON, mostly not an object
     command_like.map(lambda m: json.dumps(m, allow_nan=True)),
     st.integers(1, 2000).map(lambda n: "[" * n + "]" * n),  # nested too deep (or not)

@@ -13,6 +13,7 @@ from channels.testing import WebsocketCommunicator
 from .helpers import make_session
 
 ORIGIN = (b"origin", b"http://localhost")
+HOST = (b"host", b"localhost")
 TIMEOUT = 10
 
 
@@ -81,7 +82,7 @@ def connect():
 
     async def _connect(code: str, session_key: str | None = None, name: str = "c",
                        expect_state: bool = True) -> Client:
-        headers = [ORIGIN]
+        headers = [ORIGIN, HOST]
         if session_key:
             headers.append((b"cookie", f"sessionid={session_key}".encode()))
         comm = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=headers)

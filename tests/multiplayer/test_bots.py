@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 
@@ -90,3 +92,26 @@ async def test_an_away_players_turns_are_autoplayed_until_they_return(connect, s
     settings.AWAY_GRACE = 3600  # no autoplay once the sockets close at the end of the test
     await ann.close()
     await bob.close()
+
+
+async def test_a_room_everyone_left_pauses_and_goes_on_when_someone_comes(connect, sessions,
+                                                                          settings):
+    [(host_session, host_guest)] = await sessions(1)
+    room = await database_sync_to_async(services.create_room)(
+        name="Bots", rules="yahtzee", host_key=host_guest,
+        seats=[services.SeatSpec("easy"), services.SeatSpec("easy")])
+    host = await connect(room.code, host_session, "host")
+    settings.BOT_DELAY = 0.05  # slow enough that the watcher can leave mid-game
+    await host.send({"type": "start"})
+    await host.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "scored")
+    await host.close()
+    await asyncio.sleep(0.5)  # a move already decided may still land
+    paused_at = (await Game.objects.aget(room=room)).seq
+    await asyncio.sleep(1.0)
+    game = await Game.objects.aget(room=room)
+    assert game.seq == paused_at and game.status == "playing"  # nobody here: nothing moved
+    watcher = await connect(room.code, None, "watcher")  # someone comes: the bots go on
+    await watcher.until(lambda m: m["type"] == "event" and m["seq"] > paused_at)
+    settings.BOT_DELAY = 0
+    await watcher.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "game_finished")
+    await watcher.close()

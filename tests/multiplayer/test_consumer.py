@@ -281,7 +281,8 @@ async def test_unknown_room_is_refused_and_presence_is_shared(connect, sessions)
     from yahtzee_site.asgi import application
 
     comm = WebsocketCommunicator(application, "/ws/rooms/nosuchroom/",
-                                 headers=[(b"origin", b"http://localhost")])
+                                 headers=[(b"origin", b"http://localhost"),
+                                          (b"host", b"localhost")])
     connected, code = await comm.connect(timeout=5)
     assert not connected
     foreign = WebsocketCommunicator(application, "/ws/rooms/abc/",

@@ -11,9 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from game import heartbeat, services
+from game import selectors, services
 from game.models import Connection, Seat
-from game.services import presence
+from game.realtime import heartbeat
 
 from .test_consumer import seated_room
 
@@ -53,7 +53,7 @@ async def test_one_beat_refreshes_every_socket_of_the_process(connect, sessions)
 def refresh_and_count_writes() -> list[str]:
     """The refresh step of a beat (this process's sockets); the statements that wrote."""
     with CaptureQueriesContext(connection) as ctx:
-        assert presence.refresh(dict(heartbeat._sockets)) == set()
+        assert services.refresh_sockets(dict(heartbeat._sockets)) == set()
     return [q["sql"][:60] for q in ctx.captured_queries
             if q["sql"].startswith(("UPDATE", "INSERT"))]
 
@@ -97,7 +97,7 @@ async def test_the_beat_wakes_the_bot_driver_only_where_it_may_have_work(connect
                await connect(people_room.code, people[1][0], "bob"),
                await connect(bot_room.code, hosts[0][0], "cy"),
                await connect(away_room.code, others[0][0], "di")]  # Ed is away
-    found = await database_sync_to_async(presence.presences)(
+    found = await database_sync_to_async(selectors.presences)(
         [people_room, bot_room, away_room])
     assert {code: driver for code, (_, driver) in found.items()} == {
         people_room.code: False, bot_room.code: True, away_room.code: True}
@@ -121,6 +121,6 @@ def refresh_many_sockets() -> None:
                    last_seen=timezone.now() - timedelta(seconds=50))
         for name, (_, guest) in list(sockets.items())[:1200]])
     before = timezone.now()
-    missing = presence.refresh(sockets)
+    missing = services.refresh_sockets(sockets)
     assert missing == {f"specific.x!{i}" for i in range(1200, 1500)}
     assert Connection.objects.filter(last_seen__gte=before).count() == 1200

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from game import services
 from game.models import Game
 from game.rules import Roll, Score
-from game.services.state import RECENT_EVENTS, recent_events
+from game.selectors import RECENT_EVENTS, recent_events
 
 from .conftest import close_layer
 from .helpers import as_action, next_move, room_with_players

@@ -1,6 +1,6 @@
 """The per-socket rate limit, on a fake clock."""
 
-from game.consumers import TokenBucket
+from game.realtime.throttle import TokenBucket
 
 
 def test_the_token_bucket_refills_at_its_rate():

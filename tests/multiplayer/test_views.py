@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from game import services
-from game.models import Game, Room, Seat
+from game.models import Connection, Game, Room, Seat
 from game.rules import Roll
 
 from .helpers import as_action, next_move, room_with_players
@@ -25,12 +28,17 @@ def create(client: Client, **fields) -> object:
 def test_lobby_lists_rooms_by_status(client):
     waiting, _ = room_with_players(["Ann"], start=False)
     playing, _ = room_with_players(["Bob"])
+    left, _ = room_with_players(["Cy"])  # a game everyone left: paused, not "playing now"
+    Connection.objects.create(room=playing, channel_name="c1", last_seen=timezone.now())
+    Connection.objects.create(room=left, channel_name="c2",
+                              last_seen=timezone.now() - timedelta(minutes=5))
     Room.objects.filter(pk=waiting.pk).update(name="Waiting <b>room</b>")
     page = client.get("/")
     assert page.status_code == 200
     html = page.content.decode()
     assert "Waiting &lt;b&gt;room&lt;/b&gt;" in html and "<b>room</b>" not in html
     assert playing.get_absolute_url() in html
+    assert left.get_absolute_url() not in html
     assert 'name="csrfmiddlewaretoken"' in html
 
 
@@ -42,8 +50,29 @@ def test_lobby_links_recently_finished_games(client):
         game.refresh_from_db()
     html = client.get("/").content.decode()
     assert game.get_absolute_url() in html and room.get_absolute_url() in html
+    assert "won by <strong>Ann</strong>" in html
     page = client.get(game.get_absolute_url()).content.decode()
-    assert "Won by <strong>Ann</strong>" in page and "Game over." in page
+    assert "Won by <strong>Ann</strong>" in page and '"kind": "game_finished"' in page
+
+
+def test_the_lobby_links_each_finished_rooms_latest_game_in_a_fixed_number_of_queries(
+        client, django_assert_max_num_queries):
+    def finish_rooms(n: int) -> list[Game]:
+        latest = []
+        for i in range(n):
+            room = Room.objects.create(name=f"Done {i}", status=Room.Status.FINISHED)
+            Game.objects.create(room=room, rules="yahtzee", status="finished")
+            latest.append(Game.objects.create(room=room, rules="yahtzee", status="finished"))
+        return latest
+
+    latest = finish_rooms(1)
+    with django_assert_max_num_queries(20) as one_room:
+        client.get("/")
+    latest += finish_rooms(6)
+    with django_assert_max_num_queries(len(one_room)) as seven_rooms:
+        html = client.get("/").content.decode()
+    assert len(seven_rooms) == len(one_room)
+    assert all(f'href="{game.get_absolute_url()}">review' in html for game in latest)
 
 
 def test_creating_a_room_with_bots_and_a_nickname_seats_the_host(client):
@@ -95,11 +124,15 @@ def test_joining_a_seat_and_coming_back_to_it(client):
     assert client.get(url).status_code == 405
 
 
-def test_unknown_codes_and_games_are_404_pages(client):
-    for url in ("/r/nosuchroom/", "/r/nosuchroom/join", "/games/999/", "/nope/"):
+def test_unknown_codes_are_404_pages_and_an_unknown_game_leads_to_the_lobby(client):
+    for url in ("/r/nosuchroom/", "/r/nosuchroom/join", "/nope/"):
         resp = client.get(url) if "join" not in url else client.post(url, {})
         assert resp.status_code == 404
         assert "Back to the lobby" in resp.content.decode()
+    # A review link to no game: never an error page, the lobby with a word on why.
+    resp = client.get("/games/999/", follow=True)
+    assert resp.redirect_chain == [(reverse("game:lobby"), 302)]
+    assert "There is no game 999" in resp.content.decode()
 
 
 def test_forms_need_csrf():
@@ -110,7 +143,7 @@ def test_forms_need_csrf():
     assert resp.status_code == 403
 
 
-def test_the_finished_game_page_shows_cards_and_log(client):
+def test_the_game_page_carries_the_replay_of_a_running_game(client):
     room, guests = room_with_players(["Ann", "Bob"], rules="triple")
     game = Game.objects.get(room=room)
     for _ in range(6):
@@ -120,8 +153,10 @@ def test_the_finished_game_page_shows_cards_and_log(client):
     page = client.get(game.get_absolute_url())
     assert page.status_code == 200
     html = page.content.decode()
-    assert "Ann rolled" in html and "column 3 (×3)" in html and "In progress" in html
-    assert len(page.context["events"]) == game.events.count()
+    assert "In progress" in html and 'id="replay-data"' in html and 'id="ruleset-data"' in html
+    replay = page.context["replay"]
+    assert [f["seq"] for f in replay["frames"]] == list(range(1, game.events.count() + 1))
+    assert not replay["finished"] and page.context["ruleset_data"]["multipliers"] == [1, 2, 3]
 
 
 @pytest.mark.django_db

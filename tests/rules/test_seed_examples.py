@@ -1,6 +1,6 @@
 """Every scoring example in shared/seeds/, one test case each, for the ruleset it belongs to.
 
-Examples that DESIGN.md overrules are listed at the bottom with the ruling we follow instead.
+Examples that docs/rules.md overrules are listed at the bottom with the ruling we follow instead.
 """
 
 import pytest
@@ -81,7 +81,7 @@ def test_yahtzee_seed_example(dice, box, points):
     assert score(YAHTZEE, dice, box) == points
 
 
-# Seed 003 reads some Yatzy boxes as "exactly N"; DESIGN.md follows the standard reading:
+# Seed 003 reads some Yatzy boxes as "exactly N"; docs/rules.md follows the standard reading:
 # five of a kind counts as a pair, three and four of a kind, and a full four of a kind
 # still holds a pair and three of a kind. (seed says -> we score)
 OVERRULED_YATZY = [

@@ -4,7 +4,8 @@
     python manage.py advise --rules yahtzee --open chance,yahtzee --upper 40 --json
 
 Expected values are final totals of the scorecard: what is banked plus what optimal play can
-expect. The banked part is what the arguments tell: the upper subtotal (and its bonus once it
+expect; each comes with the standard deviation of that final total (``±``; ``"sd"`` in JSON).
+The banked part is what the arguments tell: the upper subtotal (and its bonus once it
 reaches the threshold) and, with ``--yahtzee-50``, the 50 in the yahtzee box; points of the
 other filled lower boxes are not asked for and count 0.
 """
@@ -26,14 +27,14 @@ class OneLineErrors:
     """Command-line mistakes: one clear line on stderr and exit status 2, nothing else."""
 
     def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        parser = super().create_parser(prog_name, subcommand, **kwargs)  # type: ignore[misc]
+        parser = super().create_parser(prog_name, subcommand, **kwargs)  # type: ignore[misc]  # a mixin: BaseCommand comes after it
 
         def error(message: str) -> None:
             if parser.called_from_command_line:
                 parser.exit(2, f"{parser.prog}: error: {message}\n")
             raise CommandError(f"Error: {message}", returncode=2)
 
-        parser.error = error  # type: ignore[method-assign]
+        parser.error = error
         return parser
 
 
@@ -74,7 +75,9 @@ class Command(OneLineErrors, BaseCommand):
         try:
             adv.check(state)
             if dice is None:
-                rows = [{"hold": None, "box": None, "expected": adv.expected_score(state)}]
+                now = adv.estimate(state)
+                rows: list[dict[str, Any]] = [
+                    {"hold": None, "box": None, "expected": now.expected, "sd": now.sd}]
             elif opts["rolls_left"]:
                 rows = [c.to_dict() for c in adv.hold_choices(state, dice, opts["rolls_left"])]
             else:
@@ -86,7 +89,7 @@ class Command(OneLineErrors, BaseCommand):
             return
         if dice is None:
             self.stdout.write(f"Expected final score at the start of a turn: "
-                              f"{rows[0]['expected']:.4f}")
+                              f"{rows[0]['expected']:.4f} ± {rows[0]['sd']:.4f}")
             return
         for i, row in enumerate(rows, start=1):
             if row["box"] is not None:
@@ -95,7 +98,7 @@ class Command(OneLineErrors, BaseCommand):
                 what = "keep all (score now)"
             else:
                 what = "keep " + (" ".join(map(str, row["hold"])) or "nothing")
-            self.stdout.write(f"{i:3d}. {row['expected']:10.4f}  {what}")
+            self.stdout.write(f"{i:3d}. {row['expected']:10.4f} ± {row['sd']:7.4f}  {what}")
 
     def _state(self, rules: Any, opts: dict) -> CardState:
         names = rules.box_names

@@ -7,88 +7,31 @@ Every bad frame gets an ``error`` with a stable code and the socket stays open
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import json
 import logging
-import time
-from collections.abc import Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from . import bots, heartbeat, services
-from .db import in_db_thread
-from .models import Room
-from .rules import Action, Roll, RulesError, Score
-from .services import broadcast, presence
-from .services.rooms import SESSION_GUEST
+from .. import selectors, services
+from ..clients import scope_client_address
+from ..models import Room
+from ..rules.errors import CodedError
+from . import heartbeat, turn_driver
+from .db_threads import aplay, in_db_thread
+from .frames import BadMessage, command_id, parse_action, parse_frame
+from .throttle import TokenBucket
 
 log = logging.getLogger(__name__)
-
-MAX_FRAME_BYTES = 4096
-MAX_ID_LENGTH = 64
-MAX_BOX_LENGTH = 32
-
-
-
-
-class TokenBucket:
-    """``allow()`` is False once more than ``burst`` frames came faster than ``rate``/s."""
-
-    def __init__(self, rate: float, burst: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens, self.stamp = burst, clock()
-
-    def allow(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-class BadMessage(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code, self.message = code, message
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _command_id(msg: dict[str, Any]) -> str:
-    cid = msg.get("id", "")
-    if cid is None:
-        return ""
-    if not isinstance(cid, str) or len(cid) > MAX_ID_LENGTH:
-        raise BadMessage("bad_message", f"id must be a string of at most {MAX_ID_LENGTH} "
-                                        "characters.")
-    return cid
-
-
-def parse_action(msg: dict[str, Any]) -> Action:
-    """The ``roll`` / ``score`` intention of a message, or BadMessage for a wrong shape."""
-    if msg["type"] == "roll":
-        hold = msg.get("hold", [])
-        if not isinstance(hold, list) or len(hold) > 5 or not all(_is_int(h) for h in hold):
-            raise BadMessage("bad_message", "hold must be a list of die positions 0-4.")
-        return Roll(tuple(hold))
-    box, column = msg.get("box"), msg.get("column", 0)
-    if not isinstance(box, str) or not 0 < len(box) <= MAX_BOX_LENGTH:
-        raise BadMessage("bad_message", "box must be the name of a box, like \"chance\".")
-    if not _is_int(column) or not -1 < column < 100:
-        raise BadMessage("bad_message", "column must be a whole number (0, or 0-2 in triple).")
-    return Score(box, column)
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     room: Room | None = None
+    #: The last ``state`` sent, while nothing from the room came since (else None).
+    _state_text: str | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' own dispatch first closes stale DB connections on the one shared sync
@@ -113,28 +56,53 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self.room is None:
             await self.close(code=4404)  # before accept: the handshake is refused
             return
-        await self.channel_layer.group_add(broadcast.group_name(self.code), self.channel_name)
+        self.address = scope_client_address(self.scope)
+        try:
+            await in_db_thread(services.check_socket_limit)(self.guest, self.address)
+        except services.ServiceError:
+            self.room = None  # nothing to leave
+            await self.close(code=4429)
+            return
+        await self.channel_layer.group_add(services.group_name(self.code), self.channel_name)
         await self.accept()
-        message = await in_db_thread(presence.join)(
-            self.room, self.channel_name, self.guest)
+        # Announced to the room, this socket included: its ``presence`` comes after the
+        # ``state`` below, as a group message waits until ``connect`` returns.
+        await in_db_thread(services.socket_opened)(
+            self.room, self.channel_name, self.guest, self.address)
         await self.send_state()
-        await broadcast.agroup_send(self.code, {"type": "room.presence", "message": message})
         heartbeat.register(self.channel_name, self.room, self.guest)
-        bots.kick(self.code)
+        turn_driver.kick(self.code)
 
     def _session_guest(self) -> str:
         session = self.scope.get("session")
-        return session.get(SESSION_GUEST, "") if session is not None else ""
+        return session.get(services.SESSION_GUEST, "") if session is not None else ""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """``disconnect()`` does not run when a handler raises, nor when the server cancels the
+        consumer (shutdown, a close it took too long to handle): presence ends here in every
+        case, or the heartbeat would keep a dead socket's seat "here" forever."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._leave()
 
     async def disconnect(self, code: int) -> None:
-        if self.room is None:
+        await self._leave()
+
+    async def _leave(self) -> None:
+        """Forget this socket: at once in this process, then in the room (once)."""
+        if self.room is None or getattr(self, "_left", False):
             return
-        heartbeat.unregister(self.channel_name)
-        await self.channel_layer.group_discard(broadcast.group_name(self.code), self.channel_name)
-        message = await in_db_thread(presence.leave)(
-            self.room, self.channel_name, self.guest)
-        await broadcast.agroup_send(self.code, {"type": "room.presence", "message": message})
-        bots.kick(self.code)  # if it was their turn, the away clock runs now
+        self._left = True
+        heartbeat.unregister(self.channel_name)  # from now on its row goes stale by itself
+        try:
+            await self.channel_layer.group_discard(
+                services.group_name(self.code), self.channel_name)
+            await in_db_thread(services.socket_closed)(self.room, self.channel_name, self.guest)
+        except (Exception, asyncio.CancelledError):  # a server going down: staleness will do
+            log.warning("room %s: could not announce a closed socket", self.code, exc_info=True)
+            return
+        turn_driver.kick(self.code)  # if it was their turn, the away clock runs now
 
     # --- frames from the client -------------------------------------------------------------
 
@@ -145,61 +113,57 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_error("rate_limited", "Too many messages; slow down.")
             return
         self.throttled = False
-        msg: Any = None
+        msg: dict[str, Any] | None = None
         try:
-            if text_data is None:
-                raise BadMessage("bad_message", "Send JSON text frames, not binary ones.")
-            if len(text_data) > MAX_FRAME_BYTES or len(text_data.encode()) > MAX_FRAME_BYTES:
-                raise BadMessage("too_large", f"Messages are at most {MAX_FRAME_BYTES} bytes.")
-            try:
-                msg = await self.decode_json(text_data)
-            except (ValueError, RecursionError):
-                raise BadMessage("bad_json", "That message is not valid JSON.") from None
-            if not isinstance(msg, dict):
-                raise BadMessage("bad_message", "A message is a JSON object with a type.")
+            msg = parse_frame(text_data)
             await self.handle(msg)
-        except BadMessage as exc:
+        except CodedError as exc:  # a bad frame, a refused command or an illegal move
             await self.send_error(exc.code, exc.message, msg)
-        except (services.ServiceError, RulesError) as exc:
-            await self.send_error(exc.code, exc.message, msg)
+        except Exception:  # noqa: BLE001 - one bad frame must not end the socket
+            log.exception("room %s: a frame could not be handled", self.code)
+            await self.send_error("server_error", "The server could not handle that message; "
+                                                  "nothing was changed by it.", msg)
 
     async def handle(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if not isinstance(kind, str):
             raise BadMessage("bad_message", "A message needs a \"type\" string.")
-        command_id = _command_id(msg)
+        cid = command_id(msg)
         if kind == "sync":
-            await self.send_state()
+            await self.send_state(reuse=True)
         elif kind in ("roll", "score"):
-            result = await services.aplay(
-                self.code, parse_action(msg), guest_key=self.guest or None,
-                command_id=command_id)
+            result = await aplay(
+                self.code, parse_action(msg), guest_key=self.guest or None, command_id=cid)
             if result.duplicate:
                 await self.send_state()  # already applied: here is where things stand
             elif result.messages and self._driver_needed(result.messages[-1]["event"]):
-                bots.kick(self.code)
+                turn_driver.kick(self.code)
         elif kind in ("start", "rematch"):
             await in_db_thread(services.start_game)(self.code, self.guest)
-            bots.kick(self.code)
+            turn_driver.kick(self.code)
         else:
             raise BadMessage("unknown_type", f"Unknown message type {kind[:40]!r}.")
-
-    async def decode_json(self, text_data: str) -> Any:
-        return json.loads(text_data)
 
     async def send_error(self, code: str, message: str, msg: Any = None) -> None:
         reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
         if isinstance(msg, dict):
             with contextlib.suppress(BadMessage):
-                cid = _command_id(msg)
+                cid = command_id(msg)
                 if cid:
                     reply["id"] = cid
         await self.send_json(reply)
 
-    async def send_state(self) -> None:
-        state = await in_db_thread(services.room_state)(self.room, self.guest)
+    async def send_state(self, reuse: bool = False) -> None:
+        """The room's full ``state``. With ``reuse``, the one last sent if this socket heard
+        nothing from the room since: a client that syncs in a loop costs no queries. (A client
+        that saw a gap has received the later event, which makes the state stale here too.)"""
+        if reuse and self._state_text is not None:
+            await self.send(text_data=self._state_text)
+            return
+        state = await in_db_thread(selectors.room_state)(self.room, self.guest)
         self.seats = {s["seat"]: s for s in state["room"]["seats"]}
-        await self.send_json(state)
+        self._state_text = await self.encode_json(state)
+        await self.send(text_data=self._state_text)
 
     def _driver_needed(self, last_event: dict[str, Any]) -> bool:
         """Whether a command ending on ``last_event`` hands the turn to a bot or to a person
@@ -210,6 +174,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return False
         seat = self.seats.get(last_event["player"])
         return seat is None or seat["kind"] == "bot" or not seat["connected"]
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        # Channels' own send_json skips an override of ``send``: go through ours.
+        await self.send(text_data=await self.encode_json(content), close=close)
 
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
         """A group message can race the client's close; the server (Daphne: autobahn's
@@ -224,6 +192,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # --- messages from the room's group ------------------------------------------------------
 
     async def game_events(self, event: dict[str, Any]) -> None:
+        self._state_text = None
         for text in event["texts"]:  # encoded once by the sender, not once per socket
             await self.send(text_data=text)
 
@@ -231,6 +200,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.send_state()
 
     async def room_presence(self, event: dict[str, Any]) -> None:
+        self._state_text = None
         heartbeat.saw_presence(self.code, event["message"])
         for seat in event["message"]["seats"]:
             if seat["seat"] in self.seats:

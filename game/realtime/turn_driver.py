@@ -6,7 +6,8 @@ bot — or a person away for longer than ``AWAY_GRACE`` (by the optimal bot, mar
 Every action is conditional on the game's ``seq`` the decision was made from, and commands run
 under the game's row lock, so two drivers (two processes, or a race here) never play a turn
 twice: the loser gets ``stale`` and looks again. Decisions run in a worker thread (the optimal
-table may take seconds to build the first time), the ORM in Django's database thread.
+table may take seconds to build the first time), the ORM on the database threads
+(``db_threads``).
 """
 
 from __future__ import annotations
@@ -21,13 +22,12 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from . import services
-from .db import in_db_thread
-from .models import GameEvent, Room, Seat
-from .rules import Action, RulesError
-from .rules import Game as RulesGame
-from .services.games import current_game
-from .services.presence import connected_guests, others_here
+from .. import services
+from ..models import GameEvent, Room, Seat
+from ..rules import Action, RulesError
+from ..rules import Game as RulesGame
+from ..selectors import connected_guests, current_game, others_here, someone_here
+from .db_threads import aplay, in_db_thread
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class Plan:
     seq: int = 0
     seat: int = 0
     level: str = ""
-    by: str = GameEvent.By.BOT
+    by: str = GameEvent.By.BOT  # type: ignore[assignment]  # a TextChoices member is a str; untyped Django shows a tuple
     wait: float | None = None
 
 
@@ -62,6 +62,8 @@ def next_plan(room_code: str) -> Plan | None:
     if seat is None:
         return None
     if seat.is_bot:
+        if not someone_here(room):
+            return None  # nobody is here: the game pauses, and goes on when someone comes
         return Plan(seq=game_row.seq, seat=seat.index, level=seat.bot_level or "easy")
     if seat.guest_key and seat.guest_key in connected_guests(room):
         return None  # their move; nothing to do until they make it
@@ -73,12 +75,12 @@ def next_plan(room_code: str) -> Plan | None:
     if now < due:
         return Plan(wait=(due - now).total_seconds())
     return Plan(seq=game_row.seq, seat=seat.index, level=AUTOPLAY_LEVEL,
-                by=GameEvent.By.AUTOPLAY)
+                by=GameEvent.By.AUTOPLAY)  # type: ignore[arg-type]  # as above: a str
 
 
 def decide(game: RulesGame, level: str, seq: int) -> Action:
     """The bot's move (sync; may build a strategy table the first time)."""
-    from .ai import choose_action  # imported late: the table code is heavy
+    from ..ai import choose_action  # imported late: the table code is heavy
 
     rng = random.Random(f"{settings.DICE_SEED}:bot:{seq}") if settings.DICE_SEED else None
     return choose_action(game, level, rng)
@@ -119,7 +121,7 @@ async def _drive(room_code: str) -> None:
             action = await sync_to_async(decide, thread_sensitive=False)(
                 loaded[1], plan.level, plan.seq)
             try:
-                await services.aplay(
+                await aplay(
                     room_code, action, seat_index=plan.seat, by=plan.by,
                     expected_seq=plan.seq)
             except services.ServiceError as exc:

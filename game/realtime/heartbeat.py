@@ -1,9 +1,9 @@
 """One presence heartbeat per server process, for all of its sockets.
 
-Every socket's ``Connection`` row must be refreshed within ``presence.STALE_AFTER``. A timer per
+Every socket's ``Connection`` row must be refreshed within ``selectors.STALE_AFTER``. A timer per
 socket cost a transaction per socket every beat (35 a second at 700 sockets); one beat per
 process refreshes all of them in one transaction. Then, for all rooms with a socket here at
-once, it passes on presence changes nobody announced (a server that died) and kicks the bot
+once, it passes on presence changes nobody announced (a server that died) and kicks the turn
 driver where a bot sits or a seated player is away, so their turns move on.
 """
 
@@ -13,10 +13,10 @@ import asyncio
 import logging
 from typing import Any
 
-from . import bots
-from .db import in_db_thread
-from .models import Room
-from .services import broadcast, presence
+from .. import selectors, services
+from ..models import Room
+from . import turn_driver
+from .db_threads import in_db_thread
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def saw_presence(room_code: str, message: dict[str, Any]) -> None:
 
 async def _beat_forever() -> None:
     while True:
-        await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+        await asyncio.sleep(services.HEARTBEAT_SECONDS)
         try:
             await beat()
         except Exception:  # noqa: BLE001 - a failed beat must not stop the next ones
@@ -59,21 +59,21 @@ async def _beat_forever() -> None:
 
 async def beat() -> None:
     """Refresh every socket of this process; then per room, announce presence changes and
-    kick the bot driver where a bot or an away player may have a turn to play."""
+    kick the turn driver where a bot or an away player may have a turn to play."""
     sockets = dict(_sockets)
     if not sockets:
         return
-    missing = await in_db_thread(presence.refresh)(sockets)
+    missing = await in_db_thread(services.refresh_sockets)(sockets)
     for name in missing & _sockets.keys():  # still open: its row was swept, register again
         room, guest = _sockets[name]
-        await in_db_thread(presence.join)(room, name, guest)
+        await in_db_thread(services.socket_restored)(room, name, guest)
     rooms = {room.pk: room for room, _ in sockets.values()}
-    found = await in_db_thread(presence.presences)(rooms.values())
+    found = await in_db_thread(selectors.presences)(rooms.values())
     for code, (message, driver_needed) in found.items():
         if message != _last_presence.get(code):
             _last_presence[code] = message
-            await broadcast.agroup_send(code, {"type": "room.presence", "message": message})
+            await services.asend_presence(code, message)
         if driver_needed:
-            bots.kick(code)
+            turn_driver.kick(code)
     for code in _last_presence.keys() - found.keys():
         del _last_presence[code]

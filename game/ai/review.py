@@ -1,0 +1,488 @@
+"""The review of a game: the luck of every roll and the cost of every decision.
+
+Every position of a player is valued by its expected final score under optimal play (the
+exact table for yahtzee and yatzy). Along one player's game the values form a chain::
+
+    E(empty card) → roll → V(after roll) → choice → V(chosen) → roll → … → final score
+
+A roll moves the value from what was expected before the dice were thrown to the value of the
+best choice the dice allow: that step is *luck* (zero on average). A choice moves it from the
+best option's value to the chosen one's: that step is the *loss* Δ ≥ 0. The value of a box
+chosen is the expected score at the player's next turn (bonuses included), so the chain
+telescopes: ``final = expected_start + Σ luck − Σ loss``, exactly for yahtzee and yatzy.
+
+Triple Yahtzee has no exact table; positions are valued as the ``optimal`` bot values them
+(``game.ai.triple``): during a turn, the exact expectimax of the turn against
+``W = Σ m_c · F_c`` (each column's table value times its multiplier), and the exact end game
+once few boxes are open. A turn valued that way is worth more at its start than ``W`` (the
+player picks a column per roll, which ``W`` does not count), so between two turns the value
+jumps by that much, and once more where the exact end game takes over: *drift*. For triple,
+``final = expected_start + Σ luck − Σ loss + Σ drift``; drift is 0 for yahtzee and yatzy.
+
+Grades follow Tom Verhoeff's Yahtzee proficiency test: best (Δ = 0), good (Δ < 0.01),
+inaccuracy ``?!`` (Δ < 1), mistake ``?`` (Δ < 5), blunder ``??`` (Δ ≥ 5). Only real decisions
+(more than one option) are graded; the decisions of autoplay (a player away) are analysed and
+count in the chain, but are left out of the player's grade.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from game.rules import (
+    BonusAwarded,
+    Event,
+    Game,
+    GameFinished,
+    GameStarted,
+    Rolled,
+    Scored,
+    Slot,
+    TurnStarted,
+)
+
+from . import triple
+from .advice import CardState, advisor
+from .distribution import Distribution, estimated_distribution, win_chances_of
+from .multisets import INDEX, ROLL_PROBABILITY, best_hold_values, hold_values, sub_holds
+from .scoring import UPPER_CAP
+from .solver import last_roll_values
+
+#: Format of ``Analysis.to_dict()``; stored analyses of another version are recomputed.
+VERSION = 2  # 2: win chances at every turn
+
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
+SYMBOLS = {"best": "", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+#: A single legal option (the last box, a forced Joker): not a decision, not graded.
+FORCED = "forced"
+#: Differences below this are float noise, not a loss.
+NOISE = 1e-9
+#: Decimals kept in the JSON (values are expected points).
+DECIMALS = 6
+
+Hold = tuple[int, ...]
+Option = Hold | str  # dice values kept (sorted), or a box name
+
+
+def grade(loss: float) -> str:
+    """Verhoeff's grade of a decision that lost ``loss`` expected points."""
+    if loss <= 0:
+        return "best"
+    if loss < 0.01:
+        return "good"
+    if loss < 1:
+        return "inaccuracy"
+    if loss < 5:
+        return "mistake"
+    return "blunder"
+
+
+def _r(x: float) -> float:
+    return round(x, DECIMALS) + 0.0  # + 0.0: no "-0.0" in the JSON
+
+
+def _option_json(option: Option) -> list[int] | str:
+    return option if isinstance(option, str) else list(option)
+
+
+@dataclass
+class Decision:
+    seq: int  # the event that carries it: the re-roll for a hold, the score for a box
+    player: int
+    kind: str  # "hold" (re-rolled, keeping ``chosen``) or "box" (scored in ``chosen``)
+    chosen: Option
+    best: Option
+    expected_chosen: float
+    expected_best: float
+    loss: float
+    grade: str  # one of GRADES, or FORCED
+    options: int  # distinct options (holds and boxes)
+    rolls_left: int  # before the decision
+    by: str  # who acted: human, bot or autoplay
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq, "player": self.player, "kind": self.kind,
+            "chosen": _option_json(self.chosen), "best": _option_json(self.best),
+            "expected_chosen": _r(self.expected_chosen),
+            "expected_best": _r(self.expected_best), "loss": _r(self.loss),
+            "grade": self.grade, "options": self.options, "rolls_left": self.rolls_left,
+            "by": self.by,
+        }
+
+
+@dataclass
+class RollLuck:
+    seq: int
+    player: int
+    roll: int  # 1, 2 or 3
+    before: float  # expected final score before the dice were thrown
+    after: float  # the value of the best choice the dice allow
+
+    @property
+    def luck(self) -> float:
+        return self.after - self.before
+
+    def to_dict(self) -> dict[str, Any]:
+        # ``after`` is the player's value in the series at this seq; ``before`` the hold's
+        # value (the decision of the same seq) or, for a first roll, the value at turn start.
+        return {"seq": self.seq, "player": self.player, "roll": self.roll,
+                "luck": _r(self.luck)}
+
+
+@dataclass
+class PlayerSummary:
+    name: str
+    expected_start: float = 0.0
+    luck: float = 0.0  # Σ luck of every roll
+    loss: float = 0.0  # Σ Δ of every decision, autoplay's included (the chain needs them)
+    drift: float = 0.0  # triple only: jumps of the valuation between turns
+    final: int = 0  # the score on the card (so far, while the game is running)
+    expected: float = 0.0  # the chain's last value: ``final`` once the game is over
+    decisions: int = 0  # real decisions graded (not forced, not autoplay)
+    graded_loss: float = 0.0
+    grades: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GRADES, 0))
+    autoplay_decisions: int = 0
+    autoplay_loss: float = 0.0
+
+    @property
+    def mean_loss(self) -> float:
+        return self.graded_loss / self.decisions if self.decisions else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "expected_start": _r(self.expected_start),
+            "luck": _r(self.luck), "loss": _r(self.loss), "final": self.final,
+            "decisions": self.decisions, "mean_loss": _r(self.mean_loss),
+            "grades": dict(self.grades), "drift": _r(self.drift),
+            "expected": _r(self.expected), "autoplay_decisions": self.autoplay_decisions,
+            "autoplay_loss": _r(self.autoplay_loss),
+        }
+
+
+@dataclass
+class Analysis:
+    rules: str
+    valuation: str  # "exact", or how triple positions are valued
+    finished: bool
+    players: list[PlayerSummary]
+    decisions: list[Decision]
+    rolls: list[RollLuck]
+    #: (seq, player, expected final score): each change of a player's value, in game order.
+    series: list[tuple[int, int, float]]
+    #: (seq, each player's chance to win) at the start of every turn and at the end; empty
+    #: for one player, and for triple (its valuation gives no spread).
+    chances: list[tuple[int, list[float]]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": VERSION, "rules": self.rules, "valuation": self.valuation,
+            "finished": self.finished,
+            "players": [p.to_dict() for p in self.players],
+            "decisions": [d.to_dict() for d in self.decisions],
+            "rolls": [r.to_dict() for r in self.rolls],
+            "series": [[s, p, _r(v)] for s, p, v in self.series],
+            "chances": [[s, [round(c, 4) for c in cs]] for s, cs in self.chances],
+        }
+
+
+# --- valuations: what a position of the player to move is worth --------------------------
+
+class ExactValuation:
+    """Yahtzee and yatzy: the solved table, through the Advisor.
+
+    The holds of every turn of the game are valued in one vectorised pass over all the turns'
+    states (as ``Advisor._turn_levels`` does one state at a time): a 6-player game in about a
+    tenth of the time.
+    """
+
+    name = "exact"
+
+    def __init__(self, game: Game, events: Sequence[Event]) -> None:
+        self.adv = advisor(game.ruleset)
+        self.levels = self._turn_levels(events)
+
+    def _turn_levels(self, events: Sequence[Event]
+                     ) -> dict[StateKey, tuple[list[np.ndarray], list[np.ndarray], int]]:
+        """For each state a turn of the game starts from: its hold values with one and with
+        two rolls to come, and its column in them."""
+        game = Game.from_events(events[:1])
+        keys: dict[StateKey, int] = {}
+        for event in events[1:]:
+            game.apply(event)
+            if isinstance(event, TurnStarted):
+                keys.setdefault(_key(CardState.of(game.scorecard)), len(keys))
+        if not keys:
+            return {}
+        m, u, y = (np.array(col, dtype=np.intp) for col in zip(*keys, strict=True))
+        v0 = last_roll_values(self.adv.tables, self.adv.solution.values, m, u, y)
+        one = hold_values(v0)
+        two = hold_values(best_hold_values(one))
+        return {k: (one, two, i) for k, i in keys.items()}
+
+    def turn_start(self, game: Game) -> float:
+        self.state = CardState.of(game.scorecard)  # unchanged until the box is scored
+        self.turn = self.levels[_key(self.state)]
+        return self.adv.expected_score(self.state)
+
+    def holds(self, game: Game, dice: Hold, rolls_left: int) -> dict[Hold, float]:
+        levels, i = (self.turn[0] if rolls_left == 1 else self.turn[1]), self.turn[2]
+        return {h: self.state.banked + float(levels[len(h)][INDEX[len(h)][h], i])
+                for h in sub_holds(dice)}
+
+    def boxes(self, game: Game, dice: Hold) -> dict[str, float]:
+        return {c.box: c.expected for c in self.adv.box_choices(self.state, dice)
+                if c.box is not None}
+
+
+StateKey = tuple[int, int, int]
+
+
+def _key(state: CardState) -> StateKey:
+    return (state.mask, min(state.upper, UPPER_CAP), int(state.yahtzee_50))
+
+
+class TripleValuation:
+    """Triple: the ``optimal`` bot's own measure (see the module's docstring)."""
+
+    name = (f"triple: the optimal bot's valuation — each turn exact against W = Σ m_c·F_c, "
+            f"the whole game exact once at most {triple.ENDGAME_OPEN} boxes are open")
+
+    def __init__(self, game: Game, events: Sequence[Event]) -> None:
+        self.adv = advisor(game.ruleset)
+        self.mult = game.ruleset.multipliers
+        # The analysis's own end-game solver (the bot's, ``triple.endgame``, starts afresh past
+        # 30,000 positions, which the end games of a few players pass: it would solve again).
+        self.eg = triple.EndGame(self.mult)
+
+    def turn_start(self, game: Game) -> float:
+        card = game.scorecard
+        states = [CardState.of(card, c) for c in range(len(self.mult))]
+        self.banked = sum(m * s.banked for m, s in zip(self.mult, states, strict=True))
+        self.late = triple.open_boxes(game) <= triple.ENDGAME_OPEN
+        full = (1 << self.adv.tables.n_boxes) - 1
+        self.futures = [self.adv.future(s) if s.mask != full else 0.0 for s in states]
+        self.states = states
+        if self.late:
+            self.keys = self.eg.key(triple.position_keys(game))
+            # Roll values are points to come from here: the base is what is banked.
+            self.base: float = self.banked
+            roll_values = self.eg.roll_values(self.keys)
+        else:
+            # Roll values are gains over W: the base is W.
+            self.base = self.banked + sum(
+                m * f for m, f in zip(self.mult, self.futures, strict=True))
+            roll_values = triple.column_roll_values(game)
+        # The whole turn as the bot plays it: every hold with one and with two rolls to come.
+        one = hold_values(roll_values.reshape(-1, 1))
+        two = hold_values(best_hold_values(one))
+        self.levels = {1: one, 2: two}
+        return self.base + float(ROLL_PROBABILITY @ best_hold_values(two)[:, 0])
+
+    def holds(self, game: Game, dice: Hold, rolls_left: int) -> dict[Hold, float]:
+        levels = self.levels[rolls_left]
+        return {h: self.base + float(levels[len(h)][INDEX[len(h)][h], 0])
+                for h in sub_holds(dice)}
+
+    def boxes(self, game: Game, dice: Hold) -> dict[str, float]:
+        legal = game.legal_slots()
+        if self.late:
+            return {_slot_name(s, 3): self.banked + self.eg.slot_value(self.keys, s, dice)
+                    for s in legal}
+        found: dict[str, float] = {}
+        for c, (st, m) in enumerate(zip(self.states, self.mult, strict=True)):
+            if not any(s.column == c for s in legal):
+                continue
+            for ch in self.adv.box_choices(st, dice):
+                slot = Slot(ch.box or "", c)
+                if slot in legal:
+                    gain = m * (ch.expected - st.banked - self.futures[c])
+                    found[_slot_name(slot, 3)] = self.base + gain
+        return found
+
+
+def _slot_name(slot: Slot, columns: int) -> str:
+    """A box name; with several columns, ``box@c`` (c = 1, 2, 3)."""
+    return slot.box if columns == 1 else f"{slot.box}@{slot.column + 1}"
+
+
+# --- win chances -------------------------------------------------------------------------
+
+#: Exact final-score distributions for a player with this many turns left (the three-moment
+#: fit is off by up to ~8 points in the last turns, docs/ai.md); a fit before.
+CHANCES_EXACT_TURNS = 2
+
+
+class _Chances:
+    """Each player's chance to win at the start of every turn, from their final score's
+    distribution under optimal play from where their card stands (independent players)."""
+
+    def __init__(self, game: Game) -> None:
+        self.on = len(game.players) > 1 and game.ruleset.columns == 1
+        self.adv = advisor(game.ruleset) if self.on else None
+        self.memo: dict[tuple[int, int, int], Distribution] = {}
+        self.cards: dict[int, tuple[CardState, Distribution]] = {}
+        self.series: list[tuple[int, list[float]]] = []
+
+    def turn_started(self, game: Game, seq: int) -> None:
+        if not self.on or self.adv is None:
+            return
+        dists = []
+        for p, card in enumerate(game.scorecards):
+            state = CardState.of(card)
+            known = self.cards.get(p)
+            if known is None or known[0] != state:
+                known = self.cards[p] = (state, self._distribution(state))
+            dists.append(known[1])
+        # Clipped: the integration leaves float noise around 0 and 1.
+        self.series.append((seq, [min(1.0, max(0.0, c)) for c in win_chances_of(dists)]))
+
+    def _distribution(self, state: CardState) -> Distribution:
+        assert self.adv is not None
+        if state.mask == self.adv.tables.full:
+            return state.banked, np.ones(1)
+        return estimated_distribution(self.adv, state, exact_turns=CHANCES_EXACT_TURNS,
+                                      memo=self.memo)
+
+    def finished(self, game: Game, seq: int) -> None:
+        if self.on:
+            shares = 1 / len(game.winners)
+            self.series.append((seq, [shares if p in game.winners else 0.0
+                                      for p in range(len(game.players))]))
+
+
+# --- the walk through the game -------------------------------------------------------------
+
+class _Walk:
+    def __init__(self, game: Game, events: Sequence[Event], start_seq: int) -> None:
+        self.start_seq = start_seq
+        kind = TripleValuation if game.ruleset.columns > 1 else ExactValuation
+        self.val = kind(game, events)
+        names = game.players
+        self.columns = game.ruleset.columns
+        self.players = [PlayerSummary(n) for n in names]
+        self.value: list[float | None] = [None] * len(names)  # each player's last chain value
+        self.before = 0.0  # the current player's value before the next roll
+        self.decisions: list[Decision] = []
+        self.rolls: list[RollLuck] = []
+        self.series: list[tuple[int, int, float]] = []
+
+    def point(self, seq: int, player: int, value: float) -> None:
+        self.value[player] = value
+        self.series.append((seq, player, value))
+
+    def turn_started(self, game: Game, seq: int, player: int) -> None:
+        v = self.val.turn_start(game)
+        if self.value[player] is None:
+            # The first turn: every card is empty and worth the same.
+            for p, summary in enumerate(self.players):
+                summary.expected_start = v
+                self.point(self.start_seq, p, v)
+        last = self.value[player]
+        assert last is not None  # set above on the first turn, by point() since
+        self.players[player].drift += v - last  # float noise only, but for triple
+        if abs(v - last) > NOISE:
+            self.point(seq, player, v)
+        else:
+            self.value[player] = v
+        self.before = v
+
+    def options(self, game: Game, dice: Hold, rolls_left: int
+                ) -> tuple[dict[Hold, float], dict[str, float]]:
+        boxes = self.val.boxes(game, dice)
+        holds = self.val.holds(game, dice, rolls_left) if rolls_left else {}
+        return holds, boxes
+
+    @staticmethod
+    def best(holds: dict[Hold, float], boxes: dict[str, float]) -> tuple[Option, float]:
+        """The best option: scoring now on a tie, else the larger hold (as the bot plays).
+        Keeping all five dice is never better than the best of the rest (it can only be
+        worth scoring now or re-rolling next time), so it is not offered as the best."""
+        cands: list[tuple[float, int, Option]] = [(v, 6, b) for b, v in boxes.items()]
+        cands += [(v, len(h), h) for h, v in holds.items() if len(h) < 5]
+        top = max(c[0] for c in cands)
+        _, _, option = max((c for c in cands if c[0] >= top - NOISE), key=lambda c: c[1])
+        return option, top
+
+    def after_roll(self, game: Game, seq: int, event: Rolled) -> None:
+        holds, boxes = self.options(game, tuple(game.dice), game.rolls_left)  # type: ignore[arg-type]
+        _, top = self.best(holds, boxes)
+        self.rolls.append(RollLuck(seq, event.player, event.roll, self.before, top))
+        self.point(seq, event.player, top)
+
+    def decide(self, game: Game, seq: int, player: int, kind: str, chosen: Option,
+               by: str) -> None:
+        dice = tuple(game.dice)  # type: ignore[arg-type]
+        holds, boxes = self.options(game, dice, game.rolls_left)
+        best, top = self.best(holds, boxes)
+        value = boxes[chosen] if kind == "box" else holds[chosen]  # type: ignore[index]
+        loss = top - value
+        if loss < NOISE:
+            loss, best = 0.0, chosen
+        n = len(boxes) + sum(len(h) < 5 for h in holds)
+        d = Decision(seq, player, kind, chosen, best, value, top, loss,
+                     grade(loss) if n > 1 else FORCED, n, game.rolls_left, by)
+        self.decisions.append(d)
+        summary = self.players[player]
+        summary.loss += loss
+        if n > 1 and by == "autoplay":
+            summary.autoplay_decisions += 1
+            summary.autoplay_loss += loss
+        elif n > 1:
+            summary.decisions += 1
+            summary.graded_loss += loss
+            summary.grades[d.grade] += 1
+        self.before = value
+
+
+def analyse(events: Sequence[Event], by: Sequence[str] | None = None,
+            seqs: Sequence[int] | None = None) -> Analysis:
+    """The analysis of a game (finished or not) from its events.
+
+    ``by[i]`` says who acted for ``events[i]`` (the stored ``GameEvent.by``: human, bot,
+    autoplay or system; default human), ``seqs[i]`` its seq (default ``i + 1``).
+    """
+    if not events or not isinstance(events[0], GameStarted):
+        raise ValueError("A game's history starts with a game_started event.")
+    by = list(by) if by is not None else ["human"] * len(events)
+    seqs = list(seqs) if seqs is not None else list(range(1, len(events) + 1))
+    if not len(by) == len(seqs) == len(events):
+        raise ValueError("by and seqs must be as long as the events.")
+    game = Game.from_events(events[:1])
+    walk = _Walk(game, events, seqs[0])
+    chances = _Chances(game)
+    for event, who, seq in zip(events[1:], by[1:], seqs[1:], strict=True):
+        if isinstance(event, TurnStarted):
+            game.apply(event)
+            walk.turn_started(game, seq, event.player)
+            chances.turn_started(game, seq)
+        elif isinstance(event, Rolled):
+            if event.roll > 1:
+                prev = game.dice
+                kept = tuple(sorted(prev[i] for i in event.held))  # type: ignore[index]
+                walk.decide(game, seq, event.player, "hold", kept, who)
+            game.apply(event)
+            walk.after_roll(game, seq, event)
+        elif isinstance(event, Scored):
+            slot = _slot_name(Slot(event.box, event.column), walk.columns)
+            walk.decide(game, seq, event.player, "box", slot, who)
+            game.apply(event)
+            walk.point(seq, event.player, walk.before)
+        elif isinstance(event, BonusAwarded):
+            game.apply(event)
+        elif isinstance(event, GameFinished):
+            game.apply(event)
+            chances.finished(game, seq)
+        else:
+            raise ValueError(f"Cannot analyse event {event!r}.")
+    for p, summary in enumerate(walk.players):
+        summary.final = game.scorecards[p].total
+        last = walk.value[p]
+        summary.expected = last if last is not None else summary.expected_start
+        summary.luck = sum(r.luck for r in walk.rolls if r.player == p)
+    return Analysis(game.ruleset.name, walk.val.name, game.is_over, walk.players,
+                    walk.decisions, walk.rolls, walk.series, chances.series)

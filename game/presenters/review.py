@@ -1,0 +1,113 @@
+"""The analysis of a finished game as its page shows it: read from the stored review
+(``GameAnalysis.data``, the JSON of ``game.ai.review``), never computed again.
+
+:func:`review_view` gives two parts:
+
+- ``players``: one summary per seat, for the template, laid out as the chain of the review
+  (start + ΣL − ΣΔ [+ drift] = final) with the mean loss, its reading and the grade counts;
+- ``script``: only what the page's script needs, small enough for a 6-player page (the move
+  list's marks, each roll's luck, the chart's lines)::
+
+    {"exact": true,
+     "decisions": [{"seq": 4, "grade": "inaccuracy", "loss": 0.207, "best": [5]},
+                   {"seq": 9, "grade": "best", "loss": 0},
+                   {"seq": 31, "grade": "mistake", "loss": 1.2, "best": "chance@2",
+                    "autoplay": true}, ...],
+     "luck": [[3, -4.65], [4, 1.82], ...],          # [seq, luck of that roll]
+     "series": [[[1, 254.59], [3, 249.94], ...], ...]}  # per player: [seq, expected final]
+
+  ``best`` is left out where the choice was the best; forced moves (one legal option) are
+  left out. ``best`` is the dice values kept (a list) or a box name (``box@c`` in triple).
+
+``None`` when there is no analysis, or one of another format (``manage.py analyse`` redoes
+it): the page then says it is being prepared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION
+
+#: Tom Verhoeff's proficiency-test reading of the mean loss per decision.
+EXPERT_MEAN_LOSS = 0.2
+
+GRADE_LABELS = {"best": "best", "good": "good", "inaccuracy": "inaccuracies",
+                "mistake": "mistakes", "blunder": "blunders"}
+
+
+def review_view(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """What the game's page shows of the stored analysis ``data``, or None if it has none."""
+    if not data or data.get("version") != VERSION:
+        return None
+    exact = data["valuation"] == "exact"
+    return {
+        "exact": exact,
+        "players": [_summary(p, exact) for p in data["players"]],
+        "script": {
+            "exact": exact,
+            "decisions": [_decision(d) for d in data["decisions"] if d["grade"] != FORCED],
+            "luck": [[r["seq"], round(r["luck"], 2)] for r in data["rolls"]],
+            "series": _series(data["series"], len(data["players"])),
+            # Each player's chance to win at each turn's start (none for triple or solitaire).
+            "chances": [[seq, [round(c, 3) for c in cs]] for seq, cs in data.get("chances", [])],
+        },
+    }
+
+
+def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
+    decisions = player["decisions"]
+    mean = player["mean_loss"]
+    # The chain as the page writes it, one term a row: start, ± luck, − loss [± drift], = final.
+    terms = [
+        {"label": "Expected score of an empty card", "op": "", "value": _points(
+            player["expected_start"])},
+        {"label": "Luck of the dice, ΣL", **_signed(player["luck"])},
+        {"label": "Cost of the decisions, ΣΔ", "op": "−", "value": _points(player["loss"])},
+    ]
+    if not exact:
+        terms.append({"label": "Drift of the valuation", **_signed(player["drift"])})
+    return {
+        "terms": terms,
+        "name": player["name"],
+        "start": player["expected_start"],
+        "luck": player["luck"],
+        "loss": player["loss"],
+        # Exact tables: ~1e-13, not a term of the sum. Triple: the valuation's jumps.
+        "drift": None if exact else player["drift"],
+        "final": player["final"],
+        "decisions": decisions,
+        "mean_loss": mean if decisions else None,
+        "expert": bool(decisions) and mean < EXPERT_MEAN_LOSS,
+        "grades": [{"grade": g, "symbol": SYMBOLS[g], "label": GRADE_LABELS[g],
+                    "count": player["grades"][g]} for g in GRADES],
+        "autoplay_decisions": player["autoplay_decisions"],
+        "autoplay_loss": player["autoplay_loss"],
+    }
+
+
+def _points(x: float) -> str:
+    return f"{abs(x):.2f}"
+
+
+def _signed(x: float) -> dict[str, str]:
+    return {"op": "−" if round(x, 2) < 0 else "+", "value": _points(x)}
+
+
+def _decision(decision: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"seq": decision["seq"], "grade": decision["grade"],
+                           "loss": round(decision["loss"], 3)}
+    if decision["grade"] != "best":
+        out["best"] = decision["best"]
+    if decision["by"] == "autoplay":
+        out["autoplay"] = True
+    return out
+
+
+def _series(changes: list[list[Any]], players: int) -> list[list[list[float]]]:
+    """The stored step changes ``[seq, player, value]`` as one line of points per player."""
+    lines: list[list[list[float]]] = [[] for _ in range(players)]
+    for seq, player, value in changes:
+        lines[player].append([seq, round(value, 2)])
+    return lines

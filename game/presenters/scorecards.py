@@ -1,0 +1,61 @@
+"""A stored game's scorecards as a table: one column per player and scorecard column (three
+per player in Triple Yahtzee), one row per box, then the sums."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..models import Game
+from ..rules import Ruleset, get_ruleset
+
+#: The sums under the boxes, each a key of a scorecard column in ``Game.snapshot``.
+SUMS = (("Upper subtotal", "upper_subtotal"), ("Upper bonus", "upper_bonus"),
+        ("Yahtzee bonus", "yahtzee_bonus"), ("Column total", "total"))
+
+
+class Header(NamedTuple):
+    player: str
+    column: int  # from 1
+    multiplier: int
+
+
+class Row(NamedTuple):
+    title: str
+    #: Per table column: the points, or None for an open box.
+    cells: list[int | None]
+    key: str = ""  # a sum's key in the snapshot; "" for a box
+
+
+@dataclass(frozen=True)
+class ScorecardTable:
+    ruleset: Ruleset
+    headers: list[Header]
+    boxes: list[Row]
+    sums: list[Row]
+    #: Per player: their name and final (or current) total.
+    totals: list[tuple[str, int | None]]
+
+    @property
+    def has_cards(self) -> bool:
+        return bool(self.totals)
+
+
+def scorecard_table(game: Game) -> ScorecardTable:
+    """The table of ``game``'s scorecards as of its snapshot (none before the game starts)."""
+    ruleset = get_ruleset(game.rules)
+    cards = game.snapshot.get("scorecards") or []
+    columns = range(ruleset.columns)
+
+    def row(title: str, key: str, cell) -> Row:
+        return Row(title, [cell(card["columns"][c]) for card in cards for c in columns], key)
+
+    return ScorecardTable(
+        ruleset=ruleset,
+        headers=[Header(name, c + 1, ruleset.multipliers[c])
+                 for name in game.players for c in columns],
+        boxes=[row(box.label, "", lambda col, name=box.name: col["boxes"].get(name))
+               for box in ruleset.boxes],
+        sums=[row(label, key, lambda col, key=key: col[key]) for label, key in SUMS],
+        totals=list(zip(game.players, [card.get("total") for card in cards], strict=False)),
+    )

@@ -1,0 +1,95 @@
+"""The shape of a client's frame, checked before anything else looks at it.
+
+A frame that fails a check raises :class:`BadMessage`; the consumer answers it with an
+``error`` and the socket stays open (``docs/protocol.md``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..models import COMMAND_ID_MAX
+from ..rules import Action, Roll, Score
+from ..rules.errors import CodedError
+
+MAX_FRAME_BYTES = 4096
+MAX_BOX_LENGTH = 32
+
+
+class BadMessage(CodedError):
+    """A frame of the wrong shape; nothing was done."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_frame(text_data: str | None) -> dict[str, Any]:
+    """The JSON object of a text frame (not yet its ``type``), or BadMessage."""
+    if text_data is None:
+        raise BadMessage("bad_message", "Send JSON text frames, not binary ones.")
+    if len(text_data) > MAX_FRAME_BYTES or len(text_data.encode()) > MAX_FRAME_BYTES:
+        raise BadMessage("too_large", f"Messages are at most {MAX_FRAME_BYTES} bytes.")
+    try:
+        msg = json.loads(text_data)
+    except (ValueError, RecursionError):
+        raise BadMessage("bad_json", "That message is not valid JSON.") from None
+    if not isinstance(msg, dict):
+        raise BadMessage("bad_message", "A message is a JSON object with a type.")
+    try:
+        storable = _storable(msg)
+    except RecursionError:
+        storable = False
+    if not storable:
+        raise BadMessage("bad_message", "Text in a message must be valid Unicode without NUL "
+                                        "characters.")
+    return msg
+
+
+def _storable(value: object) -> bool:
+    """Whether every string in ``value`` can be stored: JSON text may carry lone UTF-16
+    surrogates ("\\ud800") and NULs, which Python decodes and the databases refuse."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            return False
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(_storable(k) and _storable(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_storable(v) for v in value)
+    return True
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def command_id(msg: dict[str, Any]) -> str:
+    """The client's ``id`` of a command ("" when none), or BadMessage."""
+    cid = msg.get("id", "")
+    if cid is None:
+        return ""
+    if not isinstance(cid, str) or len(cid) > COMMAND_ID_MAX:
+        raise BadMessage("bad_message", f"id must be a string of at most {COMMAND_ID_MAX} "
+                                        "characters.")
+    return cid
+
+
+def parse_action(msg: dict[str, Any]) -> Action:
+    """The ``roll`` / ``score`` intention of a message, or BadMessage for a wrong shape."""
+    if msg["type"] == "roll":
+        hold = msg.get("hold", [])
+        if not isinstance(hold, list) or len(hold) > 5 or not all(_is_int(h) for h in hold):
+            raise BadMessage("bad_message", "hold must be a list of die positions 0-4.")
+        return Roll(tuple(hold))
+    box, column = msg.get("box"), msg.get("column", 0)
+    if not isinstance(box, str) or not 0 < len(box) <= MAX_BOX_LENGTH:
+        raise BadMessage("bad_message", "box must be the name of a box, like \"chance\".")
+    if not _is_int(column) or not -1 < column < 100:
+        raise BadMessage("bad_message", "column must be a whole number (0, or 0-2 in triple).")
+    return Score(box, column)

@@ -1,0 +1,52 @@
+"""The process that computes game reviews, apart from the server's event loop.
+
+A review is CPU work in numpy that holds the GIL for long stretches: a triple review in a thread
+of the server held its event loop up to 0.9 s (docs/ai.md). One worker process per server
+process takes them one after another; it loads the strategy tables once and keeps them.
+This module imports no models at import time: the worker sets Django up first.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def _start(settings_module: str, database_name: Any) -> None:
+    """In the worker: Django set up on the same database as the server (a test database too)."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", settings_module)
+    django.setup()
+    from django.conf import settings
+
+    settings.DATABASES["default"]["NAME"] = database_name
+
+
+def _analyse(game_id: int) -> None:
+    from django.db import connections
+
+    from game.services.review import analyse_game
+
+    try:
+        analyse_game(game_id)
+    finally:
+        connections.close_all()
+
+
+def submit(game_id: int) -> Future[None]:
+    """Queue the review of ``game_id`` in this process's review worker (started on first use)."""
+    global _pool
+    if _pool is None:
+        from django.db import connection
+
+        _pool = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start,
+            initargs=(os.environ.get("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings"),
+                      connection.settings_dict["NAME"]))
+    return _pool.submit(_analyse, game_id)

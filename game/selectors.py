@@ -1,0 +1,146 @@
+"""Reads: what a room, its game and its presence look like now, as the protocol sends them.
+
+Nothing here writes; the services (``game.services``) do, and may call these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.utils import timezone
+
+from .models import Connection, Game, GameEvent, Room, Seat
+
+#: How many of the current game's last events a ``state`` carries (the page's event log).
+RECENT_EVENTS = 50
+#: A ``Connection`` row not refreshed for this long counts as gone (Daphne skips
+#: ``disconnect()`` when it is killed or restarted).
+STALE_AFTER = timedelta(seconds=settings.PRESENCE_STALE_AFTER)
+
+
+def current_game(room: Room) -> Game | None:
+    return Game.objects.filter(room=room).order_by("-id").first()
+
+
+def recently_finished(rooms: QuerySet[Room], limit: int) -> list[Room]:
+    """The finished ones of ``rooms``, each with its latest game as ``last_game`` (the winner
+    and the review link): two queries however many rooms."""
+    found = list(rooms.filter(status=Room.Status.FINISHED)
+                 .annotate(last_game_id=Max("games__id"))[:limit])
+    games = Game.objects.in_bulk([r.last_game_id for r in found if r.last_game_id])
+    for room in found:
+        room.last_game = games.get(room.last_game_id)
+    return found
+
+
+def game_state(game_row: Game, state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``Game.to_dict()`` plus the game's id and seq, as the protocol sends it."""
+    return {**(state if state is not None else game_row.snapshot),
+            "id": game_row.pk, "seq": game_row.seq}
+
+
+def recent_events(game_row: Game, limit: int = RECENT_EVENTS) -> list[dict[str, Any]]:
+    """The last ``limit`` stored events of a game up to ``game_row.seq``, in ``seq`` order, each
+    shaped like an ``event`` message without its ``type`` and ``game``. One query on the
+    (game, seq) index; capped at the row's seq so it agrees with the rest of the ``state``
+    even when a command stores events while this is read."""
+    rows = list(GameEvent.objects.filter(game=game_row, seq__lte=game_row.seq).order_by("-seq")
+                .values_list("seq", "kind", "payload", "by")[:limit])
+    return [{"seq": seq, "event": {"kind": kind, **payload}, "by": by}
+            for seq, kind, payload, by in reversed(rows)]
+
+
+def room_state(room: Room, guest: str | None) -> dict[str, Any]:
+    """The full ``state`` message of a room, as the socket of ``guest`` sees it."""
+    room.refresh_from_db()
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
+    now_here = presence(room)
+    connected = {p["seat"]: p["connected"] for p in now_here["seats"]}
+    game_row = current_game(room)
+    mine = next((s for s in seats if guest and s.guest_key == guest), None)
+    is_host = bool(guest) and guest == room.host_key
+    return {
+        "type": "state",
+        "seq": game_row.seq if game_row else 0,
+        "room": {
+            "code": room.code,
+            "name": room.name,
+            "rules": room.rules,
+            "status": room.status,
+            "seats": [
+                {"seat": s.index, "name": s.display_name, "kind": s.kind,
+                 "level": s.bot_level or None,
+                 "connected": connected.get(s.index, False),
+                 "host": bool(s.guest_key) and s.guest_key == room.host_key}
+                for s in seats
+            ],
+            "watchers": now_here["watchers"],
+        },
+        "you": {"seat": mine.index if mine else None, "host": is_host},
+        "game": game_state(game_row) if game_row else None,
+        "recent": recent_events(game_row) if game_row else [],
+    }
+
+
+# --- presence: who is connected, kept in the database so every server process agrees ------
+
+def _fresh(room: Room) -> QuerySet[Connection]:
+    return Connection.objects.filter(room=room, last_seen__gte=timezone.now() - STALE_AFTER)
+
+
+def connected_guests(room: Room) -> set[str]:
+    return set(_fresh(room).exclude(guest_key="").values_list("guest_key", flat=True))
+
+
+def someone_here(room: Room) -> bool:
+    """Whether anyone (a player or a watcher) has a live socket to the room."""
+    return _fresh(room).exists()
+
+
+def with_someone_here(rooms: QuerySet[Room]) -> QuerySet[Room]:
+    """Those of ``rooms`` with at least one live socket, in the same query."""
+    return rooms.filter(Exists(Connection.objects.filter(
+        room=OuterRef("pk"), last_seen__gte=timezone.now() - STALE_AFTER)))
+
+
+def others_here(room: Room, guest: str) -> bool:
+    """Whether anyone but ``guest`` (a player or a watcher) has a live socket to the room."""
+    return _fresh(room).exclude(guest_key=guest).exists() if guest else _fresh(room).exists()
+
+
+def presence(room: Room) -> dict[str, Any]:
+    """The ``presence`` message: each seat connected or not, and how many watch."""
+    return presences([room])[room.code][0]
+
+
+def presences(rooms: Iterable[Room]) -> dict[str, tuple[dict[str, Any], bool]]:
+    """Per room code: the ``presence`` message, and whether the turn driver may have work
+    there (a bot seat, or a seated person away). Two queries, however many rooms."""
+    by_id = {room.pk: room for room in rooms}
+    seats: dict[int, list[Seat]] = {pk: [] for pk in by_id}
+    for seat in Seat.objects.filter(room_id__in=list(by_id)).order_by("index"):
+        seats[seat.room_id].append(seat)
+    here: dict[int, list[str]] = {pk: [] for pk in by_id}
+    for room_id, guest in (Connection.objects.filter(
+            room_id__in=list(by_id), last_seen__gte=timezone.now() - STALE_AFTER)
+            .values_list("room_id", "guest_key")):
+        here[room_id].append(guest)
+    found = {}
+    for pk, room in by_id.items():
+        present = set(here[pk]) - {""}
+        seated = {s.guest_key for s in seats[pk] if s.guest_key}
+        connected = [s.is_bot or s.guest_key in present for s in seats[pk]]
+        message = {
+            "type": "presence",
+            "seats": [{"seat": s.index, "connected": c}
+                      for s, c in zip(seats[pk], connected, strict=True)],
+            "watchers": sum(1 for guest in here[pk] if guest not in seated),
+        }
+        driver = any(s.is_bot or (s.guest_key and not c)
+                     for s, c in zip(seats[pk], connected, strict=True))
+        found[room.code] = (message, driver)
+    return found

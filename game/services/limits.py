@@ -1,0 +1,54 @@
+"""How much one visitor may do: rooms created and seats taken per session and per address.
+
+Fixed windows counted in Django's cache (Redis when ``REDIS_URL`` is set, so every server
+process counts together; in-process memory otherwise). A refusal changes nothing and says when
+to try again.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+
+from .errors import ServiceError
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most ``count`` actions per ``seconds`` for one session and for one address."""
+
+    action: str
+    count: int
+    seconds: int
+    #: An address may be shared (a school, a household behind one router): it gets more.
+    per_address_factor: int = 5
+
+
+def _limits() -> dict[str, Limit]:
+    return {
+        "create_room": Limit("create_room", settings.ROOMS_PER_HOUR, 3600),
+        "take_seat": Limit("take_seat", settings.JOINS_PER_MINUTE, 60),
+    }
+
+
+def check_rate_limit(action: str, *, session: str, address: str) -> None:
+    """Count one ``action`` of this visitor, or raise ``rate_limited`` if it is one too many."""
+    limit = _limits()[action]
+    window = int(time.time() // limit.seconds)
+    for kind, who, allowed in (("session", session, limit.count),
+                               ("address", address, limit.count * limit.per_address_factor)):
+        if not who:
+            continue
+        key = f"limit:{action}:{kind}:{who}:{window}"
+        cache.add(key, 0, timeout=limit.seconds + 5)
+        if cache.incr(key) > allowed:
+            wait = int(limit.seconds - time.time() % limit.seconds) + 1
+            raise ServiceError("rate_limited",
+                               f"Too many at once; try again in {_duration(wait)}.")
+
+
+def _duration(seconds: int) -> str:
+    return f"{seconds} s" if seconds < 120 else f"{round(seconds / 60)} minutes"

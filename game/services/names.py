@@ -1,0 +1,87 @@
+"""Names people can trust: what a nickname may be, and when two names are too alike.
+
+A name is normalised (NFKC, runs of white space folded) before anything else. It is refused
+when it holds letters nobody can see, when it looks blank, or when it imitates a label the site
+itself shows (a computer player's "Bot …", "Free seat"). Two names are the same person's if
+their *skeletons* match: case folded, accents dropped, and every character replaced by the
+plainest character it can be mistaken for (Unicode's confusables: Cyrillic "А" for Latin "A",
+"0" for "O", "1" for "l").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from confusable_homoglyphs.confusables import confusables_data
+
+from .errors import ServiceError
+
+#: Characters that print nothing (or nothing visible) though they are not controls.
+_BLANK_LOOKING = frozenset(
+    "\u115f\u1160\u3164\uffa0"  # Hangul fillers
+    "\u2800"  # braille blank
+    "\u034f"  # combining grapheme joiner
+    "\u180e"  # Mongolian vowel separator
+)
+#: Unicode categories of characters nobody sees: format (zero-width, bidi), private, unassigned.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+#: Labels the site shows on its own: a name must not pass for one of them.
+_RESERVED = re.compile(r"^(bot|computer|autoplay|free seat|admin|staff|system|you)\b")
+
+
+def _invisible(ch: str) -> bool:
+    if ch in _BLANK_LOOKING or "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef":
+        return True  # fillers and variation selectors
+    return unicodedata.category(ch) in _INVISIBLE_CATEGORIES
+
+
+def clean_name(raw: object, *, what: str, max_length: int, code: str) -> str:
+    """``raw`` as a name (of a person or a room), or ServiceError(code) saying why not."""
+    if not isinstance(raw, str):
+        raise ServiceError(code, f"A {what} is text.")
+    name = " ".join(unicodedata.normalize("NFKC", raw).split())
+    if not 1 <= len(name) <= max_length:
+        raise ServiceError(code, f"A {what} has 1 to {max_length} characters.")
+    if any(_invisible(ch) for ch in name):
+        raise ServiceError(code, f"A {what} cannot contain invisible or control characters.")
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
+        raise ServiceError(code, f"A {what} needs at least one letter or digit.")
+    return name
+
+
+def clean_nickname(raw: object, max_length: int) -> str:
+    """A person's nickname: a clean name that does not pass for one of the site's labels."""
+    name = clean_name(raw, what="nickname", max_length=max_length, code="bad_nickname")
+    if _RESERVED.match(skeleton(name)):
+        raise ServiceError("bad_nickname",
+                           f"“{name}” looks like a label of the site (a computer player, a free "
+                           "seat); choose another nickname.")
+    return name
+
+
+@lru_cache(maxsize=4096)
+def _prototype(ch: str) -> str:
+    """The plainest character ``ch`` can be mistaken for: an ASCII letter before a digit or a
+    sign, lower case first ("0" reads as "O", "I" and "1" as "l"); ``ch`` if nothing is plainer."""
+    looks = [g["c"].strip("\u200e\u200f") for g in confusables_data.get(ch, ())]
+    plain = [c for c in (ch, *looks) if len(c) == 1 and c.isascii()]
+    return min(plain, key=lambda c: (not c.isalpha(), not c.islower(), c)) if plain else ch
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like, for comparing names: equal skeletons read as the same name."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    # Look-alikes first, then case (as UTS #39 compares without case); twice, because folding
+    # the case can make a letter that has a plainer look-alike again.
+    for _ in range(2):
+        text = "".join(_prototype(ch) for ch in text).casefold()
+    return " ".join(text.split())
+
+
+def look_alike(name: str, others: list[str]) -> str | None:
+    """The first of ``others`` that reads as ``name``, if any."""
+    key = skeleton(name)
+    return next((other for other in others if skeleton(other) == key), None)

@@ -1,0 +1,52 @@
+"""The one query written in SQL: a command's first look at its game.
+
+Raw SQL because this is every command's hot path: the same query through the ORM's subquery
+expressions took half of a loaded server's CPU to compile (docs/benchmarks.md).
+``tests/multiplayer/test_queries.py`` checks it against the ORM on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import connection
+
+from ..models import Game, GameEvent, Room, Seat
+
+
+@dataclass(frozen=True)
+class LockedGame:
+    """A room's latest game, its row locked, with what a command checks first."""
+
+    game: Game
+    #: The seat of the guest who sent the command in this room, or None (a watcher).
+    guest_seat: int | None
+    #: Whether this seat already sent this command id in this game.
+    repeated: bool
+
+
+def locked_game(room_code: str, guest_key: str | None, seat_index: int | None,
+                command_id: str) -> LockedGame | None:
+    """The latest game of room ``room_code``, locked until the transaction ends (call inside
+    one), in one query. The command is by ``seat_index``, or else by the seat of
+    ``guest_key``; ``repeated`` is False for an empty ``command_id``."""
+    game, room, seat, event = (m._meta.db_table for m in (Game, Room, Seat, GameEvent))
+    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    sql = f"""
+        SELECT g.*, s.idx AS guest_seat,
+               (%s <> '' AND EXISTS (SELECT 1 FROM {event} e WHERE e.game_id = g.id
+                    AND e.seat = COALESCE(%s, s.idx) AND e.command_id = %s)) AS repeated
+        FROM {game} g
+        JOIN {room} r ON r.id = g.room_id
+        LEFT JOIN (SELECT room_id, "index" AS idx FROM {seat}
+                   WHERE guest_key = %s AND guest_key <> '') s ON s.room_id = g.room_id
+        WHERE r.code = %s
+        ORDER BY g.id DESC LIMIT 1{lock}"""
+    params = [command_id, seat_index, command_id, guest_key or "", room_code]
+    row = next(iter(Game.objects.raw(sql, params)), None)
+    if row is None:
+        return None
+    # The two extra columns come back as attributes of the Game: move them to the result.
+    extra = vars(row)
+    return LockedGame(game=row, guest_seat=extra.pop("guest_seat"),
+                      repeated=bool(extra.pop("repeated")))  # 0/1 on SQLite

@@ -1,0 +1,357 @@
+// A finished game's page: the replay. The server sends one frame per stored event
+// (game/presenters/replay.py: the state after it and what it changed on the scorecards); this
+// module draws the frame chosen by the buttons, the keys, the move list or the URL (#seq=N).
+// It scores nothing itself: every figure comes from the rules engine on the server.
+
+import { dieFace } from "./dice.js";
+import { h, replaceChildren } from "./dom.js";
+import { boxLabel, boxShort, describeEvent, slotLabel } from "./labels.js";
+import { Review, loadAnalysis } from "./review.js";
+import { RULESET } from "./ruleset.js";
+import { renderScorecard, shortNames } from "./scorecard.js";
+
+const started = performance.now();
+const $ = (id) => document.getElementById(id);
+const data = JSON.parse($("replay-data").textContent);
+const frames = data.frames;
+const last = frames.length - 1;
+const columns = RULESET.columns;
+// describeEvent wants a game: the names and the number of columns are all it reads.
+const names = { players: data.players, scorecards: [data.empty_card] };
+const FACE_NAMES = ["", "one", "two", "three", "four", "five", "six"];
+// Scorecard rows of the totals, by the key the frames use for them.
+const TOTAL_ROWS = {
+  upper_subtotal: "upper-total", upper_bonus: "upper-bonus", yahtzee_bonus: "y-bonus",
+  total: "total", grand_total: "grand-total",
+};
+
+const state = { index: last, column: undefined };
+const analysis = loadAnalysis();
+// The stored review of the decisions (review.js), once the game has one.
+const review = analysis && frames.length ? new Review(analysis, frames, data.players) : null;
+
+// --- the frames, prepared once ---------------------------------------------------------------
+
+/** Everyone's scorecards after each frame: the empty card plus the changes so far. Cards are
+ * shared between frames until a frame changes them (copy on write). */
+function buildCards() {
+  const empty = () => JSON.parse(JSON.stringify(data.empty_card));
+  let cards = data.players.map(empty);
+  return frames.map((frame) => {
+    if (frame.changes) {
+      cards = cards.slice();
+      const copied = new Set();
+      for (const [p, c, key, value] of frame.changes) {
+        if (!copied.has(p)) {
+          cards[p] = JSON.parse(JSON.stringify(cards[p]));
+          copied.add(p);
+        }
+        if (c === null) cards[p].total = value;
+        else if (key in cards[p].columns[c].boxes) cards[p].columns[c].boxes[key] = value;
+        else cards[p].columns[c][key] = value;
+      }
+    }
+    return cards;
+  });
+}
+const cardsAt = buildCards();
+
+/** The last frame of each turn (its score, its bonuses), and the very end. */
+const turnEnds = frames.map((f, i) => i).filter((i) => i === last
+  || (i > 0 && frames[i + 1].kind === "turn_started"));
+
+const indexOfSeq = new Map(frames.map((f, i) => [f.seq, i]));
+
+// --- moving ------------------------------------------------------------------------------------
+
+function clamp(i) {
+  return Math.min(Math.max(i, 0), last);
+}
+
+/** The frame for #seq=N: that event, or the nearest one; the end for anything else. */
+function indexFromHash() {
+  const m = /^#seq=(-?\d{1,9})$/.exec(location.hash);
+  if (!m) return last;
+  const seq = Number(m[1]);
+  if (indexOfSeq.has(seq)) return indexOfSeq.get(seq);
+  let best = last;
+  frames.forEach((f, i) => {
+    if (Math.abs(f.seq - seq) < Math.abs(frames[best].seq - seq)) best = i;
+  });
+  return best;
+}
+
+const STEPS = {
+  first: () => 0,
+  last: () => last,
+  prev: (i) => i - 1,
+  next: (i) => i + 1,
+  "prev-turn": (i) => [...turnEnds].reverse().find((t) => t < i) ?? 0,
+  "next-turn": (i) => turnEnds.find((t) => t > i) ?? last,
+};
+
+function go(index, { fromUser = true } = {}) {
+  state.index = clamp(index);
+  if (fromUser) {
+    history.replaceState(null, "", `#seq=${frames[state.index].seq}`);
+  }
+  render();
+}
+
+function step(name) {
+  const movesHadFocus = $("move-list").contains(document.activeElement);
+  go(STEPS[name](state.index));
+  if (movesHadFocus) currentMove().focus({ preventScroll: true });
+}
+
+// --- drawing -----------------------------------------------------------------------------------
+
+function render() {
+  const i = state.index;
+  const frame = frames[i];
+  renderPosition(frame, i);
+  renderDice(frame);
+  renderCards(frame, i);
+  renderMoves(i);
+  // Beside the chart too, for a reader who moved the replay there, far from the board.
+  if (review) review.show(i, $("replay-status").querySelector("strong").textContent);
+  for (const button of document.querySelectorAll(".replay-controls .step")) {
+    const to = clamp(STEPS[button.dataset.step](i));
+    button.disabled = to === i;
+  }
+}
+
+function who(p) {
+  return p === null || p === undefined ? "" : data.players[p];
+}
+
+function renderPosition(frame, i) {
+  const parts = [];
+  if (frame.kind === "game_finished") parts.push("Final scores");
+  else if (frame.round > 0) {
+    parts.push(`Round ${frame.round} of ${RULESET.boxes.length * columns}`);
+    parts.push(`${who(frame.player)}’s turn`);
+    parts.push(frame.roll ? `roll ${frame.roll} of 3` : "before the first roll");
+  } else parts.push("Before the first turn");
+  const position = `Move ${i + 1} of ${frames.length}`;
+  replaceChildren($("replay-position"), position);
+  const sentence = describeEvent(frame, names, frame.autoplay ? "autoplay" : null) || "";
+  const verdict = review && review.verdict(frame);
+  replaceChildren($("replay-status"), h("strong", {}, parts.join(" · ")),
+    h("span", { class: "visually-hidden" }, `. ${position}. `), h("br"), sentence,
+    verdict ? h("span", { class: "verdict" }, " ", verdict) : null);
+}
+
+function renderDice(frame) {
+  const held = new Set(frame.held || []);
+  replaceChildren($("replay-dice"), [0, 1, 2, 3, 4].map((pos) => {
+    const value = frame.dice ? frame.dice[pos] : null;
+    const kept = value !== null && held.has(pos);
+    const what = value === null ? "not rolled yet" : FACE_NAMES[value];
+    return h("li", { class: `die${value === null ? " blank" : ""}${kept ? " held" : ""}`,
+      dataset: { value: value === null ? "" : String(value) } },
+    dieFace(value),
+    h("span", { class: "die-held-tag", "aria-hidden": "true" }, "Kept"),
+    h("span", { class: "visually-hidden" }, `Die ${pos + 1}: ${what}${kept ? ", kept" : ""}`));
+  }));
+}
+
+function renderCards(frame, i) {
+  const changes = frame.changes || [];
+  if (columns > 1) {
+    if (state.column === undefined) {
+      const wide = window.matchMedia("(min-width: 60rem)").matches;
+      state.column = wide && data.players.length <= 3 ? null : 0;
+    }
+    // One column shown: follow the move, so the change just made is in view.
+    const moved = changes.find((c) => c[1] !== null);
+    if (state.column !== null && moved) state.column = moved[1];
+    renderSwitch();
+  }
+  const shown = state.column === null || state.column === undefined
+    ? [...Array(columns).keys()] : [state.column];
+  const game = {
+    players: data.players, scorecards: cardsAt[i], options: [],
+    finished: frame.kind === "game_finished", current_player: frame.player,
+  };
+  const table = renderScorecard({ game, me: null, columnsShown: shown, canScore: false }, () => {});
+  for (const [p, c, key] of changes) {
+    const row = TOTAL_ROWS[key];
+    const selector = row
+      ? `tr.${row} td.p${p}${c === null ? "" : `[data-col="${c}"]`}`
+      : `tr[data-box="${key}"] td.p${p}[data-col="${c}"]`;
+    const cell = table.querySelector(selector);
+    if (cell) {
+      cell.classList.add("changed");
+      if (!row) cell.append(h("span", { class: "visually-hidden" }, " (just scored)"));
+    }
+  }
+  replaceChildren($("replay-card"), table);
+}
+
+function renderSwitch() {
+  const switcher = $("replay-switch");
+  switcher.hidden = false;
+  const choices = [...Array(columns).keys(), "all"];
+  replaceChildren(switcher, choices.map((c) => h("button", {
+    type: "button", class: "switch",
+    "aria-pressed": String(c === "all" ? state.column === null : state.column === c),
+    onclick: () => { state.column = c === "all" ? null : c; render(); },
+  }, c === "all" ? "All" : `Col. ${c + 1} ×${RULESET.multipliers[c]}`)));
+}
+
+// --- the move list -----------------------------------------------------------------------------
+
+// By round, one line per turn: the player, each roll (kept dice marked), the box, the bonuses.
+// Only the current move is in the tab order (roving tabindex); the arrow keys move from it.
+// The analysis adds its grades to these buttons (data-seq).
+
+function moveButton(i, content, label) {
+  return h("button", {
+    type: "button", class: `move move-${frames[i].kind}`, tabindex: "-1", "aria-label": label,
+    dataset: { index: String(i), seq: String(frames[i].seq) },
+  }, content);
+}
+
+function rollButton(i) {
+  const f = frames[i];
+  const kept = new Set(f.held);
+  // Kept dice marked; the others stay plain text (hundreds of rolls: few elements).
+  const dice = f.dice.flatMap((d, pos) => [pos ? " " : null,
+    kept.has(pos) ? h("span", { class: "kept" }, d) : String(d)]);
+  const keptText = kept.size ? `, kept ${f.held.map((pos) => f.dice[pos]).join(" ")}` : "";
+  return moveButton(i, dice, `Roll ${f.roll}: ${f.dice.join(" ")}${keptText}`);
+}
+
+function scoreButton(i) {
+  const f = frames[i];
+  const col = columns > 1 ? ` c${f.column + 1}` : "";
+  const label = `${slotLabel(f.box, f.column, columns)}: ${f.points}${f.joker ? " (Joker)" : ""}`;
+  return moveButton(i, [h("span", { class: "long" }, boxLabel(f.box)),
+    h("span", { class: "short" }, boxShort(f.box)), col, " ", h("strong", {}, f.points),
+    f.joker ? " J" : ""], `Scored ${label}`);
+}
+
+function bonusButton(i) {
+  const f = frames[i];
+  const kind = f.bonus === "upper" ? "Upper bonus" : `${boxLabel(RULESET.yahtzee_box)} bonus`;
+  return moveButton(i, `+${f.points}`, `${kind}: +${f.points}`);
+}
+
+function buildMoves() {
+  const list = $("move-list");
+  const shorts = shortNames(data.players);
+  let round = null;
+  let turns = null;
+  let line = null;
+  const items = [];
+  frames.forEach((f, i) => {
+    if (f.kind === "game_started") {
+      items.push(h("li", { class: "move-edge" }, moveButton(i, "Start", "Start of the game")));
+    } else if (f.kind === "turn_started") {
+      if (f.round !== round) {
+        round = f.round;
+        turns = h("ol", { class: "turns" });
+        items.push(h("li", { class: "round" },
+          h("h3", { class: "round-title" }, `Round ${round}`), turns));
+      }
+      line = h("span", { class: "turn-moves" });
+      turns.append(h("li", { class: `turn p${f.player}`, dataset: { player: String(f.player) } },
+        moveButton(i, [h("span", { class: "long" }, who(f.player)),
+          h("span", { class: "short" }, shorts[f.player])],
+        `Round ${round}: ${who(f.player)}’s turn`), line));
+    } else if (f.kind === "rolled") {
+      line.append(rollButton(i));
+    } else if (f.kind === "scored") {
+      line.append(scoreButton(i));
+    } else if (f.kind === "bonus") {
+      line.append(bonusButton(i));
+    } else if (f.kind === "game_finished") {
+      items.push(h("li", { class: "move-edge" }, moveButton(i, "Game over", "End of the game")));
+    }
+  });
+  replaceChildren(list, items);
+  if (review) review.markMoves(list);
+  list.addEventListener("click", (e) => {
+    const button = e.target.closest("button.move");
+    if (button) go(Number(button.dataset.index));
+  });
+}
+
+let shownMove = null;
+
+function currentMove() {
+  return $("move-list").querySelector(`button.move[data-index="${state.index}"]`);
+}
+
+function renderMoves() {
+  if (shownMove) {
+    shownMove.removeAttribute("aria-current");
+    shownMove.tabIndex = -1;
+  }
+  shownMove = currentMove();
+  if (!shownMove) return;
+  shownMove.setAttribute("aria-current", "step");
+  shownMove.tabIndex = 0;
+  // Keep the current move in view inside the list, without scrolling the page.
+  const list = $("move-list");
+  const top = shownMove.getBoundingClientRect().top - list.getBoundingClientRect().top
+    + list.scrollTop;
+  if (top < list.scrollTop || top + shownMove.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = top - list.clientHeight / 2;
+  }
+}
+
+// --- keys, buttons, the URL ------------------------------------------------------------------
+
+const KEYS = {
+  ArrowLeft: "prev", ArrowRight: "next", ArrowUp: "prev-turn", ArrowDown: "next-turn",
+  Home: "first", End: "last",
+};
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+  const t = e.target;
+  if (t instanceof HTMLElement && (t.isContentEditable || t.closest("input, textarea, select"))) {
+    return;
+  }
+  const name = KEYS[e.key];
+  if (!name) return;
+  e.preventDefault();
+  step(name);
+});
+
+for (const button of document.querySelectorAll(".replay-controls .step")) {
+  button.addEventListener("click", () => step(button.dataset.step));
+}
+window.addEventListener("hashchange", () => go(indexFromHash(), { fromUser: false }));
+
+// --- start ---------------------------------------------------------------------------------------
+
+const prepared = performance.now();
+$("replay").hidden = frames.length === 0;
+let built = prepared;
+let charted = prepared;
+if (frames.length) {
+  buildMoves();
+  charted = performance.now();
+  if (review) {
+    review.drawChart($("analysis-chart"), $("chart-legend"), $("chart-now"), (i) => go(i));
+  }
+  built = performance.now();
+  go(indexFromHash(), { fromUser: false });
+  if (location.hash && location.hash !== `#seq=${frames[state.index].seq}`) {
+    history.replaceState(null, "", `#seq=${frames[state.index].seq}`);
+  }
+}
+void document.body.offsetHeight; // the layout is part of drawing: count it
+const ready = performance.now();
+$("replay").dataset.ready = "true";
+// For the end-to-end tests and curious people: where the replay is, and what drawing it cost.
+window.yahtzeeReplay = {
+  state, frames, go, review,
+  timing: {
+    scriptMs: ready - started, prepareMs: prepared - started, movesMs: charted - prepared,
+    chartMs: built - charted, drawMs: ready - built, startedAt: started, readyAt: ready,
+  },
+};

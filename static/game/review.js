@@ -1,0 +1,260 @@
+// The analysis on a finished game's page (the data: game/presenters/review.py, in
+// #analysis-data): the grade of each decision in the move list, the verdict on the current
+// move, and a chart of each player's expected final score that moves the replay when clicked.
+// Every figure comes from the stored review; nothing is computed here but the drawing.
+
+import { h, replaceChildren, svg } from "./dom.js";
+import { slotLabel } from "./labels.js";
+import { RULESET } from "./ruleset.js";
+
+const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const GRADE_WORDS = {
+  best: "the best choice", good: "good (Δ under 0.01)", inaccuracy: "an inaccuracy",
+  mistake: "a mistake", blunder: "a blunder",
+};
+
+/** The analysis the page was sent, or null (not computed yet). */
+export function loadAnalysis() {
+  const el = document.getElementById("analysis-data");
+  return el ? JSON.parse(el.textContent) : null;
+}
+
+const points = (x) => (x < 0.01 ? "under 0.01" : x.toFixed(2));
+const signed = (x) => `${x < 0 ? "−" : "+"}${Math.abs(x).toFixed(2)}`;
+
+/** "keep 3 3", "re-roll all five", "score Chance": the best choice, in words. */
+function choiceText(best, columns) {
+  if (Array.isArray(best)) return best.length ? `keep ${best.join(" ")}` : "re-roll all five";
+  const [box, column] = best.split("@");
+  return `score ${slotLabel(box, column ? Number(column) - 1 : 0, columns)}`;
+}
+
+/** What the move at `frame` chose: "Kept 2 3 5", "Scored Chance". */
+function chosenText(frame, columns) {
+  if (frame.kind === "scored") return `Scored ${slotLabel(frame.box, frame.column, columns)}`;
+  const kept = frame.held.map((pos) => frame.dice[pos]).sort((a, b) => a - b);
+  return kept.length ? `Kept ${kept.join(" ")}` : "Kept nothing";
+}
+
+export class Review {
+  constructor(analysis, frames, players) {
+    this.frames = frames;
+    this.players = players;
+    this.columns = RULESET.columns;
+    this.decisions = new Map(analysis.decisions.map((d) => [d.seq, d]));
+    this.luck = new Map(analysis.luck);
+    this.series = analysis.series;
+    this.chances = analysis.chances || [];
+    this.chart = null;
+  }
+
+  /** One sentence on the decision and the luck of the move at `frame`, or null. */
+  verdict(frame) {
+    const parts = [];
+    const d = this.decisions.get(frame.seq);
+    if (d && (frame.kind === "rolled" || frame.kind === "scored")) {
+      const chosen = chosenText(frame, this.columns);
+      const best = d.best === undefined ? ""
+        : `; best: ${choiceText(d.best, this.columns)} (+${points(d.loss)})`;
+      if (d.autoplay) {
+        parts.push(`${chosen} by autoplay, not graded (Δ ${d.loss.toFixed(2)}${best}).`);
+      } else {
+        const mark = SYMBOLS[d.grade] ? ` ${SYMBOLS[d.grade]}` : "";
+        const loss = d.grade === "best" ? "" : `, Δ ${points(d.loss)}`;
+        parts.push(`${chosen}: ${GRADE_WORDS[d.grade]}${mark}${loss}${best}.`);
+      }
+    }
+    if (this.luck.has(frame.seq)) {
+      parts.push(`Luck of the roll: ${signed(this.luck.get(frame.seq))}.`);
+    }
+    return parts.length ? parts.join(" ") : null;
+  }
+
+  /** The grade of each decision on its button in the move list (data-seq). */
+  markMoves(list) {
+    for (const button of list.querySelectorAll("button.move-rolled, button.move-scored")) {
+      const d = this.decisions.get(Number(button.dataset.seq));
+      if (!d) continue;
+      const frame = this.frames[Number(button.dataset.index)];
+      if (d.autoplay) {
+        button.classList.add("g-autoplay");
+        button.append(h("span", { class: "auto-mark", "aria-hidden": "true" }, "auto"));
+      } else {
+        button.classList.add(`g-${d.grade}`);
+        if (SYMBOLS[d.grade]) {
+          button.append(h("span", { class: "g-mark", "aria-hidden": "true" }, SYMBOLS[d.grade]));
+        }
+      }
+      const verdict = this.verdict(frame);
+      button.setAttribute("aria-label", `${button.getAttribute("aria-label")}. ${verdict}`);
+      if (d.autoplay || SYMBOLS[d.grade]) button.title = verdict;
+    }
+  }
+
+  /** Draw the chart into `el` (its legend, the line saying where it is: `now`); a click on
+   * it calls `pick(frame index)`. */
+  drawChart(el, legend, now, pick) {
+    this.chart = new Chart(el, legend, this.series, this.frames, this.players, pick,
+      this.chances);
+    this.now = now;
+  }
+
+  /** The chart at move `index`; `where` says which moment it is. */
+  show(index, where) {
+    if (!this.chart) return;
+    this.chart.mark(this.frames[index].seq);
+    const verdict = this.verdict(this.frames[index]);
+    replaceChildren(this.now, h("strong", {}, where), verdict ? ` — ${verdict}` : "");
+  }
+}
+
+// --- the chart ----------------------------------------------------------------------------------
+
+const PAD = { left: 40, right: 12, top: 10, bottom: 26 };
+
+/** A round number of points between grid lines: about one per 40 px. */
+function gridStep(span, height) {
+  const raw = span / Math.max(2, Math.floor(height / 40));
+  const unit = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 2.5, 5, 10].map((m) => m * unit).find((s) => s >= raw);
+}
+
+/** The value of a step line (points [[seq, value]...] in seq order) at `seq`. */
+function valueAt(line, seq) {
+  let lo = 0;
+  let hi = line.length - 1;
+  if (seq < line[0][0]) return line[0][1];
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (line[mid][0] <= seq) lo = mid;
+    else hi = mid - 1;
+  }
+  return line[lo][1];
+}
+
+class Chart {
+  constructor(el, legend, series, frames, players, pick, chances) {
+    this.el = el;
+    this.legend = legend;
+    this.series = series;
+    this.chances = chances;
+    this.frames = frames;
+    this.players = players;
+    this.seq = frames[frames.length - 1].seq;
+    this.draw();
+    this.svg.addEventListener("click", (e) => pick(this.indexAt(e.clientX)));
+    // Narrower or wider: drawn again at the new width, so the labels keep their size.
+    let width = el.clientWidth;
+    new ResizeObserver(() => {
+      if (el.clientWidth !== width) {
+        width = el.clientWidth;
+        this.draw();
+        this.mark(this.seq);
+      }
+    }).observe(el);
+  }
+
+  draw() {
+    const width = Math.max(280, this.el.clientWidth);
+    const height = width < 500 ? 210 : 260;
+    const first = this.frames[0].seq;
+    const last = this.frames[this.frames.length - 1].seq;
+    const values = this.series.flat().map((p) => p[1]);
+    const span = Math.max(...values) - Math.min(...values) || 10;
+    const step = gridStep(span, height - PAD.top - PAD.bottom);
+    const low = Math.floor(Math.min(...values) / step) * step;
+    const high = Math.ceil(Math.max(...values) / step) * step || low + step;
+    const plot = width - PAD.left - PAD.right;
+    this.x = (seq) => PAD.left + ((seq - first) / Math.max(1, last - first)) * plot;
+    this.y = (v) => PAD.top + ((high - v) / (high - low)) * (height - PAD.top - PAD.bottom);
+    this.width = width;
+    this.first = first;
+    this.last = last;
+
+    const grid = [];
+    for (let v = low; v <= high + step / 2; v += step) {
+      const y = this.y(v).toFixed(1);
+      grid.push(svg("line", { class: "grid", x1: PAD.left, x2: width - PAD.right, y1: y, y2: y }),
+        svg("text", { class: "tick", x: PAD.left - 5, y, dy: "0.32em", "text-anchor": "end" },
+          Number(v.toFixed(1))));
+    }
+    // The x axis in rounds: where each round's first turn starts, labelled as room allows.
+    const starts = [];
+    for (const f of this.frames) {
+      if (f.kind === "turn_started" && (!starts.length || starts.at(-1)[0] !== f.round)) {
+        starts.push([f.round, f.seq]);
+      }
+    }
+    const every = Math.max(1, Math.ceil((28 * starts.length) / plot));
+    const base = height - PAD.bottom;
+    starts.forEach(([round, seq], k) => {
+      const x = this.x(seq).toFixed(1);
+      grid.push(svg("line", { class: "round-tick", x1: x, x2: x, y1: base, y2: base + 4 }));
+      if (k % every === 0 || k === starts.length - 1 && k % every > every / 2) {
+        grid.push(svg("text", { class: "tick", x, y: base + 16, "text-anchor": "middle" }, round));
+      }
+    });
+    grid.push(svg("text", { class: "tick axis-name", x: 2, y: base + 16 }, "round"));
+
+    const lines = this.series.map((line, p) => {
+      let d = `M${this.x(line[0][0]).toFixed(1)} ${this.y(line[0][1]).toFixed(1)}`;
+      for (const [seq, v] of line.slice(1)) {
+        d += `H${this.x(seq).toFixed(1)}V${this.y(v).toFixed(1)}`;
+      }
+      d += `H${this.x(last).toFixed(1)}`;
+      return svg("path", { class: `line p${p}`, d });
+    });
+    this.cursor = svg("line", { class: "cursor", y1: PAD.top, y2: base });
+    this.dots = this.series.map((_, p) => svg("circle", { class: `dot p${p}`, r: 4 }));
+    this.svg = this.svg || svg("svg", { class: "chart", focusable: "false" });
+    this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    this.svg.setAttribute("width", width);
+    this.svg.setAttribute("height", height);
+    replaceChildren(this.svg, grid, lines, this.cursor, this.dots);
+    if (!this.svg.isConnected) this.el.append(this.svg);
+
+    this.values = this.players.map(() => h("span", { class: "value" }));
+    this.odds = this.players.map(() => h("span", { class: "odds" }));
+    replaceChildren(this.legend, this.players.map((name, p) => h("li", { class: `p${p}` },
+      h("span", { class: "swatch" }), h("span", { class: "name" }, name), " ", this.values[p],
+      this.chances.length ? this.odds[p] : "")));
+  }
+
+  /** The marker at `seq`: a vertical line, each player's value there. */
+  mark(seq) {
+    this.seq = seq;
+    const x = this.x(seq).toFixed(1);
+    this.cursor.setAttribute("x1", x);
+    this.cursor.setAttribute("x2", x);
+    this.series.forEach((line, p) => {
+      const v = valueAt(line, seq);
+      this.dots[p].setAttribute("cx", x);
+      this.dots[p].setAttribute("cy", this.y(v).toFixed(1));
+      this.values[p].textContent = v.toFixed(1);
+    });
+    if (this.chances.length) {
+      // The chances as they stood at the start of the turn this move belongs to.
+      const at = this.chances.filter(([s]) => s <= seq).pop() || this.chances[0];
+      at[1].forEach((c, p) => { this.odds[p].textContent = ` · ${Math.round(c * 100)} % to win`; });
+    }
+  }
+
+  /** Page coordinates of the chart at `seq` (for the tests: where to click). */
+  pointOf(seq) {
+    const box = this.svg.getBoundingClientRect();
+    return { x: box.left + (this.x(seq) * box.width) / this.width, y: box.top + box.height / 2 };
+  }
+
+  /** The frame nearest to a click at clientX. */
+  indexAt(clientX) {
+    const box = this.svg.getBoundingClientRect();
+    const px = ((clientX - box.left) * this.width) / box.width;
+    const plot = this.width - PAD.left - PAD.right;
+    const seq = this.first + ((px - PAD.left) / plot) * (this.last - this.first);
+    let best = 0;
+    this.frames.forEach((f, i) => {
+      if (Math.abs(f.seq - seq) < Math.abs(this.frames[best].seq - seq)) best = i;
+    });
+    return best;
+  }
+}

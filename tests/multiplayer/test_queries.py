@@ -1,0 +1,99 @@
+"""The raw SQL of every command's first look (``services.queries.locked_game``) says what the
+ORM says, on SQLite and on PostgreSQL: the room's latest game, the guest's seat, and whether
+the seat already sent the command id in that game."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.db import connection, transaction
+
+from game.models import Game, GameEvent, Room, Seat
+from game.services.queries import LockedGame, locked_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ROOMS = ["first", "second", "empty", "nowhere"]
+GUESTS = [None, "", "ann", "bob", "cy"]
+SEATS = [None, 0, 1, 2, 7]
+COMMANDS = ["", "c1", "c2", "c3"]
+
+
+def orm_locked_game(room_code: str, guest_key: str | None, seat_index: int | None,
+                    command_id: str) -> LockedGame | None:
+    """What :func:`locked_game` answers, through the ORM (without the lock)."""
+    game = Game.objects.filter(room__code=room_code).order_by("-id").first()
+    if game is None:
+        return None
+    seat = (Seat.objects.filter(room_id=game.room_id, guest_key=guest_key).first()
+            if guest_key else None)
+    guest_seat = seat.index if seat else None
+    by = seat_index if seat_index is not None else guest_seat
+    repeated = bool(command_id) and by is not None and GameEvent.objects.filter(
+        game=game, seat=by, command_id=command_id).exists()
+    return LockedGame(game=game, guest_seat=guest_seat, repeated=repeated)
+
+
+def make_rooms() -> None:
+    """Two games in room ``first`` (the later one counts), Ann seated in two rooms, a bot, a
+    free seat, command ids in both games and events the server made (no seat)."""
+    first = Room.objects.create(code="first", name="First", host_key="ann")
+    for index, guest in enumerate(["ann", "bob", ""]):
+        Seat.objects.create(room=first, index=index, guest_key=guest,
+                            kind=Seat.Kind.HUMAN if guest else Seat.Kind.BOT)
+    old = Game.objects.create(room=first, rules="yahtzee", players=["Ann", "Bob", "Bot"])
+    current = Game.objects.create(room=first, rules="yahtzee", players=["Ann", "Bob", "Bot"],
+                                  seq=5, snapshot={"current_player": 1})
+    for game, events in ((old, [(None, ""), (0, "c3"), (1, "c1")]),
+                         (current, [(None, ""), (0, "c1"), (1, "c2"), (2, "c3"), (0, "")])):
+        for seq, (seat, cid) in enumerate(events, start=1):
+            GameEvent.objects.create(game=game, seq=seq, kind="rolled", seat=seat,
+                                     command_id=cid)
+    second = Room.objects.create(code="second", name="Second", host_key="cy")
+    Seat.objects.create(room=second, index=0, guest_key="cy")
+    Seat.objects.create(room=second, index=1, guest_key="ann")
+    game = Game.objects.create(room=second, rules="yatzy", players=["Cy", "Ann"], seq=1)
+    GameEvent.objects.create(game=game, seq=1, kind="rolled", seat=1, command_id="c2")
+    Room.objects.create(code="empty", name="No game yet")
+
+
+def as_tuple(found: LockedGame | None) -> tuple | None:
+    if found is None:
+        return None
+    return found.game.pk, found.game.seq, found.game.players, found.guest_seat, found.repeated
+
+
+@pytest.mark.django_db
+def test_locked_game_agrees_with_the_orm():
+    expected_vendor = os.environ.get("EXPECT_DB_VENDOR")
+    assert expected_vendor in (None, connection.vendor)  # the database the caller asked for
+    make_rooms()
+    answers = []
+    for room, guest, seat, cid in itertools.product(ROOMS, GUESTS, SEATS, COMMANDS):
+        with transaction.atomic():
+            raw = locked_game(room, guest, seat, cid)
+        assert as_tuple(raw) == as_tuple(orm_locked_game(room, guest, seat, cid)), (
+            room, guest, seat, cid)
+        assert raw is None or not hasattr(raw.game, "guest_seat")  # a plain Game
+        answers.append(as_tuple(raw))
+    # The cases above cover every outcome, not only "no game" and "not repeated".
+    assert {a is None for a in answers} == {True, False}
+    assert {a[3] for a in answers if a} == {None, 0, 1}
+    assert {a[4] for a in answers if a} == {True, False}
+
+
+def test_locked_game_agrees_with_the_orm_on_postgresql(postgres_url, tmp_path):
+    """The same test in a pytest of its own, on a fresh PostgreSQL test database."""
+    database = postgres_url.rsplit("/", 1)[0] + f"/yahtzee_queries_{os.getpid()}"
+    env = {**os.environ, "DATABASE_URL": database, "DATA_DIR": str(tmp_path),
+           "EXPECT_DB_VENDOR": "postgresql"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         f"{Path(__file__).relative_to(ROOT)}::test_locked_game_agrees_with_the_orm"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-4000:]

@@ -1,0 +1,110 @@
+"""The analysis as the game's page shows it: read from the stored review, nothing recomputed."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from game.ai.review import VERSION
+from game.models import GameAnalysis
+from game.presenters.review import review_view
+
+from .test_replay import finished_game
+
+GRADES = {"best": 1, "good": 0, "inaccuracy": 0, "mistake": 1, "blunder": 0}
+
+
+def stored(valuation: str = "exact") -> dict:
+    """A stored review in the format of ``game.ai.review`` (docs/ai.md), two players."""
+    return {
+        "version": VERSION, "rules": "yahtzee", "valuation": valuation, "finished": True,
+        "players": [
+            {"name": "Ann", "expected_start": 254.587729, "luck": -12.654237, "loss": 1.933492,
+             "final": 240, "decisions": 2, "mean_loss": 0.966746, "grades": GRADES,
+             "drift": 0.0 if valuation == "exact" else 312.5, "expected": 240.0,
+             "autoplay_decisions": 0, "autoplay_loss": 0.0},
+            {"name": "Bob", "expected_start": 254.587729, "luck": 6.02, "loss": 0.607729,
+             "final": 260, "decisions": 0, "mean_loss": 0.0, "grades": dict.fromkeys(GRADES, 0),
+             "drift": 0.0, "expected": 260.0, "autoplay_decisions": 1, "autoplay_loss": 0.607729},
+        ],
+        "decisions": [
+            {"seq": 4, "player": 0, "kind": "hold", "chosen": [], "best": [3, 3],
+             "expected_chosen": 249.47195, "expected_best": 251.405442, "loss": 1.933492,
+             "grade": "mistake", "options": 36, "rolls_left": 2, "by": "human"},
+            {"seq": 6, "player": 0, "kind": "box", "chosen": "chance", "best": "chance",
+             "expected_chosen": 250.1, "expected_best": 250.1, "loss": 0.0, "grade": "best",
+             "options": 13, "rolls_left": 0, "by": "human"},
+            {"seq": 9, "player": 1, "kind": "box", "chosen": "ones", "best": "twos",
+             "expected_chosen": 249.0, "expected_best": 249.607729, "loss": 0.607729,
+             "grade": "inaccuracy", "options": 12, "rolls_left": 0, "by": "autoplay"},
+            {"seq": 80, "player": 0, "kind": "box", "chosen": "yahtzee", "best": "yahtzee",
+             "expected_chosen": 240.0, "expected_best": 240.0, "loss": 0.0, "grade": "forced",
+             "options": 1, "rolls_left": 0, "by": "human"},
+        ],
+        "rolls": [{"seq": 3, "player": 0, "roll": 1, "luck": -3.182287}],
+        "series": [[1, 0, 254.587729], [1, 1, 254.587729], [3, 0, 251.405442],
+                   [7, 1, 255.004], [80, 0, 240.0]],
+        "chances": [[2, [0.5, 0.5]], [81, [0.0, 1.0]]],
+    }
+
+
+def test_no_analysis_or_another_format_shows_nothing():
+    assert review_view(None) is None
+    assert review_view({**stored(), "version": VERSION + 1}) is None
+
+
+def test_each_player_reads_as_the_chain_start_plus_luck_minus_cost_is_final():
+    ann, bob = review_view(stored())["players"]
+    assert [(t["op"], t["value"]) for t in ann["terms"]] == [
+        ("", "254.59"), ("−", "12.65"), ("−", "1.93")]
+    assert ann["final"] == 240 and ann["drift"] is None
+    # The rounded terms add up to the final score, as the page writes them.
+    assert round(254.59 - 12.65 - 1.93) == 240
+    assert ann["mean_loss"] == pytest.approx(0.966746) and ann["expert"] is False
+    assert [(g["symbol"], g["count"]) for g in ann["grades"]] == [
+        ("", 1), ("", 0), ("?!", 0), ("?", 1), ("??", 0)]
+    assert bob["terms"][1]["op"] == "+" and bob["mean_loss"] is None and not bob["expert"]
+    assert bob["autoplay_decisions"] == 1
+
+
+def test_triple_shows_the_drift_of_the_bots_valuation():
+    view = review_view(stored("triple: the optimal bot's valuation"))
+    assert view["exact"] is False
+    assert view["players"][0]["terms"][-1] == {
+        "label": "Drift of the valuation", "op": "+", "value": "312.50"}
+
+
+def test_the_scripts_part_keeps_only_what_the_page_draws():
+    script = review_view(stored())["script"]
+    assert script["decisions"] == [
+        {"seq": 4, "grade": "mistake", "loss": 1.933, "best": [3, 3]},
+        {"seq": 6, "grade": "best", "loss": 0.0},
+        {"seq": 9, "grade": "inaccuracy", "loss": 0.608, "best": "twos", "autoplay": True},
+    ]  # the forced last box is not a decision
+    assert script["luck"] == [[3, -3.18]]
+    assert script["series"] == [[[1, 254.59], [3, 251.41], [80, 240.0]], [[1, 254.59], [7, 255.0]]]
+    assert script["chances"] == [[2, [0.5, 0.5]], [81, [0.0, 1.0]]]
+
+
+@pytest.mark.django_db
+def test_the_page_says_the_analysis_is_being_prepared_then_shows_it(client):
+    game = finished_game(["Ann", "Bob"])
+    GameAnalysis.objects.filter(game=game).delete()  # however the end of the game handled it
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'data-state="pending"' in page and "being prepared" in page
+    assert "analysis-data" not in page and "ΣΔ" not in page
+
+    GameAnalysis.objects.update_or_create(game=game, defaults={"version": VERSION,
+                                                               "data": stored()})
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'data-state="ready"' in page and "being prepared" not in page
+    script = re.search(r'<script id="analysis-data" type="application/json">(.*?)</script>',
+                       page).group(1)
+    assert json.loads(script) == review_view(stored())["script"]
+    chain = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "Expected score of an empty card 254.59 Luck of the dice, ΣL − 12.65" in chain
+    assert "Cost of the decisions, ΣΔ − 1.93 Final score = 240" in chain
+    assert "0.967 mean Δ over 2 decisions: above 0.2" in chain
+    assert "style=" not in page  # the page's CSP allows no inline styles
