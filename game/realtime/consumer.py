@@ -23,7 +23,7 @@ from ..rules.errors import CodedError
 from . import heartbeat, turn_driver
 from .db_threads import aplay, in_db_thread
 from .frames import BadMessage, command_id, parse_action, parse_frame
-from .throttle import TokenBucket
+from .throttle import Throttle
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +48,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.guest = await in_db_thread(self._session_guest)()
-        self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
-        self.throttled = False
+        self.frames = Throttle(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
+        # A ``sync`` costs a full state (~1.7 KB framed and sent): a client needs one after a
+        # gap, not a stream of them (docs/protocol.md).
+        self.syncs = Throttle(settings.WS_SYNC_PER_SECOND, settings.WS_SYNC_BURST)
         # The room's seats as this socket last heard them (``state``, then ``presence``).
         self.seats: dict[int, dict[str, Any]] = {}
         self.room = await in_db_thread(Room.objects.filter(code=self.code).first)()
@@ -107,12 +109,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # --- frames from the client -------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.allow():
-            if not self.throttled:  # one error per flood; the rest is dropped
-                self.throttled = True
+        admitted = self.frames.admit()
+        if admitted != "yes":
+            if admitted == "refuse":
                 await self.send_error("rate_limited", "Too many messages; slow down.")
             return
-        self.throttled = False
         msg: dict[str, Any] | None = None
         try:
             msg = parse_frame(text_data)
@@ -130,7 +131,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             raise BadMessage("bad_message", "A message needs a \"type\" string.")
         cid = command_id(msg)
         if kind == "sync":
-            await self.send_state(reuse=True)
+            admitted = self.syncs.admit()
+            if admitted == "yes":
+                await self.send_state(reuse=True)
+            elif admitted == "refuse":
+                raise BadMessage("rate_limited", "Too many sync requests; the state was sent "
+                                                 "a moment ago and every change follows it.")
         elif kind in ("roll", "score"):
             result = await aplay(
                 self.code, parse_action(msg), guest_key=self.guest or None, command_id=cid)

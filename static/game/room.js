@@ -82,7 +82,18 @@ function handleMessage(msg) {
   }
 }
 
+// One sync at a time: the state it brings covers every event until then. The server answers
+// a few syncs at once, then one per 5 s (docs/protocol.md); one refused is asked again later.
+let syncTimer = null;
+function resync() {
+  if (syncTimer !== null) return;
+  conn.send("sync", {}, { command: false });
+  syncTimer = setTimeout(() => { syncTimer = null; resync(); }, 6000);
+}
+
 function onState(msg) {
+  clearTimeout(syncTimer);
+  syncTimer = null;
   state.busy = false;
   root.dataset.synced = "true"; // the page shows the server's state (tests wait for this)
   if (msg.room) state.room = { ...state.room, ...msg.room };
@@ -111,7 +122,7 @@ function onEvent(msg) {
     const where = seq.check(msg.seq);
     if (where === "duplicate") return;
     if (where === "gap") {
-      conn.send("sync", {}, { command: false });
+      resync();
       return;
     }
     seq.reset(msg.seq);

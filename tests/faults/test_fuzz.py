@@ -58,6 +58,14 @@ frames = st.one_of(
 )
 
 
+@pytest.fixture
+def site_settings() -> dict[str, str]:
+    """The fuzzer expects an answer to every frame it sends under the frame limit; the ``sync``
+    budget answers a flood of syncs once and then drops them, and has its own test
+    (tests/faults/test_limits.py)."""
+    return {"WS_SYNC_BURST": "10000"}
+
+
 def legal_for(frame: str | bytes) -> bool:
     """A frame that would be a legal move of the player to move (kept from that socket)."""
     try:
