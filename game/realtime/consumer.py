@@ -59,18 +59,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)  # before accept: the handshake is refused
             return
         self.address = scope_client_address(self.scope)
+        # In the group before the state is read, so no event falls between the two; the
+        # socket's own ``presence`` comes after its ``state``, as a group message waits
+        # until ``connect`` returns.
+        group = services.group_name(self.code)
+        await self.channel_layer.group_add(group, self.channel_name)
         try:
-            await in_db_thread(services.check_socket_limit)(self.guest, self.address)
-        except services.ServiceError:
+            await in_db_thread(services.socket_opened)(
+                self.room, self.channel_name, self.guest, self.address)
+        except services.ServiceError:  # over the socket caps: nothing was stored
             self.room = None  # nothing to leave
-            await self.close(code=4429)
+            await self.channel_layer.group_discard(group, self.channel_name)
+            await self.close(code=4429)  # before accept: the handshake is refused
             return
-        await self.channel_layer.group_add(services.group_name(self.code), self.channel_name)
         await self.accept()
-        # Announced to the room, this socket included: its ``presence`` comes after the
-        # ``state`` below, as a group message waits until ``connect`` returns.
-        await in_db_thread(services.socket_opened)(
-            self.room, self.channel_name, self.guest, self.address)
         await self.send_state()
         heartbeat.register(self.channel_name, self.room, self.guest)
         turn_driver.kick(self.code)
