@@ -53,3 +53,26 @@ def postgres_url() -> str:
     except psycopg.Error as exc:
         pytest.fail(f"PostgreSQL at {url} is not reachable ({exc}); run scripts/ensure-services.")
     return url
+
+
+@pytest.fixture(scope="session")
+def strategy_dir(tmp_path_factory: pytest.TempPathFactory):
+    """Every strategy table of this test session lives here (each built once: minutes of CPU);
+    subprocesses and servers get it through the environment."""
+    import os
+
+    from game.ai import set_strategy_dir
+    from game.ai.storage import forget_loaded
+
+    path = tmp_path_factory.mktemp("strategy")
+    old = os.environ.get("STRATEGY_DIR")
+    os.environ["STRATEGY_DIR"] = str(path)
+    set_strategy_dir(path)
+    forget_loaded()
+    yield path
+    set_strategy_dir(None)
+    forget_loaded()
+    if old is None:
+        os.environ.pop("STRATEGY_DIR", None)
+    else:
+        os.environ["STRATEGY_DIR"] = old

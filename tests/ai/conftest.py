@@ -1,9 +1,9 @@
-"""Strategy tables built once per test session, in a temporary STRATEGY_DIR."""
+"""Strategy tables built once per test session, in the session's STRATEGY_DIR
+(``strategy_dir`` in tests/conftest.py, shared with the browser tests)."""
 
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +11,6 @@ from django.core.management import call_command
 
 from game.ai import build_table, get_solution, set_strategy_dir
 from game.ai.solver import Solution
-from game.ai.storage import forget_loaded
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -20,23 +19,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.startswith("tests/ai/"):
             item.add_marker(pytest.mark.timeout(1800))
-
-
-@pytest.fixture(scope="session")
-def strategy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every table of this session lives here; subprocesses get it through the environment."""
-    path = tmp_path_factory.mktemp("strategy")
-    old = os.environ.get("STRATEGY_DIR")
-    os.environ["STRATEGY_DIR"] = str(path)
-    set_strategy_dir(path)
-    forget_loaded()
-    yield path
-    set_strategy_dir(None)
-    forget_loaded()
-    if old is None:
-        os.environ.pop("STRATEGY_DIR", None)
-    else:
-        os.environ["STRATEGY_DIR"] = old
 
 
 @pytest.fixture(scope="session")

@@ -7,9 +7,12 @@ import math
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+
+from game.ai.storage import FORMAT_VERSION
 
 from .conftest import DESKTOP, PHONE, ROOT, LiveServer
 from .pages import assert_fits, low_contrast_text, press
@@ -36,9 +39,9 @@ def frames_of(page: Page) -> list[dict]:
     return page.evaluate("window.yahtzeeReplay.frames")
 
 
-def manage(server: LiveServer, *args: str) -> str:
-    """Run manage.py against the browser server's data (its database, its strategy tables)."""
-    env = {**server.env, "STRATEGY_DIR": str(server.data_dir / "strategy")}
+def manage(server: LiveServer, strategy_dir: Path, *args: str) -> str:
+    """Run manage.py against the browser server's database, with the session's tables."""
+    env = {**server.env, "STRATEGY_DIR": str(strategy_dir)}
     done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
@@ -46,13 +49,17 @@ def manage(server: LiveServer, *args: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def yahtzee_table(daphne_server) -> None:
-    """The yahtzee strategy table in the server's STRATEGY_DIR, built once (~30-60 s)."""
-    manage(daphne_server, "build_strategy", "--rules", "yahtzee", "--no-progress")
+def yahtzee_table(daphne_server: LiveServer, strategy_dir: Path) -> Path:
+    """The session's yahtzee strategy table: the one tests/ai built, or built here (~30-60 s)
+    when the browser tests run alone."""
+    if not (strategy_dir / f"yahtzee-forced-v{FORMAT_VERSION}.npz").exists():
+        manage(daphne_server, strategy_dir, "build_strategy", "--rules", "yahtzee",
+               "--no-progress")
+    return strategy_dir
 
 
 @pytest.fixture(scope="module")
-def six_bot_game(daphne_server, browser, yahtzee_table) -> str:
+def six_bot_game(daphne_server, browser, yahtzee_table: Path) -> str:
     """The URL of a finished six-player Yahtzee game, played by six computer players, with
     its analysis computed (``manage.py analyse``, as the end of a game does)."""
     context = browser.new_context(viewport=DESKTOP)
@@ -66,7 +73,7 @@ def six_bot_game(daphne_server, browser, yahtzee_table) -> str:
     url = daphne_server.url + link.get_attribute("href")
     context.close()
     game_id = re.search(r"/games/(\d+)/", url).group(1)
-    manage(daphne_server, "analyse", "--game", game_id)
+    manage(daphne_server, yahtzee_table, "analyse", "--game", game_id)
     return url
 
 
