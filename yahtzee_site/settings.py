@@ -242,6 +242,9 @@ WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=8.0)
 #: ``sync`` (a full state) per socket: a few at once, then one per 5 s (docs/protocol.md).
 WS_SYNC_BURST = env.float("WS_SYNC_BURST", default=3.0)
 WS_SYNC_PER_SECOND = env.float("WS_SYNC_PER_SECOND", default=0.2)
+#: ``hold`` (held dice shown to the room as they change) per socket: quick clicks pass.
+WS_HOLD_BURST = env.float("WS_HOLD_BURST", default=10.0)
+WS_HOLD_PER_SECOND = env.float("WS_HOLD_PER_SECOND", default=4.0)
 #: Seconds a player may be away on their turn before the optimal bot plays it for them.
 AWAY_GRACE = env.float("AWAY_GRACE", default=60.0)
 #: Every server process refreshes its open sockets this often (seconds); a socket not refreshed

@@ -22,7 +22,7 @@ from ..models import Room
 from ..rules.errors import CodedError
 from . import heartbeat, turn_driver
 from .db_threads import aplay, in_db_thread
-from .frames import BadMessage, command_id, parse_action, parse_frame
+from .frames import BadMessage, command_id, parse_action, parse_frame, parse_held
 from .throttle import Throttle
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     room: Room | None = None
     #: The last ``state`` sent, while nothing from the room came since (else None).
     _state_text: str | None = None
+    #: This socket's seat (None: watching), and where the game's turn stands
+    #: (``services.turn_summary``), as this socket last heard: enough to check a ``hold``.
+    you_seat: int | None = None
+    turn: dict[str, Any] | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' own dispatch first closes stale DB connections on the one shared sync
@@ -52,6 +56,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # A ``sync`` costs a full state (~1.7 KB framed and sent): a client needs one after a
         # gap, not a stream of them (docs/protocol.md).
         self.syncs = Throttle(settings.WS_SYNC_PER_SECOND, settings.WS_SYNC_BURST)
+        self.holds = Throttle(settings.WS_HOLD_PER_SECOND, settings.WS_HOLD_BURST)
         # The room's seats as this socket last heard them (``state``, then ``presence``).
         self.seats: dict[int, dict[str, Any]] = {}
         self.room = await in_db_thread(Room.objects.filter(code=self.code).first)()
@@ -146,11 +151,35 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_state()  # already applied: here is where things stand
             elif result.messages and self._driver_needed(result.messages[-1]["event"]):
                 turn_driver.kick(self.code)
+        elif kind == "hold":
+            await self.share_holds(parse_held(msg))
         elif kind in ("start", "rematch"):
             await in_db_thread(services.start_game)(self.code, self.guest)
             turn_driver.kick(self.code)
         else:
             raise BadMessage("unknown_type", f"Unknown message type {kind[:40]!r}.")
+
+    async def share_holds(self, held: list[int]) -> None:
+        """The player to move shows the room which dice they hold, as they change them. Never
+        stored and outside the ``seq`` stream: the roll still carries the authoritative hold."""
+        turn, seat = self.turn, self.you_seat
+        if turn is None or turn["over"]:
+            raise BadMessage("no_game", "No game is running.")
+        if seat is None:
+            raise BadMessage("watcher", "You are watching this room; take a seat to play.")
+        if turn["player"] != seat:
+            raise BadMessage("not_your_turn", "It is not your turn.")
+        if not turn["rolled"]:
+            raise BadMessage("hold_before_roll", "Roll first; then choose the dice to hold.")
+        if turn["rolls_left"] == 0:
+            raise BadMessage("no_rolls_left", "No rolls left: choose a box to score.")
+        admitted = self.holds.admit()
+        if admitted == "refuse":
+            raise BadMessage("rate_limited", "Too many hold changes; slow down.")
+        if admitted == "yes":
+            await services.asend_holding(self.code, await self.encode_json({
+                "type": "holding", "game": turn["game"], "seq": turn["seq"], "player": seat,
+                "held": held}))
 
     async def send_error(self, code: str, message: str, msg: Any = None) -> None:
         reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -170,6 +199,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         state = await in_db_thread(selectors.room_state)(self.room, self.guest)
         self.seats = {s["seat"]: s for s in state["room"]["seats"]}
+        self.you_seat = state["you"]["seat"]
+        self.turn = services.turn_summary(state["game"])
         self._state_text = await self.encode_json(state)
         await self.send(text_data=self._state_text)
 
@@ -201,8 +232,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_events(self, event: dict[str, Any]) -> None:
         self._state_text = None
+        self.turn = event.get("turn", self.turn)
         for text in event["texts"]:  # encoded once by the sender, not once per socket
             await self.send(text_data=text)
+
+    async def room_holding(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["text"])
 
     async def room_changed(self, event: dict[str, Any]) -> None:
         await self.send_state()

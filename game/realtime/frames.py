@@ -93,3 +93,12 @@ def parse_action(msg: dict[str, Any]) -> Action:
     if not _is_int(column) or not -1 < column < 100:
         raise BadMessage("bad_message", "column must be a whole number (0, or 0-2 in triple).")
     return Score(box, column)
+
+
+def parse_held(msg: dict[str, Any]) -> list[int]:
+    """The die positions of a ``hold`` message (the whole set now held), sorted."""
+    held = msg.get("held")
+    if (not isinstance(held, list) or len(held) > 5
+            or not all(_is_int(h) and 0 <= h <= 4 for h in held) or len(set(held)) != len(held)):
+        raise BadMessage("bad_message", "held must be a list of distinct die positions 0-4.")
+    return sorted(held)

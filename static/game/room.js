@@ -77,6 +77,7 @@ function handleMessage(msg) {
     case "state": onState(msg); break;
     case "event": onEvent(msg); break;
     case "presence": onPresence(msg); break;
+    case "holding": onHolding(msg); break;
     case "error": onError(msg); break;
     default: break; // newer server, older page: ignore what we do not know
   }
@@ -160,6 +161,16 @@ function onPresence(msg) {
   if (state.game) renderCards();
 }
 
+// The player to move shows which dice they hold as they change them (not stored; the roll
+// carries the hold that counts). Our own echo is ignored: quick clicks must not flicker.
+function onHolding(msg) {
+  const g = state.game;
+  if (!g || g.finished || msg.game !== g.id || msg.seq !== g.seq) return; // another moment
+  if (msg.player !== g.current_player || msg.player === myPlayer()) return;
+  state.lastHeld = new Set(msg.held);
+  renderDice();
+}
+
 let errorTimer = null;
 function onError(msg) {
   state.busy = false;
@@ -234,6 +245,7 @@ function toggleHold(i) {
   if (state.held.has(i)) state.held.delete(i);
   else state.held.add(i);
   saveHolds();
+  conn.send("hold", { held: [...state.held].sort() }, { command: false });
   renderDice();
   renderTurn();
 }

@@ -1,0 +1,54 @@
+"""A room as it happens: watchers and opponents see the dice a player holds before the roll."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP, PHONE
+from .pages import dice, held, join, last_seq, wait_connected, wait_dice, wait_seq
+from .test_game import create_room, start_game
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_watcher_sees_holds_before_the_roll(daphne_server, new_context, screenshots):
+    ann = new_context(viewport=DESKTOP).new_page()
+    url = create_room(ann, daphne_server, name="Holds", rules="yahtzee",
+                      seats=["human", "human"], nickname="Ann")
+    bob = new_context(viewport=DESKTOP).new_page()
+    bob.goto(url)
+    wait_connected(bob)
+    join(bob, "Bob", 1)
+    watcher = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watcher.goto(url)
+    wait_connected(watcher)
+    start_game(ann)
+    start = last_seq(ann)
+    ann.locator("#roll-btn").click()
+    wait_seq(ann, start + 1)
+    first = dice(ann)
+    for page in (bob, watcher):
+        wait_dice(page, first)
+        assert held(page) == []
+    for i in (1, 3):
+        ann.locator("#dice .die").nth(i).click()
+    # Before any roll: the other player and the watcher see the two dice held.
+    for page in (bob, watcher):
+        expect(page.locator("#dice .die.held")).to_have_count(2)
+        assert held(page) == [1, 3]
+        assert last_seq(page) == start + 1  # nothing was stored: no event came
+    watcher.screenshot(path=screenshots / "live-holds-watcher-phone.png")
+    bob.screenshot(path=screenshots / "live-holds-opponent-desktop.png")
+    ann.locator("#dice .die").nth(1).click()  # let one go again
+    for page in (bob, watcher):
+        expect(page.locator("#dice .die.held")).to_have_count(1)
+        assert held(page) == [3]
+    # The roll carries the hold that counts, and the next roll's dice follow it.
+    ann.locator("#roll-btn").click()
+    wait_seq(ann, start + 2)
+    second = dice(ann)
+    assert second[3] == first[3]
+    for page in (bob, watcher):
+        wait_dice(page, second)
+        assert held(page) == [3]  # what was kept on that roll, until Ann changes it
