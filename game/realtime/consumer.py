@@ -20,7 +20,7 @@ from .. import selectors, services
 from ..clients import scope_client_address
 from ..models import Room
 from ..rules.errors import CodedError
-from . import heartbeat, turn_driver
+from . import heartbeat, insight, turn_driver
 from .db_threads import aplay, in_db_thread
 from .frames import BadMessage, command_id, parse_action, parse_frame, parse_held
 from .throttle import Throttle
@@ -79,6 +79,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.accept()
         await self.send_state()
+        if self.turn is not None and not self.turn["over"]:
+            insight.spawn(self._send_standings(self.turn["game"]))
         heartbeat.register(self.channel_name, self.room, self.guest)
         turn_driver.kick(self.code)
 
@@ -235,6 +237,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.turn = event.get("turn", self.turn)
         for text in event["texts"]:  # encoded once by the sender, not once per socket
             await self.send(text_data=text)
+
+    def _sees_standings(self) -> bool:
+        """Watchers always; players in a room with a computer player (docs/protocol.md)."""
+        return self.you_seat is None or any(s["kind"] == "bot" for s in self.seats.values())
+
+    async def _send_standings(self, game_id: int) -> None:
+        if self._sees_standings():
+            text = await insight.standings_text(game_id)
+            if text:
+                await self.send(text_data=text)
+
+    async def room_standings(self, event: dict[str, Any]) -> None:
+        if self._sees_standings():
+            await self.send(text_data=event["text"])
 
     async def room_holding(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])

@@ -31,4 +31,7 @@ async def aplay(room_code: str, action: Action, **command: Any) -> services.Play
 
     result, texts = await in_db_thread(apply_and_encode)()
     await services.asend_events(room_code, result.messages, texts)
+    from .insight import after_events  # here: insight uses in_db_thread from this module
+
+    after_events(room_code, result.messages)
     return result

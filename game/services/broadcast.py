@@ -83,3 +83,9 @@ def send_presence(room_code: str, message: dict[str, Any]) -> None:
 
 async def asend_presence(room_code: str, message: dict[str, Any]) -> None:
     await agroup_send(room_code, _presence_message(message))
+
+
+async def asend_standings(room_code: str, text: str) -> None:
+    """Where everyone stands (a ``standings`` frame, encoded once); each socket decides
+    whether its person may see it."""
+    await agroup_send(room_code, {"type": "room.standings", "text": text})

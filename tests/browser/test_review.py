@@ -12,8 +12,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from game.ai.storage import FORMAT_VERSION
-
 from .conftest import DESKTOP, PHONE, ROOT, LiveServer
 from .pages import assert_fits, low_contrast_text, press
 from .test_game import create_room
@@ -48,18 +46,8 @@ def manage(server: LiveServer, strategy_dir: Path, *args: str) -> str:
     return done.stdout
 
 
-@pytest.fixture(scope="session")
-def yahtzee_table(daphne_server: LiveServer, strategy_dir: Path) -> Path:
-    """The session's yahtzee strategy table: the one tests/ai built, or built here (~30-60 s)
-    when the browser tests run alone."""
-    if not (strategy_dir / f"yahtzee-forced-v{FORMAT_VERSION}.npz").exists():
-        manage(daphne_server, strategy_dir, "build_strategy", "--rules", "yahtzee",
-               "--no-progress")
-    return strategy_dir
-
-
 @pytest.fixture(scope="module")
-def six_bot_game(daphne_server, browser, yahtzee_table: Path) -> str:
+def six_bot_game(daphne_server, browser, yahtzee_table, strategy_dir: Path) -> str:
     """The URL of a finished six-player Yahtzee game, played by six computer players, with
     its analysis computed (``manage.py analyse``, as the end of a game does)."""
     context = browser.new_context(viewport=DESKTOP)
@@ -73,7 +61,7 @@ def six_bot_game(daphne_server, browser, yahtzee_table: Path) -> str:
     url = daphne_server.url + link.get_attribute("href")
     context.close()
     game_id = re.search(r"/games/(\d+)/", url).group(1)
-    manage(daphne_server, yahtzee_table, "analyse", "--game", game_id)
+    manage(daphne_server, strategy_dir, "analyse", "--game", game_id)
     return url
 
 
