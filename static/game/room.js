@@ -9,6 +9,7 @@ import { installShortcuts } from "./keyboard.js";
 import { describeEvent, rulesTitle, slotLabel } from "./labels.js";
 import { RULESET } from "./ruleset.js";
 import { renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
+import { renderStandings } from "./standings.js";
 
 const LOG_LIMIT = 200;
 const root = document.getElementById("room");
@@ -31,6 +32,7 @@ const state = {
   busy: false,              // a command is on its way; avoid double sends
   column: undefined,        // triple: which scorecard column is shown (null = all)
   connected: false,
+  standings: null,          // the last `standings` frame: where everyone stands
 };
 
 const seq = new SeqTracker();
@@ -78,6 +80,7 @@ function handleMessage(msg) {
     case "event": onEvent(msg); break;
     case "presence": onPresence(msg); break;
     case "holding": onHolding(msg); break;
+    case "standings": state.standings = msg; render(); break;
     case "error": onError(msg); break;
     default: break; // newer server, older page: ignore what we do not know
   }
@@ -158,6 +161,8 @@ function onPresence(msg) {
   if (typeof msg.watchers === "number") state.room.watchers = msg.watchers;
   renderSeats();
   renderWatchers();
+  renderStandings($("standings"), state.standings, state.game,
+    state.game ? state.game.players : []);
   if (state.game) renderCards();
 }
 
@@ -285,6 +290,8 @@ function render() {
   renderHostControls(st);
   renderSeats();
   renderWatchers();
+  renderStandings($("standings"), state.standings, state.game,
+    state.game ? state.game.players : []);
   const playing = Boolean(state.game);
   $("table").hidden = !playing || state.game.finished;
   $("cards").hidden = !playing;

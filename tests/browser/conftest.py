@@ -44,6 +44,7 @@ class LiveServer:
 
     data_dir: Path
     redis_url: str  # the real channel layer, as deployed
+    strategy_dir: Path  # the test session's strategy tables (built by the tests that need them)
     port: int = field(default_factory=_free_port)
     proc: subprocess.Popen | None = None
 
@@ -57,6 +58,7 @@ class LiveServer:
         env.update({
             "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
             "DATA_DIR": str(self.data_dir),
+            "STRATEGY_DIR": str(self.strategy_dir),
             "DATABASE_URL": f"sqlite:///{self.data_dir / 'db.sqlite3'}",
             "REDIS_URL": self.redis_url,
             "DICE_SEED": "browser-tests",
@@ -101,9 +103,9 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def daphne_server(tmp_path_factory: pytest.TempPathFactory,
-                  redis_url: str) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("browser-data"), redis_url)
+def daphne_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str,
+                  strategy_dir: Path) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("browser-data"), redis_url, strategy_dir)
     server.migrate()
     server.start()
     yield server

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -52,3 +54,30 @@ def test_a_watcher_sees_holds_before_the_roll(daphne_server, new_context, screen
     for page in (bob, watcher):
         wait_dice(page, second)
         assert held(page) == [3]  # what was kept on that roll, until Ann changes it
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_standings_after_each_turn_beside_a_computer(daphne_server, yahtzee_table, new_context,
+                                                    screenshots, viewport):
+    phone = viewport == "phone"
+    context = (new_context(viewport=PHONE, is_mobile=True, has_touch=True) if phone
+               else new_context(viewport=DESKTOP))
+    ann = context.new_page()
+    create_room(ann, daphne_server, name=f"Odds {viewport}", rules="yahtzee",
+                seats=["human", "easy"], nickname="Ann")
+    start_game(ann)
+    standings = ann.locator("#standings")
+    expect(standings).to_be_hidden()  # nothing until a turn ended
+    ann.locator("#roll-btn").click()
+    expect(ann.locator("#cards button.option").first).to_be_visible()
+    ann.locator("#cards button.option").first.click()
+    expect(standings).to_be_visible(timeout=20_000)
+    rows = standings.locator(".standings-row")
+    expect(rows).to_have_count(2)
+    texts = standings.locator(".standings-chance").all_inner_texts()
+    chances = [int(t.strip(" %<>")) for t in texts]
+    assert 98 <= sum(chances) <= 102, chances
+    expect(rows.nth(0)).to_contain_text("Ann")
+    expect(rows.nth(0).locator(".standings-expected")).to_have_text(re.compile(r"≈ \d+ ± \d+"))
+    standings.scroll_into_view_if_needed()
+    ann.screenshot(path=screenshots / f"live-standings-{viewport}.png", full_page=not phone)

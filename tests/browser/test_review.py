@@ -7,7 +7,6 @@ import math
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -37,17 +36,16 @@ def frames_of(page: Page) -> list[dict]:
     return page.evaluate("window.yahtzeeReplay.frames")
 
 
-def manage(server: LiveServer, strategy_dir: Path, *args: str) -> str:
-    """Run manage.py against the browser server's database, with the session's tables."""
-    env = {**server.env, "STRATEGY_DIR": str(strategy_dir)}
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+def manage(server: LiveServer, *args: str) -> str:
+    """Run manage.py against the browser server's data (its database, the session's tables)."""
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=server.env,
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
 @pytest.fixture(scope="module")
-def six_bot_game(daphne_server, browser, yahtzee_table, strategy_dir: Path) -> str:
+def six_bot_game(daphne_server, browser, yahtzee_table) -> str:
     """The URL of a finished six-player Yahtzee game, played by six computer players, with
     its analysis computed (``manage.py analyse``, as the end of a game does)."""
     context = browser.new_context(viewport=DESKTOP)
@@ -61,7 +59,7 @@ def six_bot_game(daphne_server, browser, yahtzee_table, strategy_dir: Path) -> s
     url = daphne_server.url + link.get_attribute("href")
     context.close()
     game_id = re.search(r"/games/(\d+)/", url).group(1)
-    manage(daphne_server, strategy_dir, "analyse", "--game", game_id)
+    manage(daphne_server, "analyse", "--game", game_id)
     return url
 
 
