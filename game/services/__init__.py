@@ -34,9 +34,11 @@ from .rooms import (
     take_seat,
 )
 from .rules_cache import rebuild
+from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_turn_time
 
 __all__ = [
     "HEARTBEAT_SECONDS", "SESSION_GUEST", "SESSION_NICKNAME", "PlayResult", "SeatSpec",
+    "add_seat", "leave_seat", "remove_seat", "seat_bot", "set_turn_time",
     "ServiceError", "apply_command", "asend_events", "asend_presence", "check_rate_limit",
     "check_socket_limit",
     "clean_nickname", "clean_room_name", "create_room", "dice_rng", "get_room", "group_name",
