@@ -465,8 +465,8 @@ function renderTurn() {
     const bot = seat && seat.kind === "bot";
     const autoplay = !bot && (awayPlayers().has(g.current_player) || turnLeft() === 0);
     turn.append(h("strong", {}, g.players[g.current_player]),
-      bot ? " (computer) is playing" : "’s turn",
-      autoplay ? h("span", { class: "autoplay" }, " — the computer plays it") : null);
+      bot ? " (computer) is playing" : "’s turn");
+    if (autoplay) turn.append(h("span", { class: "autoplay" }, " — the computer plays it"));
   }
   turn.append(h("span", { class: "round" }, ` · round ${g.round} of ${g.rounds}`));
   turn.classList.toggle("mine", mine);
@@ -498,7 +498,7 @@ function renderClock() {
   if (clock.dataset.left !== String(left)) {
     clock.dataset.left = String(left);
     replaceChildren(clock, h("span", { class: "visually-hidden" }, "Time left for this turn: "),
-      text);
+      text, h("span", { "aria-hidden": "true" }, " left"));
   }
   clock.classList.toggle("urgent", left <= 10);
 }

@@ -230,12 +230,14 @@ function bonus(points) {
 /** Where player `me` finished ("You finished 2nd of 3, with 187 points."), or null for a
  * watcher. Ties share the better place. */
 export function placeLine(game, me) {
-  if (me === null || me === undefined || !game.scorecards[me]) return null;
+  // Alone at the table the headline says it all.
+  if (me === null || me === undefined || !game.scorecards[me] || game.players.length < 2) {
+    return null;
+  }
   const mine = game.scorecards[me].total;
   const place = 1 + game.scorecards.filter((c) => c.total > mine).length;
   const n = game.players.length;
-  const text = n === 1 ? `You finished with ${mine} points.`
-    : `You finished ${ordinal(place)} of ${n}, with ${mine} points.`;
+  const text = `You finished ${ordinal(place)} of ${n}, with ${mine} points.`;
   return h("p", { class: "result-place", id: "result-place" }, text);
 }
 

@@ -66,6 +66,8 @@ def test_yatzy_for_six_on_a_phone_played_with_the_keyboard_only(
     final = client_state(page)
     assert final["finished"] and len(final["players"]) == 6
     expect(page.locator("#result .result-table thead th")).to_have_count(6)
+    expect(page.locator("#result-place")).to_contain_text(
+        re.compile(r"You finished \d(st|nd|rd|th) of 6"))
     assert_fits(page)
 
 
