@@ -59,7 +59,7 @@ export function describeEvent(event, game, by, me = null, computers = new Set())
     case "turn_started":
       if (event.player === me) return `Round ${event.round}: your turn, ${name(event.player)}.`;
       return computers.has(event.player)
-        ? `Round ${event.round}: ${name(event.player)} (computer) plays.`
+        ? `Round ${event.round}: ${name(event.player)}'s turn (computer).`
         : `Round ${event.round}: ${name(event.player)}'s turn.`;
     case "rolled": {
       const kept = event.held && event.held.length ? `, keeping ${event.held.length}` : "";

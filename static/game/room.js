@@ -465,7 +465,7 @@ function renderTurn() {
     const bot = seat && seat.kind === "bot";
     const autoplay = !bot && (awayPlayers().has(g.current_player) || turnLeft() === 0);
     turn.append(h("strong", {}, g.players[g.current_player]),
-      bot ? " (computer) is playing" : "’s turn");
+      bot ? "’s turn (computer)" : "’s turn");
     if (autoplay) turn.append(h("span", { class: "autoplay" }, " — the computer plays it"));
   }
   turn.append(h("span", { class: "round" }, ` · round ${g.round} of ${g.rounds}`));

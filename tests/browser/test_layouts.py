@@ -66,6 +66,12 @@ def test_yatzy_for_six_on_a_phone_played_with_the_keyboard_only(
     final = client_state(page)
     assert final["finished"] and len(final["players"]) == 6
     expect(page.locator("#result .result-table thead th")).to_have_count(6)
+    # The winner's badge fits its pill, and the pill its column, at six columns on 390 px.
+    badges = page.locator("#result .tag-winner").evaluate_all("""els => els.map(e => {
+        const cell = e.closest('th').getBoundingClientRect(), pill = e.getBoundingClientRect();
+        return e.scrollWidth <= e.clientWidth && pill.left >= cell.left - 0.5
+            && pill.right <= cell.right + 0.5; })""")
+    assert badges and all(badges), badges
     expect(page.locator("#result-place")).to_contain_text(
         re.compile(r"You finished \d(st|nd|rd|th) of 6"))
     assert_fits(page)

@@ -14,6 +14,7 @@ from .pages import (
     assert_fits,
     cell,
     client_state,
+    confirm_if_asked,
     join,
     last_seq,
     low_contrast_text,
@@ -71,6 +72,15 @@ def test_a_late_friend_takes_a_seat_for_the_rematch(daphne_server, new_context, 
     host.screenshot(path=str(screenshots / "room-rematch-free-seat.png"), full_page=True)
     host.locator("#confirm .confirm-no").click()
     expect(host.locator("#confirm")).to_be_hidden()
+    # A third seat for a computer player, then removed again: the host sets the seat list.
+    host.locator("#add-seat-btn").click()
+    third = host.locator('#seats li[data-seat="2"]')
+    third.locator(".seat-bot").click()
+    expect(third.locator(".seat-name")).to_have_text("Bot 1 (optimal)")
+    expect(third).to_contain_text("computer")
+    third.locator(".seat-remove").click()
+    expect(host.locator("#seats li")).to_have_count(2)
+    expect(host.locator("#seats li .seat-remove")).to_have_count(1)  # the free seat's
 
     # The friend sees the free seat and takes it.
     expect(friend.locator("#join")).to_be_visible()
@@ -84,9 +94,7 @@ def test_a_late_friend_takes_a_seat_for_the_rematch(daphne_server, new_context, 
     roll(host)
     settle(friend)
     friend.screenshot(path=str(screenshots / "room-late-friend-plays-phone.png"))
-
-    # A player who leaves between games: the host gives the seat to a computer.
-    # (Tested over the services in tests/multiplayer/test_seating.py.)
+    expect(friend.locator("#join")).to_be_hidden()
 
 
 @dataclass
@@ -187,6 +195,11 @@ def test_the_dice_stay_on_screen_while_choosing_a_lower_box(daphne_server, new_c
     assert min(sizes) >= 44, f"tap targets of at least 44 px: {min(sizes)}"
     page.screenshot(path=str(screenshots / "room-phone-lower-box.png"))
     assert_fits(page)
+    chance.click()
+    confirm_if_asked(page)
+    # The computers' turns are called theirs, not a person's.
+    expect(page.locator("#log")).to_contain_text("Round 1: Bot 1 (easy)'s turn (computer).")
+    expect(page.locator("#turn")).to_contain_text("Your turn")
 
     desk = new_context(DESKTOP).new_page()
     create_room(desk, daphne_server, name="Big dice", rules="yahtzee", seats=["human"],
