@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from . import selectors, services
 from .clients import client_address
 from .forms import CreateRoomForm, JoinForm
-from .models import Game, GameAnalysis, Room
+from .models import TURN_TIMES, Game, GameAnalysis, Room
 from .presenters.replay import replay_data
 from .presenters.review import review_view
 from .rules import RULESETS, get_ruleset
@@ -67,6 +67,7 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "is_host": bool(guest) and guest == room.host_key,
         "rulesets": RULESETS.values(),
         "ruleset": get_ruleset(room.rules).to_dict(),
+        "turn_times": TURN_TIMES,
     }
     return render(request, "game/room.html", context, status=status)
 

@@ -247,6 +247,11 @@ WS_HOLD_BURST = env.float("WS_HOLD_BURST", default=10.0)
 WS_HOLD_PER_SECOND = env.float("WS_HOLD_PER_SECOND", default=4.0)
 #: Seconds a player may be away on their turn before the optimal bot plays it for them.
 AWAY_GRACE = env.float("AWAY_GRACE", default=60.0)
+#: The bot level that plays for a player away or out of time (tests use a cheap one: the
+#: optimal table takes a minute to build the first time).
+AUTOPLAY_LEVEL = env.str("AUTOPLAY_LEVEL", default="optimal")
+#: Multiplies a room's turn time (1 in production; browser tests shrink a minute to seconds).
+TURN_TIME_SCALE = env.float("TURN_TIME_SCALE", default=1.0)
 #: Every server process refreshes its open sockets this often (seconds); a socket not refreshed
 #: for PRESENCE_STALE_AFTER seconds counts as gone, whatever ended it (a killed server included).
 PRESENCE_HEARTBEAT = env.float("PRESENCE_HEARTBEAT", default=20.0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -22,10 +23,31 @@ from ..models import Room
 from ..rules.errors import CodedError
 from . import heartbeat, insight, turn_driver
 from .db_threads import aplay, in_db_thread
-from .frames import BadMessage, command_id, parse_action, parse_frame, parse_held
+from .frames import (
+    BadMessage,
+    command_id,
+    parse_action,
+    parse_frame,
+    parse_held,
+    parse_level,
+    parse_seat,
+    parse_turn_time,
+)
 from .throttle import Throttle
 
 log = logging.getLogger(__name__)
+
+#: The commands that change the seats or the options between games: each checks its fields
+#: (BadMessage) and calls its service (sync: run on a database thread).
+SEAT_COMMANDS: dict[str, Callable[[str, str | None, dict[str, Any]], object]] = {
+    "add_seat": lambda code, guest, msg: services.add_seat(code, guest),
+    "leave_seat": lambda code, guest, msg: services.leave_seat(code, guest),
+    "seat_bot": lambda code, guest, msg: services.seat_bot(
+        code, guest, parse_seat(msg), parse_level(msg)),
+    "remove_seat": lambda code, guest, msg: services.remove_seat(code, guest, parse_seat(msg)),
+    "room_options": lambda code, guest, msg: services.set_turn_time(
+        code, guest, parse_turn_time(msg)),
+}
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
@@ -36,6 +58,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     #: (``services.turn_summary``), as this socket last heard: enough to check a ``hold``.
     you_seat: int | None = None
     turn: dict[str, Any] | None = None
+    #: The room's turn time as this socket last heard it (``state``).
+    turn_time: int = 0
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' own dispatch first closes stale DB connections on the one shared sync
@@ -158,6 +182,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         elif kind in ("start", "rematch"):
             await in_db_thread(services.start_game)(self.code, self.guest)
             turn_driver.kick(self.code)
+        elif kind in SEAT_COMMANDS:
+            # Between games only (the services refuse during one); everyone gets a ``state``.
+            await in_db_thread(SEAT_COMMANDS[kind])(self.code, self.guest or None, msg)
         else:
             raise BadMessage("unknown_type", f"Unknown message type {kind[:40]!r}.")
 
@@ -203,6 +230,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.seats = {s["seat"]: s for s in state["room"]["seats"]}
         self.you_seat = state["you"]["seat"]
         self.turn = services.turn_summary(state["game"])
+        self.turn_time = state["room"]["turn_time"]
         self._state_text = await self.encode_json(state)
         await self.send(text_data=self._state_text)
 
@@ -213,6 +241,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         heartbeat's kick."""
         if last_event["kind"] != "turn_started":
             return False
+        if self.turn_time:
+            return True  # the turn's clock runs: the driver wakes when it runs out
         seat = self.seats.get(last_event["player"])
         return seat is None or seat["kind"] == "bot" or not seat["connected"]
 

@@ -41,12 +41,14 @@ from .rooms import (
     take_seat,
 )
 from .rules_cache import rebuild
+from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_turn_time
 
 __all__ = [
-    "HEARTBEAT_SECONDS", "SESSION_GUEST", "SESSION_NICKNAME", "PlayResult", "SeatSpec",
-    "ServiceError", "apply_command", "asend_events", "asend_holding", "asend_presence",
+    "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST", "SESSION_NICKNAME", "SeatSpec",
+    "ServiceError", "add_seat", "apply_command", "asend_events", "asend_holding", "asend_presence",
     "asend_standings", "check_rate_limit", "clean_nickname", "clean_room_name", "create_room",
-    "dice_rng", "get_room", "group_name", "guest_key", "load_for_decision", "play", "rebuild",
-    "refresh_sockets", "seat_of", "socket_closed", "socket_opened", "socket_restored",
-    "standings_message", "start_game", "take_seat", "turn_summary",
+    "dice_rng", "get_room", "group_name", "guest_key", "leave_seat", "load_for_decision", "play",
+    "rebuild", "refresh_sockets", "remove_seat", "seat_bot", "seat_of", "set_turn_time",
+    "socket_closed", "socket_opened", "socket_restored", "standings_message", "start_game",
+    "take_seat", "turn_summary",
 ]

@@ -93,6 +93,9 @@ def take_seat(code: str, guest: str, nickname: str, index: int) -> Seat:
         mine = seat_of(room, guest)
         if mine is not None:
             return mine
+        if room.status == Room.Status.PLAYING:
+            raise ServiceError("game_running", "A game is running: watch it, and take a free "
+                                               "seat for the next one.")
         seat = Seat.objects.filter(room=room, index=index).first()
         if seat is None:
             raise ServiceError("no_seat", "There is no such seat in this room.")

@@ -1,5 +1,6 @@
 // The room page: one socket, one state, and a render of it after every message.
 
+import { Confirm, scoreWarning } from "./confirm.js";
 import { RoomConnection, SeqTracker } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
@@ -8,7 +9,7 @@ import { loadHolds, saveHolds as saveHoldsFor } from "./holds.js";
 import { installShortcuts } from "./keyboard.js";
 import { describeEvent, rulesTitle, slotLabel } from "./labels.js";
 import { RULESET } from "./ruleset.js";
-import { renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
+import { placeLine, renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
 import { renderStandings } from "./standings.js";
 
 const LOG_LIMIT = 200;
@@ -33,9 +34,11 @@ const state = {
   column: undefined,        // triple: which scorecard column is shown (null = all)
   connected: false,
   standings: null,          // the last `standings` frame: where everyone stands
+  turnEnds: null,           // Date.now() when the turn's time runs out (rooms with a turn time)
 };
 
 const seq = new SeqTracker();
+const confirm = new Confirm($("confirm"));
 const tray = new DiceTray($("dice"), toggleHold);
 const wsScheme = location.protocol === "https:" ? "wss" : "ws";
 const conn = new RoomConnection(`${wsScheme}://${location.host}/ws/rooms/${boot.code}/`, {
@@ -102,6 +105,9 @@ function onState(msg) {
   root.dataset.synced = "true"; // the page shows the server's state (tests wait for this)
   if (msg.room) state.room = { ...state.room, ...msg.room };
   if (msg.you) state.you = msg.you;
+  state.turnEnds = typeof msg.turn_ends_in === "number"
+    ? Date.now() + msg.turn_ends_in * 1000 : null;
+  confirm.cancel();
   const before = state.game;
   state.game = msg.game || null;
   // The game's last events: after a reload, a reconnect or a gap the log shows what happened
@@ -134,6 +140,12 @@ function onEvent(msg) {
   state.busy = false;
   if (msg.game) state.game = msg.game;
   state.rolled = [];
+  confirm.cancel(); // the dice or the turn changed: a question asked before is stale
+  if (event.kind === "turn_started" && state.room.turn_seconds) {
+    state.turnEnds = Date.now() + state.room.turn_seconds * 1000;
+  } else if (event.kind === "game_finished") {
+    state.turnEnds = null;
+  }
   if (event.kind === "rolled") {
     const kept = new Set(event.held || []);
     state.rolled = [0, 1, 2, 3, 4].filter((i) => !kept.has(i));
@@ -257,7 +269,36 @@ function toggleHold(i) {
 
 function scoreBox(box, column) {
   if (!isMyTurn() || !state.game.dice || state.busy) return;
-  command("score", { box, column });
+  const g = state.game;
+  const option = (g.options || []).find((o) => o.box === box && o.column === column);
+  const warning = option && scoreWarning(option, g.options, g.scorecards[0].columns.length);
+  const send = () => command("score", { box, column });
+  if (!warning) {
+    send();
+    return;
+  }
+  confirm.ask(`score:${box}@${column}`, warning, send);
+  renderCards();
+}
+
+/** The host starts; free seats are dropped at the start, so that is asked first. */
+function startGame(type) {
+  const free = state.room.seats.filter((s) => !s.name).length;
+  if (!free) {
+    command(type);
+    return;
+  }
+  const seats = free === 1 ? "1 seat is free" : `${free} seats are free`;
+  confirm.ask(`start:${type}`, {
+    message: `${seats}: start without ${free === 1 ? "it" : "them"}? `
+      + `Free seats are removed when the game starts.`,
+    yes: "Start anyway",
+  }, () => command(type));
+}
+
+function seatCommand(type, fields = {}) {
+  if (!state.connected || state.busy) return;
+  command(type, fields);
 }
 
 function saveHolds() {
@@ -293,8 +334,11 @@ function render() {
   renderStandings($("standings"), state.standings, state.game,
     state.game ? state.game.players : []);
   const playing = Boolean(state.game);
+  // Keyboard help only for those who have keys to press: a watcher has none.
+  $("keys-help").hidden = myPlayer() === null;
   $("table").hidden = !playing || state.game.finished;
   $("cards").hidden = !playing;
+  renderClock();
   if (playing) {
     renderTurn();
     renderDice();
@@ -314,8 +358,15 @@ function renderJoin(st) {
     for (const option of [...select.options]) {
       if (!free.has(Number(option.value))) option.remove();
     }
+    // A seat the host added between games: offer it too.
+    const offered = new Set([...select.options].map((o) => Number(o.value)));
+    for (const seat of [...free].sort((a, b) => a - b)) {
+      if (!offered.has(seat)) select.append(h("option", { value: String(seat) }, `Seat ${seat + 1}`));
+    }
   }
-  join.hidden = st !== "waiting" || (state.room.seats.length > 0 && free.size === 0)
+  // Between games too: a friend who came late takes a free seat for the rematch.
+  join.hidden = st === "playing" || st === "starting"
+    || (state.room.seats.length > 0 && free.size === 0)
     || (select !== null && select.options.length === 0);
 }
 
@@ -327,7 +378,20 @@ function renderHostControls(st) {
   start.disabled = !state.connected || state.busy || !state.room.seats.some((s) => s.name);
   rematch.hidden = !(host && st === "finished");
   rematch.disabled = !state.connected || state.busy;
-  $("host-controls").hidden = start.hidden && rematch.hidden;
+  // Between games the host sets the seats and the options of the next one.
+  const between = host && (st === "waiting" || st === "finished");
+  const add = $("add-seat-btn");
+  add.hidden = !between || state.room.seats.length >= 6;
+  add.disabled = !state.connected || state.busy;
+  $("turn-time-field").hidden = !between;
+  const select = $("turn-time");
+  if (document.activeElement !== select) select.value = String(state.room.turn_time || 0);
+  select.disabled = !state.connected || state.busy;
+  $("host-controls").hidden = start.hidden && rematch.hidden && !between;
+  const timeNote = $("turn-time-note");
+  const minutes = (state.room.turn_time || 0) / 60;
+  timeNote.hidden = between || !minutes || st === "playing";
+  timeNote.textContent = `Turn time: ${minutes} min; then the computer plays the turn.`;
   const note = $("waiting-note");
   if (st === "waiting") {
     note.hidden = false;
@@ -365,8 +429,35 @@ function renderSeats() {
       s.kind === "bot" ? h("span", { class: "tag" }, "computer") : null,
       s.name ? h("span", { class: "presence" }, away ? "away" : "here") : null,
       isCurrent ? h("span", { class: "tag tag-turn" }, "to play") : null),
-    h("span", { class: "seat-total" }, total !== null ? String(total) : ""));
+    h("span", { class: "seat-total" }, total !== null ? String(total) : ""),
+    seatActions(s, away));
   }));
+}
+
+/** Between games: "Leave seat" for my own seat; for the host, a computer for a free seat or
+ * an absent person's, and "Remove". Null while a game runs. */
+function seatActions(s, away) {
+  const st = status();
+  if (st !== "waiting" && st !== "finished") return null;
+  const host = Boolean(state.you && state.you.host);
+  const mine = state.you && s.seat === state.you.seat;
+  const buttons = [];
+  if (mine) {
+    buttons.push(h("button", { type: "button", class: "btn btn-small seat-leave",
+      onclick: () => seatCommand("leave_seat") }, "Leave seat"));
+  }
+  if (host && !mine && (!s.name || away || s.kind === "bot")) {
+    if (s.kind !== "bot") {
+      buttons.push(h("button", { type: "button", class: "btn btn-small seat-bot",
+        onclick: () => seatCommand("seat_bot", { seat: s.seat, level: "optimal" }) },
+      "Computer"));
+    }
+    if (state.room.seats.length > 1) {
+      buttons.push(h("button", { type: "button", class: "btn btn-small seat-remove",
+        onclick: () => seatCommand("remove_seat", { seat: s.seat }) }, "Remove"));
+    }
+  }
+  return buttons.length ? h("span", { class: "seat-actions" }, buttons) : null;
 }
 
 function renderWatchers() {
@@ -387,7 +478,14 @@ function renderTurn() {
     else if (g.dice) hint = " — hold dice and roll again, or pick a box.";
     turn.append(h("strong", {}, "Your turn"), hint);
   } else {
-    turn.append(h("strong", {}, g.players[g.current_player]), "’s turn");
+    // A computer's turn is never labelled as a person's; a person away or out of time has
+    // theirs played by the computer, which says so.
+    const seat = seatOfPlayer(g.current_player);
+    const bot = seat && seat.kind === "bot";
+    const autoplay = !bot && (awayPlayers().has(g.current_player) || turnLeft() === 0);
+    turn.append(h("strong", {}, g.players[g.current_player]),
+      bot ? "’s turn (computer)" : "’s turn");
+    if (autoplay) turn.append(h("span", { class: "autoplay" }, " — the computer plays it"));
   }
   turn.append(h("span", { class: "round" }, ` · round ${g.round} of ${g.rounds}`));
   turn.classList.toggle("mine", mine);
@@ -401,6 +499,29 @@ function renderTurn() {
   left.textContent = g.rolls_left === 1 ? "1 roll left" : `${g.rolls_left} rolls left`;
   left.dataset.left = String(g.rolls_left);
 }
+
+/** Seconds left of the current turn (rooms with a turn time), or null. */
+function turnLeft() {
+  const g = state.game;
+  if (state.turnEnds === null || !g || g.finished) return null;
+  return Math.max(0, Math.ceil((state.turnEnds - Date.now()) / 1000));
+}
+
+/** The turn's countdown, the same for everyone in the room; ticks on its own. */
+function renderClock() {
+  const clock = $("turn-clock");
+  const left = turnLeft();
+  clock.hidden = left === null;
+  if (left === null) return;
+  const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  if (clock.dataset.left !== String(left)) {
+    clock.dataset.left = String(left);
+    replaceChildren(clock, h("span", { class: "visually-hidden" }, "Time left for this turn: "),
+      text, h("span", { "aria-hidden": "true" }, " left"));
+  }
+  clock.classList.toggle("urgent", left <= 10);
+}
+setInterval(renderClock, 250);
 
 function renderDice() {
   const g = state.game;
@@ -452,6 +573,7 @@ function renderCards() {
   const table = renderScorecard({
     game: g, me: myPlayer(), columnsShown: shown, away: awayPlayers(),
     canScore: isMyTurn() && g.dice !== null && state.connected && !state.busy,
+    armed: (o) => confirm.pending(`score:${o.box}@${o.column}`),
   }, scoreBox);
   replaceChildren($("scorecard"), table);
   renderRulesHelp(g);
@@ -493,7 +615,7 @@ function renderResultPanel() {
   $("result-title").textContent = resultHeadline(g, myPlayer());
   const link = $("game-page-link");
   link.href = link.dataset.template.replace(/\/0\/$/, `/${g.id}/`);
-  replaceChildren($("result-body"), renderResult(g));
+  replaceChildren($("result-body"), placeLine(g, myPlayer()), renderResult(g));
 }
 
 // --- log ----------------------------------------------------------------------------------------
@@ -507,10 +629,12 @@ function renderResultPanel() {
 function addLogLines(gameId, entries) {
   const log = $("log");
   const me = myPlayer();
+  const computers = new Set(state.room.seats.filter((s) => s.kind === "bot")
+    .map((s) => playerOfSeat(s.seat)));
   let added = false;
   for (const { seq: at, event, by } of entries) {
     if (typeof at !== "number" || !event || hasLogLine(log, gameId, at)) continue;
-    const text = describeEvent(event, state.game, by, me);
+    const text = describeEvent(event, state.game, by, me, computers);
     if (!text) continue;
     const mine = event.player !== undefined && event.player === me;
     const li = h("li", {
@@ -551,8 +675,12 @@ function placeDividers(log) {
 // --- wiring -------------------------------------------------------------------------------------
 
 $("roll-btn").addEventListener("click", roll);
-$("start-btn").addEventListener("click", () => command("start"));
-$("rematch-btn").addEventListener("click", () => command("rematch"));
+$("start-btn").addEventListener("click", () => startGame("start"));
+$("rematch-btn").addEventListener("click", () => startGame("rematch"));
+$("add-seat-btn").addEventListener("click", () => seatCommand("add_seat"));
+$("turn-time").addEventListener("change", (e) => {
+  seatCommand("room_options", { turn_time: Number(e.target.value) });
+});
 $("copy-link").addEventListener("click", async () => {
   const button = $("copy-link");
   try {
@@ -570,4 +698,4 @@ render();
 conn.connect();
 // For the end-to-end tests and curious people: a peek at the client state.
 // `receive` feeds a message as if from the server (tests use it for rare states and seq gaps).
-window.yahtzeeRoom = { state, seq, receive: handleMessage };
+window.yahtzeeRoom = { state, seq, receive: handleMessage, confirm };
