@@ -137,7 +137,10 @@ CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    ) | {
+        # Sites sharing one Redis keep their counters (rate limits) apart with a prefix.
+        "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default=""),
+    }
 }
 
 AUTH_PASSWORD_VALIDATORS = [

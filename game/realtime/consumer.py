@@ -104,7 +104,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_state()
         if self.turn is not None and not self.turn["over"]:
-            insight.spawn(self._send_standings(self.turn["game"]))
+            insight.spawn(self._send_insight(self.turn))
         heartbeat.register(self.channel_name, self.room, self.guest)
         turn_driver.kick(self.code)
 
@@ -175,6 +175,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 self.code, parse_action(msg), guest_key=self.guest or None, command_id=cid)
             if result.duplicate:
                 await self.send_state()  # already applied: here is where things stand
+            elif self.room is not None and self.room.practice and kind == "roll":
+                insight.after_roll(self.code, result.messages[-1]["game"]["id"])
             elif result.messages and self._driver_needed(result.messages[-1]["event"]):
                 turn_driver.kick(self.code)
         elif kind == "hold":
@@ -272,11 +274,22 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """Watchers always; players in a room with a computer player (docs/protocol.md)."""
         return self.you_seat is None or any(s["kind"] == "bot" for s in self.seats.values())
 
-    async def _send_standings(self, game_id: int) -> None:
+    async def _send_insight(self, turn: dict[str, Any]) -> None:
+        """What a socket joining a running game would have had: the standings, and the
+        coach's advice if it is this player's turn in a practice room after a roll."""
         if self._sees_standings():
-            text = await insight.standings_text(game_id)
+            text = await insight.standings_text(turn["game"])
             if text:
                 await self.send(text_data=text)
+        if (self.room is not None and self.room.practice and turn["rolled"]
+                and turn["player"] == self.you_seat):
+            found = await insight.advice(turn["game"])
+            if found and found[0] == self.you_seat:
+                await self.send(text_data=found[1])
+
+    async def room_advice(self, event: dict[str, Any]) -> None:
+        if event["player"] == self.you_seat:  # only sent in practice rooms
+            await self.send(text_data=event["text"])
 
     async def room_standings(self, event: dict[str, Any]) -> None:
         if self._sees_standings():

@@ -1,5 +1,7 @@
-"""Live standings for the event loop: computed on a database thread after a turn's events went
-out, then sent to the room's group (``game.services.insight``). Nothing waits for them."""
+"""Live insight for the event loop: the standings after each turn (``game.services.insight``)
+and, in practice rooms, the coach's advice after each roll (``game.services.coach``). Computed
+on a database thread after the events went out, then sent to the room's group; nothing waits
+for them."""
 
 from __future__ import annotations
 
@@ -31,13 +33,35 @@ def after_events(room_code: str, messages: list[dict[str, Any]]) -> None:
         spawn(_publish(room_code, messages[-1]["game"]["id"]))
 
 
-async def standings_text(game_id: int) -> str | None:
+async def _computed(what: Any, game_id: int) -> dict[str, Any] | None:
     try:
-        message = await in_db_thread(services.standings_message)(game_id)
+        message: dict[str, Any] | None = await in_db_thread(what)(game_id)
     except Exception:  # noqa: BLE001 - insight is a bonus: a failure must not touch the game
-        log.exception("game %s: the standings could not be computed", game_id)
+        log.exception("game %s: %s failed", game_id, what.__name__)
         return None
+    return message
+
+
+async def standings_text(game_id: int) -> str | None:
+    message = await _computed(services.standings_message, game_id)
     return json.dumps(message) if message else None
+
+
+async def advice(game_id: int) -> tuple[int, str] | None:
+    """The coach's advice for the player to move (their index, the frame), or None."""
+    message = await _computed(services.advice_message, game_id)
+    return (message["player"], json.dumps(message)) if message else None
+
+
+def after_roll(room_code: str, game_id: int) -> None:
+    """In a practice room, after the player to move rolled: the coach's numbers, to them."""
+    spawn(_coach(room_code, game_id))
+
+
+async def _coach(room_code: str, game_id: int) -> None:
+    found = await advice(game_id)
+    if found:
+        await services.asend_advice(room_code, *found)
 
 
 async def _publish(room_code: str, game_id: int) -> None:

@@ -9,6 +9,7 @@ nothing are in ``game.selectors``.
 """
 
 from .broadcast import (
+    asend_advice,
     asend_events,
     asend_holding,
     asend_presence,
@@ -16,6 +17,7 @@ from .broadcast import (
     group_name,
     turn_summary,
 )
+from .coach import advice_message
 from .errors import ServiceError
 from .games import PlayResult, apply_command, dice_rng, load_for_decision, play
 from .insight import standings_message
@@ -45,10 +47,10 @@ from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_turn_time
 
 __all__ = [
     "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST", "SESSION_NICKNAME", "SeatSpec",
-    "ServiceError", "add_seat", "apply_command", "asend_events", "asend_holding", "asend_presence",
-    "asend_standings", "check_rate_limit", "clean_nickname", "clean_room_name", "create_room",
-    "dice_rng", "get_room", "group_name", "guest_key", "leave_seat", "load_for_decision", "play",
-    "rebuild", "refresh_sockets", "remove_seat", "seat_bot", "seat_of", "set_turn_time",
-    "socket_closed", "socket_opened", "socket_restored", "standings_message", "start_game",
-    "take_seat", "turn_summary",
+    "ServiceError", "add_seat", "advice_message", "apply_command", "asend_advice", "asend_events",
+    "asend_holding", "asend_presence", "asend_standings", "check_rate_limit", "clean_nickname",
+    "clean_room_name", "create_room", "dice_rng", "get_room", "group_name", "guest_key",
+    "leave_seat", "load_for_decision", "play", "rebuild", "refresh_sockets", "remove_seat",
+    "seat_bot", "seat_of", "set_turn_time", "socket_closed", "socket_opened", "socket_restored",
+    "standings_message", "start_game", "take_seat", "turn_summary",
 ]

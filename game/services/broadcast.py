@@ -89,3 +89,8 @@ async def asend_standings(room_code: str, text: str) -> None:
     """Where everyone stands (a ``standings`` frame, encoded once); each socket decides
     whether its person may see it."""
     await agroup_send(room_code, {"type": "room.standings", "text": text})
+
+
+async def asend_advice(room_code: str, player: int, text: str) -> None:
+    """The coach's ``advice`` (practice rooms only), for the sockets of ``player`` alone."""
+    await agroup_send(room_code, {"type": "room.advice", "player": player, "text": text})

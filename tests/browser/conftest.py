@@ -61,6 +61,9 @@ class LiveServer:
             "STRATEGY_DIR": str(self.strategy_dir),
             "DATABASE_URL": f"sqlite:///{self.data_dir / 'db.sqlite3'}",
             "REDIS_URL": self.redis_url,
+            # Rate-limit counters of this server alone: every test run (and every session
+            # working here) shares the host's Redis and the address 127.0.0.1.
+            "CACHE_KEY_PREFIX": f"browser-tests-{self.data_dir.name}-{self.port}-{os.getpid()}",
             "DICE_SEED": "browser-tests",
             "BOT_DELAY": "0",
             # Reloads must not count as "away" long enough for the autoplay bot to step in.

@@ -81,3 +81,50 @@ def test_standings_after_each_turn_beside_a_computer(daphne_server, yahtzee_tabl
     expect(rows.nth(0).locator(".standings-expected")).to_have_text(re.compile(r"≈ \d+ ± \d+"))
     standings.scroll_into_view_if_needed()
     ann.screenshot(path=screenshots / f"live-standings-{viewport}.png", full_page=not phone)
+
+
+def open_practice_room(page, server, name: str) -> None:
+    page.goto(server.url + "/")
+    page.fill("[name=name]", name)
+    page.select_option("[name=rules]", "yahtzee")
+    page.select_option("[name=seats]", "1")
+    page.fill("[name=nickname]", "Ann")
+    page.check("[name=practice]")
+    page.get_by_role("button", name="Create room").click()
+    page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
+    wait_connected(page)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_the_coach_values_the_boxes_and_asks_before_a_costly_choice(
+        daphne_server, yahtzee_table, new_context, screenshots, viewport):
+    phone = viewport == "phone"
+    context = (new_context(viewport=PHONE, is_mobile=True, has_touch=True) if phone
+               else new_context(viewport=DESKTOP))
+    ann = context.new_page()
+    open_practice_room(ann, daphne_server, f"Practice {viewport}")
+    expect(ann.locator(".practice-badge")).to_be_visible()
+    start_game(ann)
+    ann.locator("#roll-btn").click()
+    values = ann.locator("#scorecard button.option .coach-value")
+    expect(values.first).to_be_visible(timeout=20_000)
+    # The hint marks the best choice (the dice to keep, or a box).
+    ann.locator("#hint-btn").click()
+    expect(ann.locator("#dice .die.hint, #scorecard button.option.coach-best,"
+                       " #dice.hint-nothing")).not_to_have_count(0)
+    ann.screenshot(path=screenshots / f"coach-hint-{viewport}.png", full_page=not phone)
+    # Scoring the least valuable box now costs points: the coach asks first.
+    worth = [float(t.strip("≈ ")) for t in values.all_inner_texts()]
+    worst = ann.locator("#scorecard button.option").nth(worth.index(min(worth)))
+    box = worst.get_attribute("data-box")
+    seq = last_seq(ann)
+    worst.click()
+    bar = ann.locator("#confirm")
+    expect(bar).to_be_visible()
+    expect(bar).to_contain_text("The coach:")
+    ann.screenshot(path=screenshots / f"coach-asks-{viewport}.png", full_page=not phone)
+    assert last_seq(ann) == seq  # nothing sent yet
+    bar.get_by_role("button", name="Score it anyway").click()
+    wait_seq(ann, seq + 2)  # scored, then the next turn
+    expect(ann.locator(f'#scorecard td.filled[data-box="{box}"], '
+                       f'#scorecard tr[data-box="{box}"] td.filled')).not_to_have_count(0)
