@@ -2,6 +2,7 @@
 
 import { Coach, THRESHOLDS } from "./coach.js";
 import { Confirm, scoreWarning } from "./confirm.js";
+import { Feeling } from "./feeling.js";
 import { RoomConnection, SeqTracker } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
@@ -41,6 +42,9 @@ const state = {
 const seq = new SeqTracker();
 const confirm = new Confirm($("confirm"));
 const coach = new Coach(); // practice rooms: the advice after each of my rolls
+const feeling = new Feeling(
+  { banner: $("celebrate"), soundBtn: $("sound-btn"), notifyBtn: $("notify-btn") },
+  document.title);
 const tray = new DiceTray($("dice"), toggleHold);
 const wsScheme = location.protocol === "https:" ? "wss" : "ws";
 const conn = new RoomConnection(`${wsScheme}://${location.host}/ws/rooms/${boot.code}/`, {
@@ -163,7 +167,9 @@ function onEvent(msg) {
   }
   saveHolds();
   if (state.game) addLogLines(state.game.id, [msg]);
+  if (state.game) feeling.onEvent(event, state.game.players, myPlayer());
   render();
+  if (event.kind === "turn_started" && isMyTurn()) feeling.yourTurn();
   if (event.kind === "game_finished") $("result-title").focus();
 }
 
@@ -176,6 +182,7 @@ function onPresence(msg) {
   if (typeof msg.watchers === "number") state.room.watchers = msg.watchers;
   renderSeats();
   renderWatchers();
+  feeling.render(Boolean(state.you && state.you.seat !== null));
   renderStandings($("standings"), state.standings, state.game,
     state.game ? state.game.players : []);
   if (state.game) renderCards();
@@ -632,6 +639,7 @@ function renderCards() {
   }, scoreBox);
   replaceChildren($("scorecard"), table);
   renderCoach(table);
+  feeling.markScored(table);
   renderRulesHelp(g);
   if (focusKey) {
     const [box, column] = focusKey.split("@");
