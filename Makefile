@@ -35,7 +35,7 @@ dev-setup: $(BIN)/.installed-dev
 # for one shows its progress. Ctrl-C stops the server and the build alike.
 run: setup
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py build_strategy --rules all --missing --quiet-bar & \
+	$(BIN)/python manage.py build_strategy --rules all --missing --progress-lines & \
 	exec $(BIN)/daphne -b $(HOST) -p $(PORT) yahtzee_site.asgi:application
 
 lint: dev-setup

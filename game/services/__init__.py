@@ -8,7 +8,7 @@ group only after it committed; async code calls them through
 nothing are in ``game.selectors``.
 """
 
-from .broadcast import asend_events, asend_presence, group_name
+from .broadcast import asend_events, asend_frame, asend_presence, group_name
 from .errors import ServiceError
 from .games import PlayResult, apply_command, dice_rng, load_for_decision, play
 from .limits import check_rate_limit
@@ -37,8 +37,8 @@ from .rules_cache import rebuild
 
 __all__ = [
     "HEARTBEAT_SECONDS", "SESSION_GUEST", "SESSION_NICKNAME", "PlayResult", "SeatSpec",
-    "ServiceError", "apply_command", "asend_events", "asend_presence", "check_rate_limit",
-    "check_socket_limit",
+    "ServiceError", "apply_command", "asend_events", "asend_frame", "asend_presence",
+    "check_rate_limit", "check_socket_limit",
     "clean_nickname", "clean_room_name", "create_room", "dice_rng", "get_room", "group_name",
     "guest_key", "load_for_decision", "play", "rebuild", "refresh_sockets", "seat_of",
     "socket_closed", "socket_opened", "socket_restored", "start_game", "take_seat",

@@ -6,6 +6,7 @@ logged and swallowed: what is stored stays stored, and the command still succeed
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -66,3 +67,8 @@ def send_presence(room_code: str, message: dict[str, Any]) -> None:
 
 async def asend_presence(room_code: str, message: dict[str, Any]) -> None:
     await agroup_send(room_code, _presence_message(message))
+
+
+async def asend_frame(room_code: str, frame: dict[str, Any]) -> None:
+    """One frame every socket of the room passes on as it is (not stored: a notice)."""
+    await agroup_send(room_code, _events_message([json.dumps(frame)]))

@@ -78,8 +78,19 @@ function handleMessage(msg) {
     case "event": onEvent(msg); break;
     case "presence": onPresence(msg); break;
     case "error": onError(msg); break;
+    case "preparing": onPreparing(msg); break;
     default: break; // newer server, older page: ignore what we do not know
   }
+  if (msg.type === "state" || msg.type === "event") $("preparing").hidden = true;
+}
+
+// A computer player waits for its strategy table, built once per install: say how far it is.
+function onPreparing(msg) {
+  const el = $("preparing");
+  const percent = Math.max(0, Math.min(100, Math.floor(Number(msg.percent) || 0)));
+  el.textContent = `${msg.name || "The computer"} is getting ready (${percent} %): `
+    + "its strategy table is built once, the first time it plays.";
+  el.hidden = percent >= 100;
 }
 
 function onState(msg) {

@@ -20,6 +20,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from game.ai import CardState, advisor
 from game.rules import RulesError, get_ruleset, parse_dice
 
+from ._tables import solution_with_progress
+
 SOLVED_RULES = ("yahtzee", "yatzy")
 
 
@@ -71,6 +73,7 @@ class Command(OneLineErrors, BaseCommand):
                 raise bad(e.message) from None
         elif opts["rolls_left"]:
             raise bad("--rolls-left needs --dice.")
+        solution_with_progress(rules.name, opts["joker"], self.stderr._out)
         adv = advisor(rules, opts["joker"])
         try:
             adv.check(state)

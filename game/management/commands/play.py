@@ -20,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from game.ai import LEVELS, Roll, choose_action
 from game.rules import MAX_PLAYERS, RULESETS, Game, RulesError, Slot
 
+from ._tables import solution_with_progress
 from .advise import OneLineErrors, bad
 
 HELP = (
@@ -58,6 +59,8 @@ class Command(OneLineErrors, BaseCommand):
         except RulesError as e:
             raise bad(e.message) from None
         self.level = opts["level"]
+        if self.level == "optimal":  # load (or build, with a progress bar) before the game
+            solution_with_progress(opts["rules"], None, self.stderr._out)
         self.out(f"{game.ruleset.title}: {', '.join(names)}. {HELP}")
         try:
             while not game.is_over:
