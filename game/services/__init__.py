@@ -21,6 +21,7 @@ from .presence import (
     socket_restored,
 )
 from .rooms import (
+    DEFAULT_NICKNAME,
     SESSION_GUEST,
     SESSION_NICKNAME,
     SeatSpec,
@@ -29,6 +30,7 @@ from .rooms import (
     create_room,
     get_room,
     guest_key,
+    play_the_computer,
     seat_of,
     start_game,
     take_seat,
@@ -36,10 +38,10 @@ from .rooms import (
 from .rules_cache import rebuild
 
 __all__ = [
-    "HEARTBEAT_SECONDS", "SESSION_GUEST", "SESSION_NICKNAME", "PlayResult", "SeatSpec",
-    "ServiceError", "apply_command", "asend_events", "asend_frame", "asend_presence",
-    "check_rate_limit", "check_socket_limit",
-    "clean_nickname", "clean_room_name", "create_room", "dice_rng", "get_room", "group_name",
-    "guest_key", "load_for_decision", "play", "rebuild", "refresh_sockets", "seat_of",
-    "socket_closed", "socket_opened", "socket_restored", "start_game", "take_seat",
+    "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "SESSION_GUEST", "SESSION_NICKNAME", "PlayResult",
+    "SeatSpec", "ServiceError", "apply_command", "asend_events", "asend_frame", "asend_presence",
+    "check_rate_limit", "check_socket_limit", "clean_nickname", "clean_room_name", "create_room",
+    "dice_rng", "get_room", "group_name", "guest_key", "load_for_decision", "play",
+    "play_the_computer", "rebuild", "refresh_sockets", "seat_of", "socket_closed", "socket_opened",
+    "socket_restored", "start_game", "take_seat",
 ]
