@@ -88,7 +88,7 @@ function handleMessage(msg) {
 function onPreparing(msg) {
   const el = $("preparing");
   const percent = Math.max(0, Math.min(100, Math.floor(Number(msg.percent) || 0)));
-  el.textContent = `${msg.name || "The computer"} is getting ready (${percent} %): `
+  el.textContent = `${msg.name || "The computer"} is getting ready (${percent}\u00a0%): `
     + "its strategy table is built once, the first time it plays.";
   el.hidden = percent >= 100;
 }
