@@ -267,3 +267,60 @@ def test_admin_pages_render(admin_client):
     assert f"/admin/game/game/{game.pk}/change/" in found
     none = admin_client.get(reverse("admin:game_game_changelist") + "?q=Nobody")
     assert f"/admin/game/game/{game.pk}/change/" not in none.content.decode()
+
+
+def test_admin_event_log_is_paged_says_who_acted_and_shows_standings(admin_client,
+                                                                       monkeypatch):
+    from game.admin import GameAdmin
+
+    monkeypatch.setattr(GameAdmin, "EVENTS_PER_PAGE", 10)
+    room, guests = room_with_players(["Ann", "Bob"], bots=["easy"])
+    game = Game.objects.get(room=room)
+    # Ann plays, Bob is away (the computer plays for him), the bot plays: two rounds.
+    while game.snapshot["round"] < 3:
+        player = game.snapshot["current_player"]
+        action = as_action(next_move(game.snapshot))
+        if player == 0:
+            services.play(room.code, action, guest_key=guests[0])
+        else:
+            services.play(room.code, action, seat_index=player,
+                          by="autoplay" if player == 1 else "bot")
+        game.refresh_from_db()
+    url = reverse("admin:game_game_change", args=[game.pk])
+    first = admin_client.get(url).content.decode()
+    pages = -(-game.seq // 10)
+    assert pages >= 3 and f"Events 1–10 of {game.seq}." in first
+    assert first.count('<tr class="form-row has_original') == 10  # one page of events, not the whole log
+    assert f'<a href="?events={pages}">' in first
+    assert "Ann (person)" in first and "the server" in first
+    last = admin_client.get(url, {"events": pages}).content.decode()
+    assert f"Events {(pages - 1) * 10 + 1}–{game.seq} of {game.seq}." in last
+    everyone = "".join(admin_client.get(url, {"events": n}).content.decode()
+                       for n in range(1, pages + 1))
+    assert "the computer for Bob, who was away" in everyone
+    assert "Bot 1 (easy) (computer)" in everyone
+    assert admin_client.get(url, {"events": "x"}).status_code == 200  # a bad page: the first
+    assert admin_client.get(url, {"events": "999"}).status_code == 200  # past the end: the last
+    # The totals as a table: place, player, total so far.
+    assert '<table class="standings">' in first and "total (so far)" in first
+    for name in ("Ann", "Bob", "Bot 1 (easy)"):
+        assert f"<td>{name}</td>" in first
+
+
+def test_admin_keeps_a_live_rooms_rules_status_and_seats_read_only(admin_client):
+    waiting, _ = room_with_players(["Ann"], start=False)
+    playing, _ = room_with_players(["Bob"], bots=["easy"])
+    editable = admin_client.get(reverse("admin:game_room_change", args=[waiting.pk]))
+    html = editable.content.decode()
+    assert 'name="rules"' in html and 'name="seats-0-kind"' in html
+    assert 'name="status"' not in html  # the status follows the games, always
+    live = admin_client.get(reverse("admin:game_room_change", args=[playing.pk])).content.decode()
+    for field in ('name="rules"', 'name="status"', 'name="seats_count"', 'name="seats-0-kind"',
+                  'name="seats-1-bot_level"'):
+        assert field not in live, field
+    assert "Bot 1 (easy)" in live and "Playing" in live
+    # A forged POST changes nothing either.
+    admin_client.post(reverse("admin:game_room_change", args=[playing.pk]),
+                      {"name": "Renamed", "rules": "yatzy", "status": "waiting"})
+    playing.refresh_from_db()
+    assert (playing.name, playing.rules, playing.status) == ("Test room", "yahtzee", "playing")
