@@ -6,6 +6,7 @@ from __future__ import annotations
 from math import ceil
 
 from django.contrib import admin
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from .models import Game, GameAnalysis, GameEvent, Room, Seat
@@ -74,8 +75,15 @@ class SeatAdmin(admin.ModelAdmin):
     list_select_related = ("room",)
 
 
+#: Events a player's move makes; the others (a game's start, a new turn, the end) follow from
+#: the rules, whoever's command stored them.
+MOVES = ("rolled", "scored", "bonus")
+
+
 def who_acted(event: GameEvent) -> str:
     """Who made the move: a person, a computer player, or the computer for someone away."""
+    if event.kind not in MOVES:
+        return "the rules"
     players = event.game.players
     name = players[event.seat] if event.seat is not None and event.seat < len(players) else None
     if event.by == GameEvent.By.HUMAN:
@@ -93,7 +101,7 @@ class GameEventInline(admin.TabularInline):
 
     model = GameEvent
     extra = 0
-    fields = ("seq", "what", "who", "created")
+    fields = ("seq", "what", "who", "when")
     readonly_fields = fields
     can_delete = False
     ordering = ("seq",)
@@ -111,6 +119,11 @@ class GameEventInline(admin.TabularInline):
     @admin.display(description="who acted")
     def who(self, obj: GameEvent) -> str:
         return who_acted(obj)
+
+    @admin.display(description="at")
+    def when(self, obj: GameEvent) -> str:
+        # The game's date is above; a time per line keeps the rows one line high on a phone.
+        return timezone.localtime(obj.created).strftime("%H:%M:%S")
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -131,7 +144,7 @@ class GameAdmin(admin.ModelAdmin):
               "seq", "created", "finished")
     readonly_fields = fields
     inlines = [GameEventInline]
-    EVENTS_PER_PAGE = 100
+    EVENTS_PER_PAGE = 50
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = Game.objects.filter(pk=object_id).only("seq").first() if object_id.isdigit() \
