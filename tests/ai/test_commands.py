@@ -208,7 +208,7 @@ def test_terminal_game_takes_boxes_as_people_type_them(run):
                stdin="full house\nfh\nsm str\n3 of a kind\n6s\nchance\n")
     assert done.returncode == 0, done.stderr
     scored = [line.split(" in ", 1)[1] for line in done.stdout.splitlines()
-              if line.startswith("You score")]
+              if "You score" in line]  # after the "> " prompt
     assert scored == ["Full house.", "Small straight.", "Three of a kind.", "Sixes.",
                       "Chance."]
     assert "Full house is already filled." in done.stdout  # 'fh' the second time
