@@ -290,7 +290,7 @@ def test_admin_event_log_is_paged_says_who_acted_and_shows_standings(admin_clien
     first = admin_client.get(url).content.decode()
     pages = -(-game.seq // 10)
     assert pages >= 3 and f"Events 1–10 of {game.seq}." in first
-    assert first.count('<tr class="form-row event-row') == 10  # one page of events, not the whole log
+    assert first.count('<tr class="form-row event-row') == 10  # one page, not the whole log
     assert f'<a href="?events={pages}">' in first
     assert "Ann (person)" in first and "the rules" in first  # the start, each new turn
     last = admin_client.get(url, {"events": pages}).content.decode()
