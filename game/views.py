@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.http import ConditionalGetMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.decorators import decorator_from_middleware
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from . import selectors, services
@@ -54,10 +54,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "game/lobby.html", context, status=400 if form.errors else 200)
 
 
-# The lobby's lists, polled by lobby.js every few seconds: an ETag makes an unchanged answer a
-# bodiless 304 (docs/architecture.md says why polling rather than a socket).
+# The lobby's lists, polled by lobby.js every few seconds: kept by the browser but revalidated
+# each time, and an ETag makes an unchanged answer a bodiless 304 (docs/architecture.md says
+# why polling rather than a socket).
 @require_GET
-@never_cache
+@cache_control(no_cache=True, private=True)
 @decorator_from_middleware(ConditionalGetMiddleware)
 def lobby_rooms(request: HttpRequest) -> HttpResponse:
     return render(request, "game/_lobby_rooms.html", selectors.lobby_rooms(LOBBY_LIMIT, RECENT))
