@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import queue
+import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -169,6 +173,47 @@ def test_build_strategy_reports_the_value_and_time(run, build_output, strategy_d
     for args in (["--rules", "triple"], ["--rules", "yatzy", "--joker", "free"]):
         bad = run("build_strategy", *args)
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_build_strategy_missing_waits_for_another_builder_instead_of_building(
+        yahtzee_table, tmp_path):
+    """make run's background build: a table being built by a server is waited for (its
+    progress passed on, a line every 10 %) and loaded, not built a second time."""
+    from game.ai import table_path
+    from game.ai.scoring import score_tables, solver_ruleset
+    from game.ai.solver import count_states
+
+    built = table_path(solver_ruleset("yahtzee"))
+    total = count_states(score_tables(solver_ruleset("yahtzee")))
+    target = tmp_path / built.name
+    env = {**os.environ, "STRATEGY_DIR": str(tmp_path), "DATA_DIR": str(tmp_path)}
+    with open(target.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # "the server" builds yahtzee
+        target.with_suffix(".progress").write_text(json.dumps({"done": 0, "total": total}))
+        proc = subprocess.Popen(
+            [sys.executable, "manage.py", "build_strategy", "--rules", "yahtzee", "--missing",
+             "--progress-lines"], cwd=ROOT, env=env, text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        lines: queue.Queue[str] = queue.Queue()  # stderr, line by line, never blocking the test
+        threading.Thread(target=lambda: [lines.put(x) for x in proc.stderr or ()],
+                         daemon=True).start()
+        assert lines.get(timeout=120).startswith("Building the yahtzee strategy table")
+        target.with_suffix(".progress").write_text(
+            json.dumps({"done": total * 55 // 100, "total": total}))
+        # It passes the builder's progress on (it polls twice a second)...
+        assert lines.get(timeout=60) == "  yahtzee strategy table: 50 %\n"
+        # ...and while the lock is held it waits, building nothing.
+        assert proc.poll() is None and not target.exists()
+        shutil.copy(built, target)
+        target.with_suffix(".progress").unlink()
+    out = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 0
+    assert out.startswith("yahtzee (forced Joker): expected score 254.5877, ready in ")
+    assert target.read_bytes() == built.read_bytes()  # loaded, not rebuilt
+    again = subprocess.run([sys.executable, "manage.py", "build_strategy", "--missing",
+                            "--rules", "yahtzee"], cwd=ROOT, env=env, text=True,
+                           capture_output=True, timeout=120)
+    assert (again.returncode, again.stdout, again.stderr) == (0, "", "")  # nothing to do
 
 
 def script_for_whole_game(turns: int, boxes: int) -> str:

@@ -11,15 +11,16 @@ A progress bar on stderr shows how far each build has come (``--progress-lines``
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from game.ai import build_table, table_path
+from game.ai import build_table, get_solution, table_path
 from game.ai.scoring import score_tables, solver_ruleset
-from game.ai.solver import count_states
+from game.ai.solver import Solution, count_states
 from game.ai.storage import load_table
 
 from .advise import SOLVED_RULES, OneLineErrors, bad
@@ -50,17 +51,26 @@ class Command(OneLineErrors, BaseCommand):
             if opts["missing"] and load_table(table_path(tables.ruleset), tables) is not None:
                 continue
             total = count_states(tables)
+            # --missing: if a server is building this table meanwhile, wait for it (reporting
+            # its progress) and load it, rather than build it a second time.
+            make = self._ensure if opts["missing"] else build_table
             if opts["progress_lines"]:
-                solution, seconds = build_table(name, joker, progress=self._lines(name, total))
+                solution, seconds = make(name, joker, progress=self._lines(name, total))
             else:
                 with tqdm(total=total, unit="state", unit_scale=True,
                           desc=f"{name}", disable=opts["no_progress"],
                           file=self.stderr._out) as bar:
-                    solution, seconds = build_table(name, joker, progress=bar.update)
+                    solution, seconds = make(name, joker, progress=bar.update)
             self.stdout.write(
                 f"{name} ({tables.ruleset.joker or 'no'} Joker): expected score "
-                f"{solution.value(0, 0):.4f}, built in {seconds:.1f} s -> "
+                f"{solution.value(0, 0):.4f}, {'ready' if opts['missing'] else 'built'} in "
+                f"{seconds:.1f} s -> "
                 f"{table_path(tables.ruleset)}")
+
+    @staticmethod
+    def _ensure(name: str, joker: Any, progress: Callable[[int], None]) -> tuple[Solution, float]:
+        start = time.perf_counter()
+        return get_solution(name, joker, progress=progress), time.perf_counter() - start
 
     def _lines(self, name: str, total: int) -> Callable[[int], None]:
         self.stderr.write(f"Building the {name} strategy table of the optimal computer player "
