@@ -92,8 +92,19 @@ function handleMessage(msg) {
     case "standings": state.standings = msg; render(); break;
     case "advice": coach.update(msg, state.game); render(); break;
     case "error": onError(msg); break;
+    case "preparing": onPreparing(msg); break;
     default: break; // newer server, older page: ignore what we do not know
   }
+  if (msg.type === "state" || msg.type === "event") $("preparing").hidden = true;
+}
+
+// A computer player waits for its strategy table, built once per install: say how far it is.
+function onPreparing(msg) {
+  const el = $("preparing");
+  const percent = Math.max(0, Math.min(100, Math.floor(Number(msg.percent) || 0)));
+  el.textContent = `${msg.name || "The computer"} is getting ready (${percent}\u00a0%): `
+    + "its strategy table is built once, the first time it plays.";
+  el.hidden = percent >= 100;
 }
 
 // One sync at a time: the state it brings covers every event until then. The server answers
@@ -460,7 +471,8 @@ function renderSeats() {
       s.seat === me ? h("span", { class: "tag tag-you" }, "you") : null,
       s.host ? h("span", { class: "tag" }, "host") : null,
       s.kind === "bot" ? h("span", { class: "tag" }, "computer") : null,
-      s.name ? h("span", { class: "presence" }, away ? "away" : "here") : null,
+      // A computer is always there: "here" is for people.
+      s.name && s.kind !== "bot" ? h("span", { class: "presence" }, away ? "away" : "here") : null,
       isCurrent ? h("span", { class: "tag tag-turn" }, "to play") : null),
     h("span", { class: "seat-total" }, total !== null ? String(total) : ""),
     seatActions(s, away));

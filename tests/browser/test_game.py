@@ -39,7 +39,7 @@ def create_room(page: Page, server: LiveServer, *, name: str, rules: str, seats:
     """Create a room in the lobby (seats: "human" or a bot level); returns the room's URL."""
     page.goto(server.url + "/")
     page.fill("[name=name]", name)
-    page.select_option("[name=rules]", rules)
+    page.select_option(".create-form [name=rules]", rules)
     page.select_option("[name=seats]", str(len(seats)))
     page.fill("[name=nickname]", nickname)
     for i, kind in enumerate(seats):
