@@ -55,10 +55,12 @@ class GameInline(admin.TabularInline):
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ("name", "code", "rules", "status", "seats_count", "created", "updated")
-    list_filter = ("rules", "status", "created")
+    list_display = ("name", "code", "rules", "status", "practice", "seats_count", "created",
+                    "updated")
+    list_filter = ("rules", "status", "practice", "created")
     search_fields = ("name", "code", "seats__nickname")
-    readonly_fields = ("code", "status", "host_key", "created", "updated")
+    # Whether hints were on is part of every game's record: fixed once the room exists.
+    readonly_fields = ("code", "status", "practice", "host_key", "created", "updated")
     inlines = [SeatInline, GameInline]
 
     def get_readonly_fields(self, request, obj=None):
@@ -136,12 +138,12 @@ class GameEventInline(admin.TabularInline):
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "room", "rules", "status", "player_names", "final_totals", "created",
                     "finished")
-    list_filter = ("rules", "status", "finished")
+    list_filter = ("rules", "status", "room__practice", "finished")
     search_fields = ("player_names", "room__seats__nickname", "room__code", "room__name")
     list_select_related = ("room",)
     date_hierarchy = "created"
-    fields = ("room", "rules", "status", "standings", "public_page", "review", "scorecards",
-              "seq", "created", "finished")
+    fields = ("room", "rules", "status", "practice", "standings", "public_page", "review",
+              "scorecards", "seq", "created", "finished")
     readonly_fields = fields
     inlines = [GameEventInline]
     EVENTS_PER_PAGE = 50
@@ -166,6 +168,11 @@ class GameAdmin(admin.ModelAdmin):
                             for n in range(1, pages + 1)],
         }
         return super().change_view(request, object_id, form_url, extra_context)
+
+    @admin.display(description="practice room", boolean=True)
+    def practice(self, obj: Game) -> bool:
+        """The coach's hints were on for this game's players."""
+        return obj.room.practice
 
     @admin.display(description="totals")
     def final_totals(self, obj: Game) -> str:
