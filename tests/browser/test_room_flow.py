@@ -227,3 +227,21 @@ def test_dark_mode_follows_the_system(daphne_server, new_context, screenshots, v
     assert background == "rgb(20, 23, 28)", background
     assert low_contrast_text(page) == []
     page.screenshot(path=str(screenshots / f"room-dark-{viewport}.png"), full_page=True)
+
+
+def test_dark_mode_on_the_lobby_and_a_finished_games_page(daphne_server, new_context,
+                                                           screenshots):
+    page = new_context(DESKTOP, color_scheme="dark").new_page()
+    page.goto(daphne_server.url + "/")
+    assert low_contrast_text(page) == []
+    page.screenshot(path=str(screenshots / "lobby-dark.png"), full_page=True)
+    create_room(page, daphne_server, name="Dark review", rules="yatzy", seats=["human"],
+                nickname="Nox")
+    start_game(page)
+    play_solo_game(page)
+    assert low_contrast_text(page) == []
+    page.locator("#game-page-link").click()
+    page.wait_for_load_state()
+    expect(page.locator(".standings")).to_contain_text("Nox")
+    assert low_contrast_text(page) == []
+    page.screenshot(path=str(screenshots / "finished-game-dark.png"), full_page=True)
