@@ -81,6 +81,13 @@ def test_a_late_friend_takes_a_seat_for_the_rematch(daphne_server, new_context, 
     third.locator(".seat-remove").click()
     expect(host.locator("#seats li")).to_have_count(2)
     expect(host.locator("#seats li .seat-remove")).to_have_count(1)  # the free seat's
+    # The host leaves their seat (and watches: the page comes back with the join form), then
+    # takes it again.
+    host.locator('#seats li[data-seat="0"] .seat-leave').click()
+    expect(host.locator("#join")).to_be_visible()
+    expect(host.locator('#seats li[data-seat="0"] .seat-name')).to_have_text("Free seat")
+    join(host, "Host", 0)
+    expect(host.locator('#seats li[data-seat="0"] .seat-name')).to_have_text("Host")
 
     # The friend sees the free seat and takes it.
     expect(friend.locator("#join")).to_be_visible()
@@ -94,6 +101,7 @@ def test_a_late_friend_takes_a_seat_for_the_rematch(daphne_server, new_context, 
     roll(host)
     settle(friend)
     friend.screenshot(path=str(screenshots / "room-late-friend-plays-phone.png"))
+    expect(friend.locator("#join")).to_have_count(0)  # a player's page has no join form
     expect(friend.locator("#join")).to_be_hidden()
 
 
