@@ -31,6 +31,10 @@ class CreateRoomForm(forms.Form):
     nickname = forms.CharField(
         max_length=NICKNAME_MAX, required=False, label="Your nickname",
         help_text="Optional: takes the first seat for a person for you.")
+    practice = forms.BooleanField(
+        required=False, label="Practice room",
+        help_text="A coach shows what each choice is worth and asks before a costly one. "
+                  "Everyone will see that hints were on.")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -39,7 +43,7 @@ class CreateRoomForm(forms.Form):
                 choices=SEAT_CHOICES, initial="human", required=False, label=f"Seat {i + 1}")
 
     def main_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("name", "rules", "seats", "nickname")]
+        return [self[name] for name in ("name", "rules", "seats", "nickname", "practice")]
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(MAX_PLAYERS)]

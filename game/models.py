@@ -46,6 +46,9 @@ class Room(models.Model):
     host_key = models.CharField(max_length=64, blank=True, default="")
     #: Seconds a player has for a turn before autoplay plays it (0: no limit); ``TURN_TIMES``.
     turn_time = models.PositiveSmallIntegerField(default=0)
+    #: A practice room: a coach shows its players what each choice is worth and asks before a
+    #: costly one. Shown on the room, the game's page and in the admin: hints were on.
+    practice = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

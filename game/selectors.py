@@ -94,6 +94,7 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
             ],
             "watchers": now_here["watchers"],
             "turn_time": room.turn_time,
+            "practice": room.practice,
             # What a turn lasts in fact (the option times TURN_TIME_SCALE, 1 but in tests).
             "turn_seconds": room.turn_time * float(settings.TURN_TIME_SCALE),
         },

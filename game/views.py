@@ -34,7 +34,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             room = services.create_room(name=data["name"], rules=data["rules"],
-                                        seats=data["seat_specs"], host_key=guest)
+                                        seats=data["seat_specs"], host_key=guest,
+                                        practice=data["practice"])
             if data["nickname"]:
                 first = next(i for i, s in enumerate(data["seat_specs"]) if s.bot_level is None)
                 services.take_seat(room.code, guest, data["nickname"], first)

@@ -95,6 +95,13 @@ def parse_action(msg: dict[str, Any]) -> Action:
     return Score(box, column)
 
 
+def parse_held(msg: dict[str, Any]) -> list[int]:
+    """The die positions of a ``hold`` message (the whole set now held), sorted."""
+    held = msg.get("held")
+    if (not isinstance(held, list) or len(held) > 5
+            or not all(_is_int(h) and 0 <= h <= 4 for h in held) or len(set(held)) != len(held)):
+        raise BadMessage("bad_message", "held must be a list of distinct die positions 0-4.")
+    return sorted(held)
 def parse_seat(msg: dict[str, Any]) -> int:
     """The ``seat`` field of a seat command: a seat index, or BadMessage."""
     seat = msg.get("seat")

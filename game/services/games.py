@@ -115,7 +115,7 @@ def store_events(
 def play(room_code: str, action: Action, **command: Any) -> PlayResult:
     """Apply a roll or a score (see :func:`apply_command`), then broadcast its events."""
     result = apply_command(room_code, action, **command)
-    broadcast.send_events(room_code, result.texts)
+    broadcast.send_events(room_code, result.messages, result.texts)
     return result
 
 

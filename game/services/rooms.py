@@ -45,7 +45,7 @@ def clean_room_name(raw: object) -> str:
 
 
 def create_room(
-    *, name: str, rules: str, seats: Sequence[SeatSpec], host_key: str
+    *, name: str, rules: str, seats: Sequence[SeatSpec], host_key: str, practice: bool = False
 ) -> Room:
     name = clean_room_name(name)
     if rules not in RULESETS:
@@ -57,7 +57,7 @@ def create_room(
             raise ServiceError("bad_room", f"Bot levels are: {', '.join(LEVELS)}.")
     with transaction.atomic():
         room = Room.objects.create(name=name, rules=rules, seats_count=len(seats),
-                                   host_key=host_key)
+                                   host_key=host_key, practice=practice)
         bots = 0
         for i, spec in enumerate(seats):
             if spec.bot_level is None:

@@ -1,5 +1,6 @@
 // The room page: one socket, one state, and a render of it after every message.
 
+import { Coach, THRESHOLDS } from "./coach.js";
 import { Confirm, scoreWarning } from "./confirm.js";
 import { RoomConnection, SeqTracker } from "./connection.js";
 import { DiceTray } from "./dice.js";
@@ -10,6 +11,7 @@ import { installShortcuts } from "./keyboard.js";
 import { describeEvent, rulesTitle, slotLabel } from "./labels.js";
 import { RULESET } from "./ruleset.js";
 import { placeLine, renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
+import { renderStandings } from "./standings.js";
 
 const LOG_LIMIT = 200;
 const root = document.getElementById("room");
@@ -32,11 +34,13 @@ const state = {
   busy: false,              // a command is on its way; avoid double sends
   column: undefined,        // triple: which scorecard column is shown (null = all)
   connected: false,
+  standings: null,          // the last `standings` frame: where everyone stands
   turnEnds: null,           // Date.now() when the turn's time runs out (rooms with a turn time)
 };
 
 const seq = new SeqTracker();
 const confirm = new Confirm($("confirm"));
+const coach = new Coach(); // practice rooms: the advice after each of my rolls
 const tray = new DiceTray($("dice"), toggleHold);
 const wsScheme = location.protocol === "https:" ? "wss" : "ws";
 const conn = new RoomConnection(`${wsScheme}://${location.host}/ws/rooms/${boot.code}/`, {
@@ -80,6 +84,9 @@ function handleMessage(msg) {
     case "state": onState(msg); break;
     case "event": onEvent(msg); break;
     case "presence": onPresence(msg); break;
+    case "holding": onHolding(msg); break;
+    case "standings": state.standings = msg; render(); break;
+    case "advice": coach.update(msg, state.game); render(); break;
     case "error": onError(msg); break;
     default: break; // newer server, older page: ignore what we do not know
   }
@@ -174,7 +181,19 @@ function onPresence(msg) {
   if (typeof msg.watchers === "number") state.room.watchers = msg.watchers;
   renderSeats();
   renderWatchers();
+  renderStandings($("standings"), state.standings, state.game,
+    state.game ? state.game.players : []);
   if (state.game) renderCards();
+}
+
+// The player to move shows which dice they hold as they change them (not stored; the roll
+// carries the hold that counts). Our own echo is ignored: quick clicks must not flicker.
+function onHolding(msg) {
+  const g = state.game;
+  if (!g || g.finished || msg.game !== g.id || msg.seq !== g.seq) return; // another moment
+  if (msg.player !== g.current_player || msg.player === myPlayer()) return;
+  state.lastHeld = new Set(msg.held);
+  renderDice();
 }
 
 let errorTimer = null;
@@ -242,8 +261,21 @@ function canHold() {
 
 function roll() {
   if (!canRoll()) return;
-  const hold = state.game.dice ? [...state.held].sort() : [];
-  command("roll", { hold });
+  const g = state.game;
+  const hold = g.dice ? [...state.held].sort() : [];
+  const send = () => command("roll", { hold });
+  const warning = g.dice && coach.rollWarning(g, hold, g.scorecards[0].columns.length);
+  if (!warning) {
+    send();
+    return;
+  }
+  confirm.ask(`roll:${hold.join("")}`, warning, send);
+}
+
+function hint() {
+  if (!coach.current(state.game) || !isMyTurn()) return;
+  coach.hint = !coach.hint;
+  render();
 }
 
 function toggleHold(i) {
@@ -251,6 +283,7 @@ function toggleHold(i) {
   if (state.held.has(i)) state.held.delete(i);
   else state.held.add(i);
   saveHolds();
+  conn.send("hold", { held: [...state.held].sort() }, { command: false });
   renderDice();
   renderTurn();
 }
@@ -259,7 +292,9 @@ function scoreBox(box, column) {
   if (!isMyTurn() || !state.game.dice || state.busy) return;
   const g = state.game;
   const option = (g.options || []).find((o) => o.box === box && o.column === column);
-  const warning = option && scoreWarning(option, g.options, g.scorecards[0].columns.length);
+  const columns = g.scorecards[0].columns.length;
+  const warning = coach.scoreWarning(g, box, column, columns)
+    || (option && scoreWarning(option, g.options, columns));
   const send = () => command("score", { box, column });
   if (!warning) {
     send();
@@ -301,7 +336,15 @@ function sameTurn(a, b) {
   return Boolean(a && b) && a.round === b.round && a.current_player === b.current_player;
 }
 
-installShortcuts({ toggle: toggleHold, roll });
+installShortcuts({ toggle: toggleHold, roll, hint });
+if ($("hint-btn")) $("hint-btn").addEventListener("click", hint);
+if ($("coach-threshold")) {
+  const select = $("coach-threshold");
+  select.value = coach.threshold === Infinity ? "never" : String(coach.threshold);
+  select.addEventListener("change", () => {
+    coach.setThreshold(select.value === "never" ? Infinity : Number(select.value));
+  });
+}
 
 // --- rendering ----------------------------------------------------------------------------------
 
@@ -319,6 +362,8 @@ function render() {
   renderHostControls(st);
   renderSeats();
   renderWatchers();
+  renderStandings($("standings"), state.standings, state.game,
+    state.game ? state.game.players : []);
   const playing = Boolean(state.game);
   // Keyboard help only for those who have keys to press: a watcher has none.
   $("keys-help").hidden = myPlayer() === null;
@@ -509,6 +554,30 @@ function renderClock() {
 }
 setInterval(renderClock, 250);
 
+/** Practice rooms: each box I may score shows what it is worth; the hint marks the best
+ * choice (a box here, the dice to keep in renderDice). */
+function renderCoach(table) {
+  const g = state.game;
+  const advice = isMyTurn() ? coach.current(g) : null;
+  const best = advice && coach.hint ? coach.best(g) : null;
+  for (const button of table.querySelectorAll("button.option")) {
+    const column = Number(button.dataset.column);
+    const value = advice ? coach.boxValue(g, button.dataset.box, column) : null;
+    if (value === null) continue;
+    button.append(h("span", { class: "coach-value", title: "expected final score" },
+      `≈ ${value.toFixed(1)}`));
+    if (best && best.kind === "box" && best.box === button.dataset.box && best.column === column) {
+      button.classList.add("coach-best");
+    }
+  }
+  const hintBtn = $("hint-btn");
+  if (hintBtn) {
+    hintBtn.hidden = !advice;
+    hintBtn.setAttribute("aria-pressed", String(Boolean(advice && coach.hint)));
+  }
+  if ($("coach-row")) $("coach-row").hidden = !isMyTurn();
+}
+
 function renderDice() {
   const g = state.game;
   const mine = isMyTurn();
@@ -520,6 +589,11 @@ function renderDice() {
   });
   state.rolled = [];
   $("dice").classList.toggle("watching", !mine);
+  // The coach's hint: the dice its best hold keeps.
+  const best = mine && coach.hint ? coach.best(g) : null;
+  const keep = new Set(best && best.kind === "hold" ? best.hold : []);
+  $("dice").querySelectorAll(".die").forEach((die, i) => die.classList.toggle("hint", keep.has(i)));
+  $("dice").classList.toggle("hint-nothing", Boolean(best && best.kind === "hold" && !keep.size));
 }
 
 function renderCards() {
@@ -562,6 +636,7 @@ function renderCards() {
     armed: (o) => confirm.pending(`score:${o.box}@${o.column}`),
   }, scoreBox);
   replaceChildren($("scorecard"), table);
+  renderCoach(table);
   renderRulesHelp(g);
   if (focusKey) {
     const [box, column] = focusKey.split("@");

@@ -116,8 +116,8 @@ def test_triple_on_a_phone_shows_one_column_at_a_time(daphne_server, new_context
     assert_fits(page)
 
 
-def test_connection_lost_and_back(tmp_path, redis_url, new_context, screenshots):
-    server = LiveServer(tmp_path, redis_url)
+def test_connection_lost_and_back(tmp_path, redis_url, strategy_dir, new_context, screenshots):
+    server = LiveServer(tmp_path, redis_url, strategy_dir)
     server.migrate()
     server.start()
     try:

@@ -36,12 +36,13 @@ scalars = (st.none() | st.booleans() | st.integers() | huge_ints | st.floats()
 json_values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=6)
     | st.dictionaries(st.text(max_size=10), inner, max_size=6), max_leaves=25)
-types = st.sampled_from(["roll", "score", "sync", "start", "rematch", "add_seat", "leave_seat",
-                         "seat_bot", "remove_seat", "room_options"]) | st.text(max_size=20) \
-    | json_values
+types = (st.sampled_from(["roll", "score", "sync", "start", "rematch", "hold", "add_seat",
+                         "leave_seat", "seat_bot", "remove_seat", "room_options"])
+         | st.text(max_size=20) | json_values)
 command_like = st.fixed_dictionaries(
     {"type": types},
     optional={"hold": json_values | st.lists(huge_ints | st.integers(), max_size=7),
+              "held": json_values | st.lists(st.integers(-1, 6), max_size=7),
               "box": json_values | st.sampled_from(["chance", "yahtzee", "ones", "<script>"]),
               "column": json_values | huge_ints, "id": json_values | st.text(max_size=80),
               "seat": json_values | huge_ints, "level": json_values | st.sampled_from(

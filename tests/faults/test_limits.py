@@ -1,5 +1,6 @@
-"""The ``sync`` budget over real websockets: a socket asking for the full state in a loop gets
-a few, one ``rate_limited``, then silence, while the room plays on and nothing changes."""
+"""Budgets over real websockets: a socket asking for the full state in a loop, or showing
+holds in a loop, gets a few answers, one ``rate_limited``, then silence, while the room plays
+on and nothing stored changes."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import time
 import pytest
 
 from .conftest import SeededRoom
-from .play import play
+from .play import mover, play
 
 pytestmark = pytest.mark.timeout(120)
 
 BURST = 3  # the default WS_SYNC_BURST (docs/protocol.md)
+HOLD_BURST = 10  # the default WS_HOLD_BURST
 
 
 @pytest.fixture
@@ -45,4 +47,26 @@ def test_a_sync_flood_gets_a_few_states_then_one_error(room: SeededRoom) -> None
     time.sleep(1.2)  # one sync earned back
     state = flooder.sync()
     assert state["seq"] == len(room.site.stored_events(room.code))
+    room.site.assert_alive()
+
+
+def test_a_hold_flood_reaches_the_room_only_up_to_its_budget(room: SeededRoom) -> None:
+    players = [room.player(0), room.player(1)]
+    watcher = room.watcher()
+    everyone = [*players, watcher]
+    for p in everyone:
+        p.open()
+    play(players, everyone, 1)  # the player to move has rolled once
+    who = mover(players)
+    assert who.game is not None and who.game["dice"] and who.game["rolls_left"] == 2
+    stored = [tuple(e) for e in room.site.stored_events(room.code)]
+    for i in range(60):  # as fast as the socket takes them
+        who.send({"type": "hold", "held": [i % 5]})
+    shown = [m for m in watcher.drain(1.0) if m["type"] == "holding"]
+    assert HOLD_BURST <= len(shown) <= HOLD_BURST + 2, len(shown)  # + what refilled meanwhile
+    assert {m["player"] for m in shown} == {who.seat}
+    assert [tuple(e) for e in room.site.stored_events(room.code)] == stored
+    errors = [m for m in who.drain(0.5) if m["type"] == "error"]
+    assert "rate_limited" in {m["code"] for m in errors}
+    play(players, everyone, 3)  # and the game goes on for everyone
     room.site.assert_alive()
