@@ -117,9 +117,9 @@ class TimedServer(LiveServer):
         return {**super().env, **self.extra}
 
 
-def test_the_turn_timer_autoplays_an_idle_player(tmp_path, redis_url, new_context,
-                                                  screenshots):
-    server = TimedServer(tmp_path, redis_url)
+def test_the_turn_timer_autoplays_an_idle_player(tmp_path, redis_url, strategy_dir,
+                                                  new_context, screenshots):
+    server = TimedServer(tmp_path, redis_url, strategy_dir)
     server.migrate()
     server.start()
     try:
