@@ -122,6 +122,11 @@ function onState(msg) {
   state.busy = false;
   root.dataset.synced = "true"; // the page shows the server's state (tests wait for this)
   if (msg.room) state.room = { ...state.room, ...msg.room };
+  if (msg.you && msg.you.seat === null && boot.seat !== null && !$("join")) {
+    // I left my seat: the page of a watcher has the join form (rendered by the server).
+    location.reload();
+    return;
+  }
   if (msg.you) state.you = msg.you;
   state.turnEnds = typeof msg.turn_ends_in === "number"
     ? Date.now() + msg.turn_ends_in * 1000 : null;
