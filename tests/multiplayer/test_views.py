@@ -136,6 +136,7 @@ def test_lobby_links_recently_finished_games(client):
     html = client.get("/").content.decode()
     assert game.get_absolute_url() in html and room.get_absolute_url() in html
     assert "won by <strong>Ann</strong>" in html
+    assert f'<span class="room-scores">(Ann {game.totals[0]})</span>' in html
     page = client.get(game.get_absolute_url()).content.decode()
     assert "Won by <strong>Ann</strong>" in page and '"kind": "game_finished"' in page
 
