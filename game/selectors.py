@@ -75,10 +75,13 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
                 {"seat": s.index, "name": s.display_name, "kind": s.kind,
                  "level": s.bot_level or None,
                  "connected": connected.get(s.index, False),
-                 "host": bool(s.guest_key) and s.guest_key == room.host_key}
+                 "host": bool(s.guest_key) and s.guest_key == room.host_key,
+                 "seed": s.client_seed if not s.is_free else None}
                 for s in seats
             ],
             "watchers": now_here["watchers"],
+            # The next game's server seed, committed to (its hash) before seeds are fixed.
+            "commitment": room.next_commitment or None,
         },
         "you": {"seat": mine.index if mine else None, "host": is_host},
         "game": game_state(game_row) if game_row else None,

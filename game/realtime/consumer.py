@@ -22,7 +22,7 @@ from ..models import Room
 from ..rules.errors import CodedError
 from . import heartbeat, turn_driver
 from .db_threads import aplay, in_db_thread
-from .frames import BadMessage, command_id, parse_action, parse_frame
+from .frames import BadMessage, command_id, parse_action, parse_frame, parse_seed
 from .throttle import TokenBucket
 
 log = logging.getLogger(__name__)
@@ -138,6 +138,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_state()  # already applied: here is where things stand
             elif result.messages and self._driver_needed(result.messages[-1]["event"]):
                 turn_driver.kick(self.code)
+        elif kind == "seed":
+            await in_db_thread(services.set_dice_seed)(self.code, self.guest, parse_seed(msg))
         elif kind in ("start", "rematch"):
             await in_db_thread(services.start_game)(self.code, self.guest)
             turn_driver.kick(self.code)

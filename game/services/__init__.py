@@ -9,8 +9,9 @@ nothing are in ``game.selectors``.
 """
 
 from .broadcast import asend_events, asend_presence, group_name
+from .dice import dice_rng
 from .errors import ServiceError
-from .games import PlayResult, apply_command, dice_rng, load_for_decision, play
+from .games import PlayResult, apply_command, end_game, load_for_decision, play
 from .limits import check_rate_limit
 from .presence import (
     HEARTBEAT_SECONDS,
@@ -24,12 +25,14 @@ from .rooms import (
     SESSION_GUEST,
     SESSION_NICKNAME,
     SeatSpec,
+    clean_dice_seed,
     clean_nickname,
     clean_room_name,
     create_room,
     get_room,
     guest_key,
     seat_of,
+    set_dice_seed,
     start_game,
     take_seat,
 )
@@ -39,7 +42,8 @@ __all__ = [
     "HEARTBEAT_SECONDS", "SESSION_GUEST", "SESSION_NICKNAME", "PlayResult", "SeatSpec",
     "ServiceError", "apply_command", "asend_events", "asend_presence", "check_rate_limit",
     "check_socket_limit",
-    "clean_nickname", "clean_room_name", "create_room", "dice_rng", "get_room", "group_name",
+    "clean_dice_seed", "clean_nickname", "clean_room_name", "create_room", "dice_rng",
+    "end_game", "get_room", "group_name",
     "guest_key", "load_for_decision", "play", "rebuild", "refresh_sockets", "seat_of",
-    "socket_closed", "socket_opened", "socket_restored", "start_game", "take_seat",
+    "set_dice_seed", "socket_closed", "socket_opened", "socket_restored", "start_game", "take_seat",
 ]
