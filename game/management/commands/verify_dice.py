@@ -27,6 +27,8 @@ class Command(OneLineErrors, BaseCommand):
         game = Game.objects.filter(pk=opts["game_id"]).first()
         if game is None:
             raise bad(f"There is no game {opts['game_id']}.")
+        if not game.commitment:
+            raise bad(f"Game {game.pk} predates fair dice: it has no seeds to check.")
         if game.status != Game.Status.FINISHED:
             raise bad(f"Game {game.pk} is still running: its server seed is revealed when it "
                       "ends.")
