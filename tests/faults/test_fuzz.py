@@ -26,7 +26,7 @@ ERROR_CODES = {
     "bad_json", "bad_message", "unknown_type", "too_large", "watcher", "not_host", "no_game",
     "game_running", "no_players", "not_your_turn", "game_over", "no_rolls_left", "not_rolled",
     "hold_before_roll", "invalid_die_position", "unknown_box", "invalid_column", "box_filled",
-    "joker_forbids",
+    "joker_forbids", "bad_seed",
 }
 
 huge_ints = st.sampled_from([2**31, 2**63, -(2**63), 10**100, -1, 5, 6, 10**4000 // 10**3990])
@@ -35,13 +35,15 @@ scalars = (st.none() | st.booleans() | st.integers() | huge_ints | st.floats()
 json_values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=6)
     | st.dictionaries(st.text(max_size=10), inner, max_size=6), max_leaves=25)
-types = st.sampled_from(["roll", "score", "sync", "start", "rematch"]) | st.text(max_size=20) \
+types = st.sampled_from(["roll", "score", "sync", "start", "rematch", "seed"]) | st.text(max_size=20) \
     | json_values
 command_like = st.fixed_dictionaries(
     {"type": types},
     optional={"hold": json_values | st.lists(huge_ints | st.integers(), max_size=7),
               "box": json_values | st.sampled_from(["chance", "yahtzee", "ones", "<script>"]),
-              "column": json_values | huge_ints, "id": json_values | st.text(max_size=80)})
+              "column": json_values | huge_ints, "id": json_values | st.text(max_size=80),
+              # A seed change is refused while the game runs (game_running), or bad_seed.
+              "seed": json_values | st.text(max_size=80) | st.sampled_from(["lucky", ""])})
 # Text JSON can carry but no database stores: lone UTF-16 surrogates and NULs (as escapes).
 unstorable_text = st.sampled_from(["\\ud800", "\\udfff-x", "a\\u0000b", "\\ud83d\\ud83d"])
 unstorable = st.tuples(st.sampled_from(["id", "box", "type", "pad"]), unstorable_text).map(
