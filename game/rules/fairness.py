@@ -169,8 +169,9 @@ class GameCheck:
 def check_game(events: Iterable[Mapping[str, Any]], server_seed: str | None = None) -> GameCheck:
     """Re-derive every roll of a game from its events (dicts with ``kind``, as stored; a
     ``seq`` is kept when present). The seed is the one ``game_finished`` reveals unless
-    ``server_seed`` is given. Held dice must equal the previous roll's; the others must be
-    the stream's faces. Raises :class:`InvalidSeed` for a game without seeds."""
+    ``server_seed`` is given. A roll's new dice are the stream's faces and its held dice the
+    previous roll's derived ones, so the whole game follows from the seeds and the holds.
+    Raises :class:`InvalidSeed` for a game without seeds."""
     rows = list(events)
     started = next((e for e in rows if e.get("kind") == "game_started"), None)
     finished = next((e for e in rows if e.get("kind") == "game_finished"), None)
@@ -197,7 +198,7 @@ def check_game(events: Iterable[Mapping[str, Any]], server_seed: str | None = No
                 for i in range(len(stored)))
             checks.append(RollCheck(k, event.get("seq"), event["player"], held, stored,
                                     expected))
-            previous = stored
+            previous = expected  # held dice are derived too: a changed die fails one roll
     return GameCheck(
         commitment=started["commitment"], server_seed=key.hex(), client_seeds=client_seeds,
         commitment_ok=hashlib.sha256(key).hexdigest() == started["commitment"],

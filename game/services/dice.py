@@ -42,8 +42,11 @@ def dice_rng(game_id: int, seq: int) -> RandomSource:
     return random.SystemRandom()
 
 
-def dice_for(game_row: Game) -> FairDice | RandomSource:
-    """The dice the next roll of ``game_row`` is drawn with."""
+def dice_for(game_row: Game, current: object = None) -> FairDice | RandomSource:
+    """The dice the next roll of ``game_row`` is drawn with: ``current`` (the cached rules
+    game's) when it is this game's fair dice already."""
     if game_row.server_seed:
+        if isinstance(current, FairDice) and current.commitment == game_row.commitment:
+            return current  # the same seed (its SHA-256 matches) and the same game's seeds
         return FairDice(game_row.server_seed, game_row.client_seeds)
     return dice_rng(game_row.pk, game_row.seq)

@@ -153,7 +153,7 @@ def apply_command(
 
         game = rules_cache.take(game_row)
         before = _copy(game, with_events=False) if isinstance(action, Score) else None
-        game.rng = dice_for(game_row)
+        game.rng = dice_for(game_row, game.rng)
         try:
             events = game.play(action, player=seat_index)
         except RulesError:

@@ -34,14 +34,14 @@ async function faces(key, clientSeeds, k, count) {
  * drawn in position order. */
 async function check(key) {
   const results = [];
-  let previous = null; // the roll before: a roll that holds dice re-rolls that one
+  let previous = null; // the roll before, as derived: a roll that holds dice re-rolls it
   for (const roll of data.rolls) {
     const held = new Set(roll.held);
     const drawn = await faces(key, data.client_seeds, roll.k, roll.dice.length - held.size);
     const expected = roll.dice.map((_, i) => (held.has(i) && previous ? previous[i] : drawn.shift()));
     const ok = expected.every((d, i) => d === roll.dice[i]);
     results.push({ ...roll, expected, ok });
-    previous = roll.dice;
+    previous = expected; // held dice follow from the seeds too: a changed die fails one roll
   }
   return results;
 }
@@ -86,9 +86,15 @@ async function verify() {
     : "The revealed seed does NOT match the commitment published before the game.");
   parts.push(bad.length === 0
     ? `All ${results.length} rolls match the seeds.`
-    : `${bad.length} of ${results.length} rolls do NOT match: roll${bad.length > 1 ? "s" : ""} `
+    : `${bad.length} of ${results.length} rolls ${bad.length > 1 ? "do" : "does"} NOT match: `
+      + `roll${bad.length > 1 ? "s" : ""} `
       + `${bad.map((r) => r.k).join(", ")}.`);
   result.textContent = parts.join(" ");
+  // Each mismatch in words, with a link to that moment of the replay above.
+  replaceChildren($("verify-mismatches"), bad.map((r) => h("li", {},
+    h("a", { href: `#seq=${r.seq}` }, `Roll ${r.k}`),
+    ` by ${data.players[r.player] || `player ${r.player + 1}`}: stored ${r.dice.join(" ")}, `
+    + `the seeds give ${r.expected.join(" ")}.`)));
   result.dataset.state = commitmentOk && bad.length === 0 ? "ok" : "bad";
   result.dataset.verified = String(results.length - bad.length);
   button.disabled = false;

@@ -35,8 +35,8 @@ scalars = (st.none() | st.booleans() | st.integers() | huge_ints | st.floats()
 json_values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=6)
     | st.dictionaries(st.text(max_size=10), inner, max_size=6), max_leaves=25)
-types = st.sampled_from(["roll", "score", "sync", "start", "rematch", "seed"]) | st.text(max_size=20) \
-    | json_values
+types = st.sampled_from(["roll", "score", "sync", "start", "rematch", "seed"]) \
+    | st.text(max_size=20) | json_values
 command_like = st.fixed_dictionaries(
     {"type": types},
     optional={"hold": json_values | st.lists(huge_ints | st.integers(), max_size=7),

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from channels.db import database_sync_to_async
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
@@ -169,8 +168,8 @@ async def test_no_frame_of_a_running_game_carries_the_server_seed(layer, connect
 
     await bob.send({"type": "seed", "seed": "bob picks this"})
     for c in everyone:  # a seed change is a room change: everyone sees it
-        state = await c.until(lambda m: m["type"] == "state"
-                              and m["room"]["seats"][1]["seed"] == "bob picks this")
+        await c.until(lambda m: m["type"] == "state"
+                      and m["room"]["seats"][1]["seed"] == "bob picks this")
     assert await refused(watcher, {"type": "seed", "seed": "x"}) == "watcher"
     assert await refused(bob, {"type": "seed", "seed": "\t"}) == "bad_seed"
     assert await refused(bob, {"type": "seed", "seed": 5}) == "bad_message"
