@@ -203,3 +203,18 @@ def check_game(events: Iterable[Mapping[str, Any]], server_seed: str | None = No
         commitment=started["commitment"], server_seed=key.hex(), client_seeds=client_seeds,
         commitment_ok=hashlib.sha256(key).hexdigest() == started["commitment"],
         rolls=tuple(checks))
+
+
+def check_dice_file(data: Mapping[str, Any]) -> GameCheck:
+    """:func:`check_game` of the seeds and rolls a game's page offers for download
+    (``/games/<id>/dice.json``: ``commitment``, ``server_seed``, ``client_seeds``, ``rolls``
+    with ``held`` and ``dice`` in roll order)."""
+    try:
+        started = {"kind": "game_started", "commitment": data["commitment"],
+                   "client_seeds": list(data["client_seeds"])}
+        rolls = [{"kind": "rolled", "seq": r.get("seq"), "player": r.get("player", 0),
+                  "held": list(r["held"]), "dice": list(r["dice"])} for r in data["rolls"]]
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise InvalidSeed(f"Not a game's dice file ({exc!r} missing or malformed).") from None
+    finished = {"kind": "game_finished", "server_seed": data.get("server_seed") or ""}
+    return check_game([started, *rolls, finished])

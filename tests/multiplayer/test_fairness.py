@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 import re
 import subprocess
 import sys
@@ -309,3 +310,21 @@ def test_staff_ending_a_game_reveals_its_seed_and_the_admin_lists_it(admin_clien
     assert "/change/" in admin_client.get(url + "?unfinished__exact=0").content.decode()
     assert f"/admin/game/game/{game.pk}/change/" not in admin_client.get(
         url + "?unfinished__exact=0").content.decode()
+
+
+def test_the_terminal_game_plays_fair_dice_and_checks_them_at_the_end(tmp_path):
+    """``manage.py play --dice-seed``: the commitment first, the seed and the check at the end."""
+    env = {**os.environ, "DATA_DIR": str(tmp_path)}
+    stdin = "\n".join(f"s {n}" for n in range(1, 14)) * 3 + "\n"
+    done = subprocess.run(
+        [sys.executable, "manage.py", "play", "--bots", "1", "--level", "easy",
+         "--dice-seed", "  mine  "], cwd=DOCS.parents[1], env=env, input=stdin, text=True,
+        capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    committed = re.search(r"server seed commitment ([0-9a-f]{64}); seeds 'mine', '[0-9a-f]{16}'",
+                          done.stdout)
+    revealed = re.search(r"Server seed, revealed: ([0-9a-f]{64})\. (\d+) of (\d+) rolls",
+                         done.stdout)
+    assert committed and revealed, done.stdout[-2000:]
+    assert commitment(revealed.group(1)) == committed.group(1)
+    assert revealed.group(2) == revealed.group(3) and int(revealed.group(3)) >= 26

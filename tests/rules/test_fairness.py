@@ -223,3 +223,24 @@ def test_the_docs_script_redoes_a_game_and_finds_a_changed_die(tmp_path):
     assert done.returncode == 1
     [bad] = [line for line in done.stdout.splitlines() if "MISMATCH" in line]
     assert bad.startswith(f"{roll['k']} ")
+
+
+def test_the_command_line_verifies_a_dice_file(tmp_path, capsys):
+    from game.rules.__main__ import main
+
+    game = play_out("yatzy", new_server_seed(), ["x", "y", "z"], 10_000)
+    data = as_dice_json(stored(game))
+    path = tmp_path / "dice.json"
+    path.write_text(json.dumps(data))
+    assert main(["verify", str(path)]) == 0
+    assert f"All {len(data['rolls'])} rolls match" in capsys.readouterr().out
+
+    data["rolls"][0]["dice"][0] = data["rolls"][0]["dice"][0] % 6 + 1
+    path.write_text(json.dumps(data))
+    assert main(["verify", str(path)]) == 1
+    assert capsys.readouterr().out.startswith("MISMATCH roll 1: stored")
+
+    path.write_text(json.dumps({"rolls": []}))
+    assert main(["verify", str(path)]) == 2
+    assert "Not a game's dice file" in capsys.readouterr().err
+    assert main(["verify", str(tmp_path / "missing.json")]) == 2
