@@ -62,9 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        ruleset = get_ruleset(args.rules)
         if args.command == "verify":
             return verify_file(args.file)
+        ruleset = get_ruleset(args.rules)
         if args.command == "categories":
             for box in ruleset.boxes:
                 print(box.name)
