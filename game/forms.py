@@ -47,6 +47,10 @@ class CreateRoomForm(forms.Form):
     nickname = forms.CharField(
         max_length=NICKNAME_MAX, required=False, label="Your nickname",
         help_text="Optional: takes the first seat for a person for you.")
+    practice = forms.BooleanField(
+        required=False, label="Practice room",
+        help_text="A coach shows what each choice is worth and asks before a costly one. "
+                  "Everyone will see that hints were on.")
     dice_seed = dice_seed_field()
 
     def __init__(self, *args, **kwargs) -> None:
@@ -56,7 +60,8 @@ class CreateRoomForm(forms.Form):
                 choices=SEAT_CHOICES, initial="human", required=False, label=f"Seat {i + 1}")
 
     def main_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("name", "rules", "seats", "nickname", "dice_seed")]
+        return [self[name] for name in ("name", "rules", "seats", "nickname", "dice_seed",
+                                        "practice")]
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(MAX_PLAYERS)]

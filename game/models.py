@@ -22,6 +22,8 @@ CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no look-alikes (0/o, 1/l/i)
 CODE_LENGTH = 8  # 31**8 ≈ 8.5e11: not guessable by walking the lobby-less URL space
 ROOM_NAME_MAX = 60
 NICKNAME_MAX = 24
+#: The room option "turn time" (seconds; 0 = off): after it the turn is played by autoplay.
+TURN_TIMES = (0, 60, 120, 300)
 #: A client's command id (``id`` in the protocol), stored for idempotency.
 COMMAND_ID_MAX = 64
 
@@ -43,6 +45,11 @@ class Room(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     #: The guest key (from the Django session) of whoever created the room.
     host_key = models.CharField(max_length=64, blank=True, default="")
+    #: Seconds a player has for a turn before autoplay plays it (0: no limit); ``TURN_TIMES``.
+    turn_time = models.PositiveSmallIntegerField(default=0)
+    #: A practice room: a coach shows its players what each choice is worth and asks before a
+    #: costly one. Shown on the room, the game's page and in the admin: hints were on.
+    practice = models.BooleanField(default=False)
     #: The secret server seed of the room's next game, drawn before any player's seed is fixed
     #: (at creation, and when a game ends); only its commitment is shown. Secret: never sent.
     next_server_seed = models.CharField(max_length=64, blank=True, default="", editable=False)

@@ -6,7 +6,7 @@ Nothing here writes; the services (``game.services``) do, and may call these.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -54,6 +54,19 @@ def recent_events(game_row: Game, limit: int = RECENT_EVENTS) -> list[dict[str, 
             for seq, kind, payload, by in reversed(rows)]
 
 
+def turn_deadline(room: Room, game_row: Game) -> datetime | None:
+    """When the current turn's time runs out (the room's turn time after the turn's
+    ``turn_started`` was stored), or None: no turn time, or no turn. Derived from stored rows
+    only, so a restarted server keeps the same deadline."""
+    if not room.turn_time or game_row.snapshot.get("finished", True):
+        return None
+    started = (GameEvent.objects.filter(game=game_row, kind="turn_started", seq__lte=game_row.seq)
+               .order_by("-seq").values_list("created", flat=True).first())
+    if started is None:
+        return None
+    return started + timedelta(seconds=room.turn_time * float(settings.TURN_TIME_SCALE))
+
+
 def room_state(room: Room, guest: str | None) -> dict[str, Any]:
     """The full ``state`` message of a room, as the socket of ``guest`` sees it."""
     room.refresh_from_db()
@@ -63,6 +76,7 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
     game_row = current_game(room)
     mine = next((s for s in seats if guest and s.guest_key == guest), None)
     is_host = bool(guest) and guest == room.host_key
+    deadline = turn_deadline(room, game_row) if game_row else None
     return {
         "type": "state",
         "seq": game_row.seq if game_row else 0,
@@ -80,9 +94,16 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
                 for s in seats
             ],
             "watchers": now_here["watchers"],
+            "turn_time": room.turn_time,
+            "practice": room.practice,
+            # What a turn lasts in fact (the option times TURN_TIME_SCALE, 1 but in tests).
+            "turn_seconds": room.turn_time * float(settings.TURN_TIME_SCALE),
             # The next game's server seed, committed to (its hash) before seeds are fixed.
             "commitment": room.next_commitment or None,
         },
+        # Seconds left of the current turn, when the room has a turn time (else null).
+        "turn_ends_in": (round(max(0.0, (deadline - timezone.now()).total_seconds()), 1)
+                         if deadline else None),
         "you": {"seat": mine.index if mine else None, "host": is_host},
         "game": game_state(game_row) if game_row else None,
         "recent": recent_events(game_row) if game_row else [],

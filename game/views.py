@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from . import selectors, services
 from .clients import client_address
 from .forms import CreateRoomForm, JoinForm
-from .models import Game, GameAnalysis, Room
+from .models import TURN_TIMES, Game, GameAnalysis, Room
 from .presenters.fairness import fairness_data
 from .presenters.replay import replay_data
 from .presenters.review import review_view
@@ -35,7 +35,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             room = services.create_room(name=data["name"], rules=data["rules"],
-                                        seats=data["seat_specs"], host_key=guest)
+                                        seats=data["seat_specs"], host_key=guest,
+                                        practice=data["practice"])
             if data["nickname"]:
                 first = next(i for i, s in enumerate(data["seat_specs"]) if s.bot_level is None)
                 services.take_seat(room.code, guest, data["nickname"], first,
@@ -69,6 +70,7 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "is_host": bool(guest) and guest == room.host_key,
         "rulesets": RULESETS.values(),
         "ruleset": get_ruleset(room.rules).to_dict(),
+        "turn_times": TURN_TIMES,
     }
     return render(request, "game/room.html", context, status=status)
 

@@ -8,6 +8,19 @@ import pytest
 multiprocessing.set_start_method("spawn", force=True)
 
 
+#: Fixtures that build a strategy table (minutes of CPU on a busy machine).
+TABLE_FIXTURES = {"build_output", "yahtzee_table", "free_joker_table", "yatzy_table"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Whichever test first needs a strategy table builds it (yatzy alone takes ~3 min of
+    CPU, far longer at a load of 8 on 2 cores): those tests get a wider timeout."""
+    for item in items:
+        if (item.nodeid.startswith("tests/ai/")
+                or TABLE_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.timeout(1800))
+
+
 @pytest.fixture(autouse=True)
 def _game_settings(settings):
     """Reproducible dice and no bot pauses in every test; rate-limit counters start at zero
@@ -53,3 +66,45 @@ def postgres_url() -> str:
     except psycopg.Error as exc:
         pytest.fail(f"PostgreSQL at {url} is not reachable ({exc}); run scripts/ensure-services.")
     return url
+
+
+@pytest.fixture(scope="session")
+def strategy_dir(tmp_path_factory: pytest.TempPathFactory):
+    """Every strategy table of this test session lives here (each built once: minutes of CPU);
+    subprocesses and servers get it through the environment."""
+    import os
+
+    from game.ai import set_strategy_dir
+    from game.ai.storage import forget_loaded
+
+    path = tmp_path_factory.mktemp("strategy")
+    old = os.environ.get("STRATEGY_DIR")
+    os.environ["STRATEGY_DIR"] = str(path)
+    set_strategy_dir(path)
+    forget_loaded()
+    yield path
+    set_strategy_dir(None)
+    forget_loaded()
+    if old is None:
+        os.environ.pop("STRATEGY_DIR", None)
+    else:
+        os.environ["STRATEGY_DIR"] = old
+
+
+@pytest.fixture(scope="session")
+def build_output(strategy_dir):
+    """The yahtzee table, built once through ``manage.py build_strategy``; its output."""
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("build_strategy", "--rules", "yahtzee", "--no-progress", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="session")
+def yahtzee_table(build_output):
+    from game.ai import get_solution
+
+    return get_solution("yahtzee")

@@ -137,7 +137,10 @@ CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    ) | {
+        # Sites sharing one Redis keep their counters (rate limits) apart with a prefix.
+        "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default=""),
+    }
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -240,8 +243,19 @@ BOT_DELAY = env.float("BOT_DELAY", default=0.8)
 #: Per-socket rate limit: a token bucket of this size, refilled at this many messages/second.
 WS_RATE_BURST = env.float("WS_RATE_BURST", default=20.0)
 WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=8.0)
+#: ``sync`` (a full state) per socket: a few at once, then one per 5 s (docs/protocol.md).
+WS_SYNC_BURST = env.float("WS_SYNC_BURST", default=3.0)
+WS_SYNC_PER_SECOND = env.float("WS_SYNC_PER_SECOND", default=0.2)
+#: ``hold`` (held dice shown to the room as they change) per socket: quick clicks pass.
+WS_HOLD_BURST = env.float("WS_HOLD_BURST", default=10.0)
+WS_HOLD_PER_SECOND = env.float("WS_HOLD_PER_SECOND", default=4.0)
 #: Seconds a player may be away on their turn before the optimal bot plays it for them.
 AWAY_GRACE = env.float("AWAY_GRACE", default=60.0)
+#: The bot level that plays for a player away or out of time (tests use a cheap one: the
+#: optimal table takes a minute to build the first time).
+AUTOPLAY_LEVEL = env.str("AUTOPLAY_LEVEL", default="optimal")
+#: Multiplies a room's turn time (1 in production; browser tests shrink a minute to seconds).
+TURN_TIME_SCALE = env.float("TURN_TIME_SCALE", default=1.0)
 #: Every server process refreshes its open sockets this often (seconds); a socket not refreshed
 #: for PRESENCE_STALE_AFTER seconds counts as gone, whatever ended it (a killed server included).
 PRESENCE_HEARTBEAT = env.float("PRESENCE_HEARTBEAT", default=20.0)

@@ -41,6 +41,12 @@ def wait_for_port(port: int, timeout: float = 30.0, proc: subprocess.Popen | Non
     raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout:.0f} s")
 
 
+#: How long a test waits for a server it is done with. On SIGTERM Daphne waits up to its
+#: application close timeout (10 s) for sockets still open, and a test's peers never close:
+#: ten seconds per test for nothing.
+TEARDOWN_WAIT = 2.0
+
+
 def stop(proc: subprocess.Popen, timeout: float = 10.0) -> None:
     """Terminate one process we started, then kill it if it will not go."""
     if proc.poll() is None:

@@ -47,10 +47,10 @@ from game.rules import (
 
 from . import triple
 from .advice import CardState, advisor
-from .distribution import Distribution, estimated_distribution, win_chances_of
 from .multisets import INDEX, ROLL_PROBABILITY, best_hold_values, hold_values, sub_holds
 from .scoring import UPPER_CAP
 from .solver import last_roll_values
+from .standings import Standings, supported
 
 #: Format of ``Analysis.to_dict()``; stored analyses of another version are recomputed.
 VERSION = 2  # 2: win chances at every turn
@@ -312,41 +312,17 @@ def _slot_name(slot: Slot, columns: int) -> str:
 
 # --- win chances -------------------------------------------------------------------------
 
-#: Exact final-score distributions for a player with this many turns left (the three-moment
-#: fit is off by up to ~8 points in the last turns, docs/ai.md); a fit before.
-CHANCES_EXACT_TURNS = 2
-
-
 class _Chances:
-    """Each player's chance to win at the start of every turn, from their final score's
-    distribution under optimal play from where their card stands (independent players)."""
+    """Each player's chance to win at the start of every turn (``standings``)."""
 
     def __init__(self, game: Game) -> None:
-        self.on = len(game.players) > 1 and game.ruleset.columns == 1
-        self.adv = advisor(game.ruleset) if self.on else None
-        self.memo: dict[tuple[int, int, int], Distribution] = {}
-        self.cards: dict[int, tuple[CardState, Distribution]] = {}
+        self.on = len(game.players) > 1 and supported(game.ruleset)
+        self.standings = Standings(game.ruleset) if self.on else None
         self.series: list[tuple[int, list[float]]] = []
 
     def turn_started(self, game: Game, seq: int) -> None:
-        if not self.on or self.adv is None:
-            return
-        dists = []
-        for p, card in enumerate(game.scorecards):
-            state = CardState.of(card)
-            known = self.cards.get(p)
-            if known is None or known[0] != state:
-                known = self.cards[p] = (state, self._distribution(state))
-            dists.append(known[1])
-        # Clipped: the integration leaves float noise around 0 and 1.
-        self.series.append((seq, [min(1.0, max(0.0, c)) for c in win_chances_of(dists)]))
-
-    def _distribution(self, state: CardState) -> Distribution:
-        assert self.adv is not None
-        if state.mask == self.adv.tables.full:
-            return state.banked, np.ones(1)
-        return estimated_distribution(self.adv, state, exact_turns=CHANCES_EXACT_TURNS,
-                                      memo=self.memo)
+        if self.standings is not None:
+            self.series.append((seq, self.standings.chances(game.scorecards)))
 
     def finished(self, game: Game, seq: int) -> None:
         if self.on and game.winners:  # a game ended early by staff has no winner

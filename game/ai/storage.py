@@ -149,6 +149,16 @@ def get_solution(
         return solution
 
 
+def table_ready(rules: str | Ruleset, joker: JokerRule | None = None) -> bool:
+    """Whether :func:`get_solution` would answer without building (loaded, or on disk)."""
+    ruleset = solver_ruleset(rules, joker)
+    key = (ruleset.name, ruleset.joker or "none", os.path.abspath(strategy_dir()))
+    with _cache_lock:
+        if key in _cache:
+            return True
+    return table_path(ruleset).exists()
+
+
 def _remember(ruleset: Ruleset, solution: Solution) -> None:
     key = (ruleset.name, ruleset.joker or "none", os.path.abspath(strategy_dir()))
     with _cache_lock:

@@ -9,9 +9,20 @@ from typing import NamedTuple
 from ..models import Game
 from ..rules import Ruleset, get_ruleset
 
-#: The sums under the boxes, each a key of a scorecard column in ``Game.snapshot``.
-SUMS = (("Upper subtotal", "upper_subtotal"), ("Upper bonus", "upper_bonus"),
+#: The sums under the boxes, each a key of a scorecard column in ``Game.snapshot``, named as
+#: the room page and the game page name them (``TOTALS`` in static/game/scorecard.js).
+SUMS = (("Upper section", "upper_subtotal"), ("Upper bonus", "upper_bonus"),
         ("Yahtzee bonus", "yahtzee_bonus"), ("Column total", "total"))
+
+
+def sums_of(ruleset: Ruleset) -> list[tuple[str, str]]:
+    """The sums a game of ``ruleset`` has: no Yahtzee bonus in Yatzy, and its one column's
+    total is the total."""
+    found = [(title, key) for title, key in SUMS
+             if key != "yahtzee_bonus" or ruleset.yahtzee_bonus]
+    if ruleset.columns == 1:
+        found = [("Total", key) if key == "total" else (title, key) for title, key in found]
+    return found
 
 
 class Header(NamedTuple):
@@ -56,6 +67,6 @@ def scorecard_table(game: Game) -> ScorecardTable:
                  for name in game.players for c in columns],
         boxes=[row(box.label, "", lambda col, name=box.name: col["boxes"].get(name))
                for box in ruleset.boxes],
-        sums=[row(label, key, lambda col, key=key: col[key]) for label, key in SUMS],
+        sums=[row(label, key, lambda col, key=key: col[key]) for label, key in sums_of(ruleset)],
         totals=list(zip(game.players, [card.get("total") for card in cards], strict=False)),
     )

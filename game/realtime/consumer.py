@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -20,18 +21,46 @@ from .. import selectors, services
 from ..clients import scope_client_address
 from ..models import Room
 from ..rules.errors import CodedError
-from . import heartbeat, turn_driver
+from . import heartbeat, insight, turn_driver
 from .db_threads import aplay, in_db_thread
-from .frames import BadMessage, command_id, parse_action, parse_frame, parse_seed
-from .throttle import TokenBucket
+from .frames import (
+    BadMessage,
+    command_id,
+    parse_action,
+    parse_frame,
+    parse_held,
+    parse_level,
+    parse_seat,
+    parse_seed,
+    parse_turn_time,
+)
+from .throttle import Throttle
 
 log = logging.getLogger(__name__)
+
+#: The commands that change the seats or the options between games: each checks its fields
+#: (BadMessage) and calls its service (sync: run on a database thread).
+SEAT_COMMANDS: dict[str, Callable[[str, str | None, dict[str, Any]], object]] = {
+    "add_seat": lambda code, guest, msg: services.add_seat(code, guest),
+    "leave_seat": lambda code, guest, msg: services.leave_seat(code, guest),
+    "seat_bot": lambda code, guest, msg: services.seat_bot(
+        code, guest, parse_seat(msg), parse_level(msg)),
+    "remove_seat": lambda code, guest, msg: services.remove_seat(code, guest, parse_seat(msg)),
+    "room_options": lambda code, guest, msg: services.set_turn_time(
+        code, guest, parse_turn_time(msg)),
+}
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     room: Room | None = None
     #: The last ``state`` sent, while nothing from the room came since (else None).
     _state_text: str | None = None
+    #: This socket's seat (None: watching), and where the game's turn stands
+    #: (``services.turn_summary``), as this socket last heard: enough to check a ``hold``.
+    you_seat: int | None = None
+    turn: dict[str, Any] | None = None
+    #: The room's turn time as this socket last heard it (``state``).
+    turn_time: int = 0
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' own dispatch first closes stale DB connections on the one shared sync
@@ -48,8 +77,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.guest = await in_db_thread(self._session_guest)()
-        self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
-        self.throttled = False
+        self.frames = Throttle(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
+        # A ``sync`` costs a full state (~1.7 KB framed and sent): a client needs one after a
+        # gap, not a stream of them (docs/protocol.md).
+        self.syncs = Throttle(settings.WS_SYNC_PER_SECOND, settings.WS_SYNC_BURST)
+        self.holds = Throttle(settings.WS_HOLD_PER_SECOND, settings.WS_HOLD_BURST)
         # The room's seats as this socket last heard them (``state``, then ``presence``).
         self.seats: dict[int, dict[str, Any]] = {}
         self.room = await in_db_thread(Room.objects.filter(code=self.code).first)()
@@ -57,19 +89,23 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)  # before accept: the handshake is refused
             return
         self.address = scope_client_address(self.scope)
+        # In the group before the state is read, so no event falls between the two; the
+        # socket's own ``presence`` comes after its ``state``, as a group message waits
+        # until ``connect`` returns.
+        group = services.group_name(self.code)
+        await self.channel_layer.group_add(group, self.channel_name)
         try:
-            await in_db_thread(services.check_socket_limit)(self.guest, self.address)
-        except services.ServiceError:
+            await in_db_thread(services.socket_opened)(
+                self.room, self.channel_name, self.guest, self.address)
+        except services.ServiceError:  # over the socket caps: nothing was stored
             self.room = None  # nothing to leave
-            await self.close(code=4429)
+            await self.channel_layer.group_discard(group, self.channel_name)
+            await self.close(code=4429)  # before accept: the handshake is refused
             return
-        await self.channel_layer.group_add(services.group_name(self.code), self.channel_name)
         await self.accept()
-        # Announced to the room, this socket included: its ``presence`` comes after the
-        # ``state`` below, as a group message waits until ``connect`` returns.
-        await in_db_thread(services.socket_opened)(
-            self.room, self.channel_name, self.guest, self.address)
         await self.send_state()
+        if self.turn is not None and not self.turn["over"]:
+            insight.spawn(self._send_insight(self.turn))
         heartbeat.register(self.channel_name, self.room, self.guest)
         turn_driver.kick(self.code)
 
@@ -107,12 +143,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # --- frames from the client -------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.allow():
-            if not self.throttled:  # one error per flood; the rest is dropped
-                self.throttled = True
+        admitted = self.frames.admit()
+        if admitted != "yes":
+            if admitted == "refuse":
                 await self.send_error("rate_limited", "Too many messages; slow down.")
             return
-        self.throttled = False
         msg: dict[str, Any] | None = None
         try:
             msg = parse_frame(text_data)
@@ -130,21 +165,55 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             raise BadMessage("bad_message", "A message needs a \"type\" string.")
         cid = command_id(msg)
         if kind == "sync":
-            await self.send_state(reuse=True)
+            admitted = self.syncs.admit()
+            if admitted == "yes":
+                await self.send_state(reuse=True)
+            elif admitted == "refuse":
+                raise BadMessage("rate_limited", "Too many sync requests; the state was sent "
+                                                 "a moment ago and every change follows it.")
         elif kind in ("roll", "score"):
             result = await aplay(
                 self.code, parse_action(msg), guest_key=self.guest or None, command_id=cid)
             if result.duplicate:
                 await self.send_state()  # already applied: here is where things stand
+            elif self.room is not None and self.room.practice and kind == "roll":
+                insight.after_roll(self.code, result.messages[-1]["game"]["id"])
             elif result.messages and self._driver_needed(result.messages[-1]["event"]):
                 turn_driver.kick(self.code)
+        elif kind == "hold":
+            await self.share_holds(parse_held(msg))
         elif kind == "seed":
             await in_db_thread(services.set_dice_seed)(self.code, self.guest, parse_seed(msg))
         elif kind in ("start", "rematch"):
             await in_db_thread(services.start_game)(self.code, self.guest)
             turn_driver.kick(self.code)
+        elif kind in SEAT_COMMANDS:
+            # Between games only (the services refuse during one); everyone gets a ``state``.
+            await in_db_thread(SEAT_COMMANDS[kind])(self.code, self.guest or None, msg)
         else:
             raise BadMessage("unknown_type", f"Unknown message type {kind[:40]!r}.")
+
+    async def share_holds(self, held: list[int]) -> None:
+        """The player to move shows the room which dice they hold, as they change them. Never
+        stored and outside the ``seq`` stream: the roll still carries the authoritative hold."""
+        turn, seat = self.turn, self.you_seat
+        if turn is None or turn["over"]:
+            raise BadMessage("no_game", "No game is running.")
+        if seat is None:
+            raise BadMessage("watcher", "You are watching this room; take a seat to play.")
+        if turn["player"] != seat:
+            raise BadMessage("not_your_turn", "It is not your turn.")
+        if not turn["rolled"]:
+            raise BadMessage("hold_before_roll", "Roll first; then choose the dice to hold.")
+        if turn["rolls_left"] == 0:
+            raise BadMessage("no_rolls_left", "No rolls left: choose a box to score.")
+        admitted = self.holds.admit()
+        if admitted == "refuse":
+            raise BadMessage("rate_limited", "Too many hold changes; slow down.")
+        if admitted == "yes":
+            await services.asend_holding(self.code, await self.encode_json({
+                "type": "holding", "game": turn["game"], "seq": turn["seq"], "player": seat,
+                "held": held}))
 
     async def send_error(self, code: str, message: str, msg: Any = None) -> None:
         reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -164,6 +233,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         state = await in_db_thread(selectors.room_state)(self.room, self.guest)
         self.seats = {s["seat"]: s for s in state["room"]["seats"]}
+        self.you_seat = state["you"]["seat"]
+        self.turn = services.turn_summary(state["game"])
+        self.turn_time = state["room"]["turn_time"]
         self._state_text = await self.encode_json(state)
         await self.send(text_data=self._state_text)
 
@@ -174,6 +246,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         heartbeat's kick."""
         if last_event["kind"] != "turn_started":
             return False
+        if self.turn_time:
+            return True  # the turn's clock runs: the driver wakes when it runs out
         seat = self.seats.get(last_event["player"])
         return seat is None or seat["kind"] == "bot" or not seat["connected"]
 
@@ -195,8 +269,37 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_events(self, event: dict[str, Any]) -> None:
         self._state_text = None
+        self.turn = event.get("turn", self.turn)
         for text in event["texts"]:  # encoded once by the sender, not once per socket
             await self.send(text_data=text)
+
+    def _sees_standings(self) -> bool:
+        """Watchers always; players in a room with a computer player (docs/protocol.md)."""
+        return self.you_seat is None or any(s["kind"] == "bot" for s in self.seats.values())
+
+    async def _send_insight(self, turn: dict[str, Any]) -> None:
+        """What a socket joining a running game would have had: the standings, and the
+        coach's advice if it is this player's turn in a practice room after a roll."""
+        if self._sees_standings():
+            text = await insight.standings_text(turn["game"])
+            if text:
+                await self.send(text_data=text)
+        if (self.room is not None and self.room.practice and turn["rolled"]
+                and turn["player"] == self.you_seat):
+            found = await insight.advice(turn["game"])
+            if found and found[0] == self.you_seat:
+                await self.send(text_data=found[1])
+
+    async def room_advice(self, event: dict[str, Any]) -> None:
+        if event["player"] == self.you_seat:  # only sent in practice rooms
+            await self.send(text_data=event["text"])
+
+    async def room_standings(self, event: dict[str, Any]) -> None:
+        if self._sees_standings():
+            await self.send(text_data=event["text"])
+
+    async def room_holding(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["text"])
 
     async def room_changed(self, event: dict[str, Any]) -> None:
         await self.send_state()

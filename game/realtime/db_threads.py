@@ -30,5 +30,8 @@ async def aplay(room_code: str, action: Action, **command: Any) -> services.Play
         return result, result.texts
 
     result, texts = await in_db_thread(apply_and_encode)()
-    await services.asend_events(room_code, texts)
+    await services.asend_events(room_code, result.messages, texts)
+    from .insight import after_events  # here: insight uses in_db_thread from this module
+
+    after_events(room_code, result.messages)
     return result

@@ -102,3 +102,32 @@ def parse_action(msg: dict[str, Any]) -> Action:
     if not _is_int(column) or not -1 < column < 100:
         raise BadMessage("bad_message", "column must be a whole number (0, or 0-2 in triple).")
     return Score(box, column)
+
+
+def parse_held(msg: dict[str, Any]) -> list[int]:
+    """The die positions of a ``hold`` message (the whole set now held), sorted."""
+    held = msg.get("held")
+    if (not isinstance(held, list) or len(held) > 5
+            or not all(_is_int(h) and 0 <= h <= 4 for h in held) or len(set(held)) != len(held)):
+        raise BadMessage("bad_message", "held must be a list of distinct die positions 0-4.")
+    return sorted(held)
+def parse_seat(msg: dict[str, Any]) -> int:
+    """The ``seat`` field of a seat command: a seat index, or BadMessage."""
+    seat = msg.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not -1 < seat < 100:
+        raise BadMessage("bad_message", "seat must be a seat number (0 for the first).")
+    return seat
+
+
+def parse_level(msg: dict[str, Any]) -> str:
+    level = msg.get("level")
+    if not isinstance(level, str) or not 0 < len(level) <= 16:
+        raise BadMessage("bad_message", "level must be a computer level, like \"optimal\".")
+    return level
+
+
+def parse_turn_time(msg: dict[str, Any]) -> int:
+    seconds = msg.get("turn_time")
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or not -1 < seconds < 100_000:
+        raise BadMessage("bad_message", "turn_time must be a whole number of seconds (0: off).")
+    return seconds

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Literal
 
 
 class TokenBucket:
@@ -22,3 +23,23 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+class Throttle:
+    """A :class:`TokenBucket` that speaks once per flood: ``admit()`` is ``"yes"`` under the
+    rate, ``"refuse"`` for the first frame over it (answer it with ``rate_limited``), then
+    ``"drop"`` (answer nothing: a flood must not buy replies) until the rate allows again."""
+
+    def __init__(self, rate: float, burst: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.bucket = TokenBucket(rate, burst, clock)
+        self.refusing = False
+
+    def admit(self) -> Literal["yes", "refuse", "drop"]:
+        if self.bucket.allow():
+            self.refusing = False
+            return "yes"
+        if self.refusing:
+            return "drop"
+        self.refusing = True
+        return "refuse"

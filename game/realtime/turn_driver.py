@@ -2,7 +2,8 @@
 
 Any process may ``kick`` a room (after a command, on connect, disconnect and heartbeat); the
 kick runs one asyncio task per room in this process, which plays while the player to move is a
-bot — or a person away for longer than ``AWAY_GRACE`` (by the optimal bot, marked ``autoplay``).
+bot — or a person away for longer than ``AWAY_GRACE``, or out of the room's turn time (by the
+``AUTOPLAY_LEVEL`` bot, optimal by default, marked ``autoplay``).
 Every action is conditional on the game's ``seq`` the decision was made from, and commands run
 under the game's row lock, so two drivers (two processes, or a race here) never play a turn
 twice: the loser gets ``stale`` and looks again. Decisions run in a worker thread (the optimal
@@ -26,12 +27,16 @@ from .. import services
 from ..models import GameEvent, Room, Seat
 from ..rules import Action, RulesError
 from ..rules import Game as RulesGame
-from ..selectors import connected_guests, current_game, others_here, someone_here
+from ..selectors import (
+    connected_guests,
+    current_game,
+    others_here,
+    someone_here,
+    turn_deadline,
+)
 from .db_threads import aplay, in_db_thread
 
 log = logging.getLogger(__name__)
-
-AUTOPLAY_LEVEL = "optimal"
 
 _tasks: dict[str, asyncio.Task] = {}
 _again: set[str] = set()
@@ -65,16 +70,22 @@ def next_plan(room_code: str) -> Plan | None:
         if not someone_here(room):
             return None  # nobody is here: the game pauses, and goes on when someone comes
         return Plan(seq=game_row.seq, seat=seat.index, level=seat.bot_level or "easy")
-    if seat.guest_key and seat.guest_key in connected_guests(room):
-        return None  # their move; nothing to do until they make it
-    if not others_here(room, seat.guest_key):
-        return None  # nobody is waiting for them: the game waits too
-    away_since = seat.last_seen or game_row.created
-    due = away_since + timedelta(seconds=float(settings.AWAY_GRACE))
+    # A person: autoplay takes the turn once they have been away for AWAY_GRACE (while someone
+    # else is here to wait for them), or once the room's turn time ran out.
+    deadline = turn_deadline(room, game_row)
+    due = deadline
+    if not (seat.guest_key and seat.guest_key in connected_guests(room)):
+        if not others_here(room, seat.guest_key):
+            return None  # nobody is waiting for them: the game waits too
+        away_since = seat.last_seen or game_row.created
+        away_due = away_since + timedelta(seconds=float(settings.AWAY_GRACE))
+        due = away_due if deadline is None else min(away_due, deadline)
+    if due is None:
+        return None  # their move, no turn time: nothing to do until they make it
     now = timezone.now()
     if now < due:
         return Plan(wait=(due - now).total_seconds())
-    return Plan(seq=game_row.seq, seat=seat.index, level=AUTOPLAY_LEVEL,
+    return Plan(seq=game_row.seq, seat=seat.index, level=settings.AUTOPLAY_LEVEL,
                 by=GameEvent.By.AUTOPLAY)  # type: ignore[arg-type]  # as above: a str
 
 

@@ -8,14 +8,23 @@ group only after it committed; async code calls them through
 nothing are in ``game.selectors``.
 """
 
-from .broadcast import asend_events, asend_presence, group_name
+from .broadcast import (
+    asend_advice,
+    asend_events,
+    asend_holding,
+    asend_presence,
+    asend_standings,
+    group_name,
+    turn_summary,
+)
+from .coach import advice_message
 from .dice import dice_rng
 from .errors import ServiceError
 from .games import PlayResult, apply_command, end_game, load_for_decision, play
+from .insight import standings_message
 from .limits import check_rate_limit
 from .presence import (
     HEARTBEAT_SECONDS,
-    check_socket_limit,
     refresh_sockets,
     socket_closed,
     socket_opened,
@@ -37,13 +46,15 @@ from .rooms import (
     take_seat,
 )
 from .rules_cache import rebuild
+from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_turn_time
 
 __all__ = [
-    "HEARTBEAT_SECONDS", "SESSION_GUEST", "SESSION_NICKNAME", "PlayResult", "SeatSpec",
-    "ServiceError", "apply_command", "asend_events", "asend_presence", "check_rate_limit",
-    "check_socket_limit",
-    "clean_dice_seed", "clean_nickname", "clean_room_name", "create_room", "dice_rng",
-    "end_game", "get_room", "group_name",
-    "guest_key", "load_for_decision", "play", "rebuild", "refresh_sockets", "seat_of",
-    "set_dice_seed", "socket_closed", "socket_opened", "socket_restored", "start_game", "take_seat",
+    "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST", "SESSION_NICKNAME", "SeatSpec",
+    "ServiceError", "add_seat", "advice_message", "apply_command", "asend_advice", "asend_events",
+    "asend_holding", "asend_presence", "asend_standings", "check_rate_limit", "clean_dice_seed",
+    "clean_nickname", "clean_room_name", "create_room", "dice_rng", "end_game", "get_room",
+    "group_name", "guest_key", "leave_seat", "load_for_decision", "play", "rebuild",
+    "refresh_sockets", "remove_seat", "seat_bot", "seat_of", "set_dice_seed", "set_turn_time",
+    "socket_closed", "socket_opened", "socket_restored", "standings_message", "start_game",
+    "take_seat", "turn_summary",
 ]

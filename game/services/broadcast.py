@@ -34,20 +34,37 @@ def group_send(room_code: str, message: dict[str, Any]) -> None:
     async_to_sync(agroup_send)(room_code, message)
 
 
-def _events_message(texts: list[str]) -> dict[str, Any]:
+def turn_summary(game: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Where a game's turn stands, from its state (``game`` of a ``state`` or ``event``
+    message): what a socket needs to check a ``hold`` without asking the database."""
+    if game is None:
+        return None
+    return {"game": game["id"], "seq": game["seq"], "player": game["current_player"],
+            "rolls_left": game["rolls_left"], "rolled": game["dice"] is not None,
+            "over": game["finished"]}
+
+
+def _events_message(messages: list[dict[str, Any]], texts: list[str]) -> dict[str, Any]:
     # Every ``event`` frame of one command in one group message, so their order holds; JSON
     # encoded once by the sender rather than by each of the room's sockets.
-    return {"type": "game.events", "texts": texts}
+    return {"type": "game.events", "texts": texts, "turn": turn_summary(messages[-1]["game"])}
 
 
-def send_events(room_code: str, texts: list[str]) -> None:
+def send_events(room_code: str, messages: list[dict[str, Any]], texts: list[str]) -> None:
     if texts:
-        group_send(room_code, _events_message(texts))
+        group_send(room_code, _events_message(messages, texts))
 
 
-async def asend_events(room_code: str, texts: list[str]) -> None:
+async def asend_events(room_code: str, messages: list[dict[str, Any]], texts: list[str]
+                       ) -> None:
     if texts:
-        await agroup_send(room_code, _events_message(texts))
+        await agroup_send(room_code, _events_message(messages, texts))
+
+
+async def asend_holding(room_code: str, text: str) -> None:
+    """A player's held dice as they change (a ``holding`` frame, encoded once): never stored,
+    outside the ``seq`` stream."""
+    await agroup_send(room_code, {"type": "room.holding", "text": text})
 
 
 def send_room_changed(room_code: str) -> None:
@@ -66,3 +83,14 @@ def send_presence(room_code: str, message: dict[str, Any]) -> None:
 
 async def asend_presence(room_code: str, message: dict[str, Any]) -> None:
     await agroup_send(room_code, _presence_message(message))
+
+
+async def asend_standings(room_code: str, text: str) -> None:
+    """Where everyone stands (a ``standings`` frame, encoded once); each socket decides
+    whether its person may see it."""
+    await agroup_send(room_code, {"type": "room.standings", "text": text})
+
+
+async def asend_advice(room_code: str, player: int, text: str) -> None:
+    """The coach's ``advice`` (practice rooms only), for the sockets of ``player`` alone."""
+    await agroup_send(room_code, {"type": "room.advice", "player": player, "text": text})

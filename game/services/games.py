@@ -112,7 +112,7 @@ def store_events(
 def play(room_code: str, action: Action, **command: Any) -> PlayResult:
     """Apply a roll or a score (see :func:`apply_command`), then broadcast its events."""
     result = apply_command(room_code, action, **command)
-    broadcast.send_events(room_code, result.texts)
+    broadcast.send_events(room_code, result.messages, result.texts)
     return result
 
 
@@ -180,7 +180,7 @@ def end_game(game_id: int) -> list[dict[str, Any]]:
         messages = store_events(game_row, game, events, by="system", seat=None)
         code = game_row.room.code
         transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
-    broadcast.send_events(code, [json.dumps(m) for m in messages])
+    broadcast.send_events(code, messages, [json.dumps(m) for m in messages])
     return messages
 
 

@@ -53,22 +53,26 @@ def _record_socket(room: Room, channel_name: str, guest: str, address: str | Non
         _touch_seat(room, guest)
 
 
-def check_socket_limit(guest: str, address: str) -> None:
-    """Raise ``too_many_sockets`` if this visitor already has as many live sockets as one
-    session (``guest``) or one address may have (settings ``SOCKETS_PER_SESSION``,
-    ``SOCKETS_PER_ADDRESS``). Counted over every server process."""
-    live = Connection.objects.filter(last_seen__gte=timezone.now() - STALE_AFTER)
-    if guest and live.filter(guest_key=guest).count() >= settings.SOCKETS_PER_SESSION:
-        raise ServiceError("too_many_sockets", "You have too many tabs open on this site.")
-    if address and live.filter(address=address).count() >= settings.SOCKETS_PER_ADDRESS:
-        raise ServiceError("too_many_sockets", "Too many connections from your address.")
-
-
 def socket_opened(room: Room, channel_name: str, guest: str,
                   address: str = "") -> dict[str, Any]:
     """A socket of ``guest`` ("" for an anonymous watcher) joined the room: stored, then the
-    room's ``presence`` announced; returns that message."""
+    room's ``presence`` announced; returns that message.
+
+    Raises ``too_many_sockets`` (and stores nothing) if the visitor now has more live sockets
+    than one session (``guest``) or one address may have (settings ``SOCKETS_PER_SESSION``,
+    ``SOCKETS_PER_ADDRESS``), counted over every server process. The row is written and
+    committed before the count, so sockets opened at the same moment see each other: a burst
+    of handshakes cannot slip past the cap together."""
     _record_socket(room, channel_name, guest, address)
+    live = Connection.objects.filter(last_seen__gte=timezone.now() - STALE_AFTER)
+    refusal = ""
+    if guest and live.filter(guest_key=guest).count() > settings.SOCKETS_PER_SESSION:
+        refusal = "You have too many tabs open on this site."
+    elif address and live.filter(address=address[:64]).count() > settings.SOCKETS_PER_ADDRESS:
+        refusal = "Too many connections from your address."
+    if refusal:
+        Connection.objects.filter(channel_name=channel_name).delete()
+        raise ServiceError("too_many_sockets", refusal)
     return _announce(room)
 
 

@@ -55,7 +55,7 @@ def clean_dice_seed(raw: object) -> str:
 
 
 def create_room(
-    *, name: str, rules: str, seats: Sequence[SeatSpec], host_key: str
+    *, name: str, rules: str, seats: Sequence[SeatSpec], host_key: str, practice: bool = False
 ) -> Room:
     name = clean_room_name(name)
     if rules not in RULESETS:
@@ -67,7 +67,7 @@ def create_room(
             raise ServiceError("bad_room", f"Bot levels are: {', '.join(LEVELS)}.")
     with transaction.atomic():
         room = Room.objects.create(name=name, rules=rules, seats_count=len(seats),
-                                   host_key=host_key)
+                                   host_key=host_key, practice=practice)
         # The first game's seed, before any player can choose theirs; only its hash is shown.
         room.next_server_seed = draw_server_seed(room.pk, 0)
         room.save(update_fields=["next_server_seed"])
@@ -110,6 +110,9 @@ def take_seat(code: str, guest: str, nickname: str, index: int,
         mine = seat_of(room, guest)
         if mine is not None:
             return mine
+        if room.status == Room.Status.PLAYING:
+            raise ServiceError("game_running", "A game is running: watch it, and take a free "
+                                               "seat for the next one.")
         seat = Seat.objects.filter(room=room, index=index).first()
         if seat is None:
             raise ServiceError("no_seat", "There is no such seat in this room.")

@@ -1,9 +1,10 @@
-// Keyboard play: 1–5 hold or release a die, R rolls, S jumps to the first open box and the
+// Keyboard play: 1–5 hold or release a die, R rolls, H asks a practice room's coach for a hint,
+// S jumps to the first open box and the
 // arrow keys move between boxes (Enter or Space scores: they are buttons).
 
 const OPTION = "#scorecard button.option";
 
-/** actions: {toggle(i), roll()} */
+/** actions: {toggle(i), roll(), hint()?} */
 export function installShortcuts(actions) {
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -23,6 +24,9 @@ export function installShortcuts(actions) {
       e.preventDefault();
     } else if (key === "r") {
       actions.roll();
+      e.preventDefault();
+    } else if (key === "h" && actions.hint) {
+      actions.hint();
       e.preventDefault();
     } else if (key === "s") {
       const first = document.querySelector(OPTION);

@@ -45,18 +45,21 @@ export function slotLabel(box, column, columns) {
   return columns > 1 ? `${boxLabel(box)} (column ${column + 1})` : boxLabel(box);
 }
 
-/** A sentence for one game event, or null for events not worth a line. */
-export function describeEvent(event, game, by, me = null) {
+/** A sentence for one game event, or null for events not worth a line. `computers`: the
+ * player indexes of computer players (their turns are not called a person's). */
+export function describeEvent(event, game, by, me = null, computers = new Set()) {
   const players = game ? game.players : [];
   const name = (i) => (players[i] !== undefined ? players[i] : `Player ${i + 1}`);
   const columns = game && game.scorecards.length ? game.scorecards[0].columns.length : 1;
-  const auto = by === "autoplay" ? " (played for them while away)" : "";
+  // Autoplay: the computer played a person's move (away, or out of turn time).
+  const auto = by === "autoplay" ? " (played by the computer)" : "";
   switch (event.kind) {
     case "game_started":
       return `A new game of ${rulesTitle(event.rules)} started.`;
     case "turn_started":
-      return event.player === me
-        ? `Round ${event.round}: your turn, ${name(event.player)}.`
+      if (event.player === me) return `Round ${event.round}: your turn, ${name(event.player)}.`;
+      return computers.has(event.player)
+        ? `Round ${event.round}: ${name(event.player)}'s turn (computer).`
         : `Round ${event.round}: ${name(event.player)}'s turn.`;
     case "rolled": {
       const kept = event.held && event.held.length ? `, keeping ${event.held.length}` : "";

@@ -1,5 +1,7 @@
 // The room page: one socket, one state, and a render of it after every message.
 
+import { Coach, THRESHOLDS } from "./coach.js";
+import { Confirm, scoreWarning } from "./confirm.js";
 import { RoomConnection, SeqTracker } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
@@ -8,7 +10,8 @@ import { loadHolds, saveHolds as saveHoldsFor } from "./holds.js";
 import { installShortcuts } from "./keyboard.js";
 import { describeEvent, rulesTitle, slotLabel } from "./labels.js";
 import { RULESET } from "./ruleset.js";
-import { renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
+import { placeLine, renderResult, renderScorecard, resultHeadline } from "./scorecard.js";
+import { renderStandings } from "./standings.js";
 
 const LOG_LIMIT = 200;
 const root = document.getElementById("room");
@@ -31,9 +34,13 @@ const state = {
   busy: false,              // a command is on its way; avoid double sends
   column: undefined,        // triple: which scorecard column is shown (null = all)
   connected: false,
+  standings: null,          // the last `standings` frame: where everyone stands
+  turnEnds: null,           // Date.now() when the turn's time runs out (rooms with a turn time)
 };
 
 const seq = new SeqTracker();
+const confirm = new Confirm($("confirm"));
+const coach = new Coach(); // practice rooms: the advice after each of my rolls
 const tray = new DiceTray($("dice"), toggleHold);
 const wsScheme = location.protocol === "https:" ? "wss" : "ws";
 const conn = new RoomConnection(`${wsScheme}://${location.host}/ws/rooms/${boot.code}/`, {
@@ -77,16 +84,33 @@ function handleMessage(msg) {
     case "state": onState(msg); break;
     case "event": onEvent(msg); break;
     case "presence": onPresence(msg); break;
+    case "holding": onHolding(msg); break;
+    case "standings": state.standings = msg; render(); break;
+    case "advice": coach.update(msg, state.game); render(); break;
     case "error": onError(msg); break;
     default: break; // newer server, older page: ignore what we do not know
   }
 }
 
+// One sync at a time: the state it brings covers every event until then. The server answers
+// a few syncs at once, then one per 5 s (docs/protocol.md); one refused is asked again later.
+let syncTimer = null;
+function resync() {
+  if (syncTimer !== null) return;
+  conn.send("sync", {}, { command: false });
+  syncTimer = setTimeout(() => { syncTimer = null; resync(); }, 6000);
+}
+
 function onState(msg) {
+  clearTimeout(syncTimer);
+  syncTimer = null;
   state.busy = false;
   root.dataset.synced = "true"; // the page shows the server's state (tests wait for this)
   if (msg.room) state.room = { ...state.room, ...msg.room };
   if (msg.you) state.you = msg.you;
+  state.turnEnds = typeof msg.turn_ends_in === "number"
+    ? Date.now() + msg.turn_ends_in * 1000 : null;
+  confirm.cancel();
   const before = state.game;
   state.game = msg.game || null;
   // The game's last events: after a reload, a reconnect or a gap the log shows what happened
@@ -111,7 +135,7 @@ function onEvent(msg) {
     const where = seq.check(msg.seq);
     if (where === "duplicate") return;
     if (where === "gap") {
-      conn.send("sync", {}, { command: false });
+      resync();
       return;
     }
     seq.reset(msg.seq);
@@ -119,6 +143,12 @@ function onEvent(msg) {
   state.busy = false;
   if (msg.game) state.game = msg.game;
   state.rolled = [];
+  confirm.cancel(); // the dice or the turn changed: a question asked before is stale
+  if (event.kind === "turn_started" && state.room.turn_seconds) {
+    state.turnEnds = Date.now() + state.room.turn_seconds * 1000;
+  } else if (event.kind === "game_finished") {
+    state.turnEnds = null;
+  }
   if (event.kind === "rolled") {
     const kept = new Set(event.held || []);
     state.rolled = [0, 1, 2, 3, 4].filter((i) => !kept.has(i));
@@ -146,7 +176,19 @@ function onPresence(msg) {
   if (typeof msg.watchers === "number") state.room.watchers = msg.watchers;
   renderSeats();
   renderWatchers();
+  renderStandings($("standings"), state.standings, state.game,
+    state.game ? state.game.players : []);
   if (state.game) renderCards();
+}
+
+// The player to move shows which dice they hold as they change them (not stored; the roll
+// carries the hold that counts). Our own echo is ignored: quick clicks must not flicker.
+function onHolding(msg) {
+  const g = state.game;
+  if (!g || g.finished || msg.game !== g.id || msg.seq !== g.seq) return; // another moment
+  if (msg.player !== g.current_player || msg.player === myPlayer()) return;
+  state.lastHeld = new Set(msg.held);
+  renderDice();
 }
 
 let errorTimer = null;
@@ -214,8 +256,21 @@ function canHold() {
 
 function roll() {
   if (!canRoll()) return;
-  const hold = state.game.dice ? [...state.held].sort() : [];
-  command("roll", { hold });
+  const g = state.game;
+  const hold = g.dice ? [...state.held].sort() : [];
+  const send = () => command("roll", { hold });
+  const warning = g.dice && coach.rollWarning(g, hold, g.scorecards[0].columns.length);
+  if (!warning) {
+    send();
+    return;
+  }
+  confirm.ask(`roll:${hold.join("")}`, warning, send);
+}
+
+function hint() {
+  if (!coach.current(state.game) || !isMyTurn()) return;
+  coach.hint = !coach.hint;
+  render();
 }
 
 function toggleHold(i) {
@@ -223,13 +278,45 @@ function toggleHold(i) {
   if (state.held.has(i)) state.held.delete(i);
   else state.held.add(i);
   saveHolds();
+  conn.send("hold", { held: [...state.held].sort() }, { command: false });
   renderDice();
   renderTurn();
 }
 
 function scoreBox(box, column) {
   if (!isMyTurn() || !state.game.dice || state.busy) return;
-  command("score", { box, column });
+  const g = state.game;
+  const option = (g.options || []).find((o) => o.box === box && o.column === column);
+  const columns = g.scorecards[0].columns.length;
+  const warning = coach.scoreWarning(g, box, column, columns)
+    || (option && scoreWarning(option, g.options, columns));
+  const send = () => command("score", { box, column });
+  if (!warning) {
+    send();
+    return;
+  }
+  confirm.ask(`score:${box}@${column}`, warning, send);
+  renderCards();
+}
+
+/** The host starts; free seats are dropped at the start, so that is asked first. */
+function startGame(type) {
+  const free = state.room.seats.filter((s) => !s.name).length;
+  if (!free) {
+    command(type);
+    return;
+  }
+  const seats = free === 1 ? "1 seat is free" : `${free} seats are free`;
+  confirm.ask(`start:${type}`, {
+    message: `${seats}: start without ${free === 1 ? "it" : "them"}? `
+      + `Free seats are removed when the game starts.`,
+    yes: "Start anyway",
+  }, () => command(type));
+}
+
+function seatCommand(type, fields = {}) {
+  if (!state.connected || state.busy) return;
+  command(type, fields);
 }
 
 function saveHolds() {
@@ -244,7 +331,15 @@ function sameTurn(a, b) {
   return Boolean(a && b) && a.round === b.round && a.current_player === b.current_player;
 }
 
-installShortcuts({ toggle: toggleHold, roll });
+installShortcuts({ toggle: toggleHold, roll, hint });
+if ($("hint-btn")) $("hint-btn").addEventListener("click", hint);
+if ($("coach-threshold")) {
+  const select = $("coach-threshold");
+  select.value = coach.threshold === Infinity ? "never" : String(coach.threshold);
+  select.addEventListener("change", () => {
+    coach.setThreshold(select.value === "never" ? Infinity : Number(select.value));
+  });
+}
 
 // --- rendering ----------------------------------------------------------------------------------
 
@@ -262,10 +357,15 @@ function render() {
   renderHostControls(st);
   renderSeats();
   renderWatchers();
+  renderStandings($("standings"), state.standings, state.game,
+    state.game ? state.game.players : []);
   renderFairness(st);
   const playing = Boolean(state.game);
+  // Keyboard help only for those who have keys to press: a watcher has none.
+  $("keys-help").hidden = myPlayer() === null;
   $("table").hidden = !playing || state.game.finished;
   $("cards").hidden = !playing;
+  renderClock();
   if (playing) {
     renderTurn();
     renderDice();
@@ -285,8 +385,15 @@ function renderJoin(st) {
     for (const option of [...select.options]) {
       if (!free.has(Number(option.value))) option.remove();
     }
+    // A seat the host added between games: offer it too.
+    const offered = new Set([...select.options].map((o) => Number(o.value)));
+    for (const seat of [...free].sort((a, b) => a - b)) {
+      if (!offered.has(seat)) select.append(h("option", { value: String(seat) }, `Seat ${seat + 1}`));
+    }
   }
-  join.hidden = st !== "waiting" || (state.room.seats.length > 0 && free.size === 0)
+  // Between games too: a friend who came late takes a free seat for the rematch.
+  join.hidden = st === "playing" || st === "starting"
+    || (state.room.seats.length > 0 && free.size === 0)
     || (select !== null && select.options.length === 0);
 }
 
@@ -298,7 +405,20 @@ function renderHostControls(st) {
   start.disabled = !state.connected || state.busy || !state.room.seats.some((s) => s.name);
   rematch.hidden = !(host && st === "finished");
   rematch.disabled = !state.connected || state.busy;
-  $("host-controls").hidden = start.hidden && rematch.hidden;
+  // Between games the host sets the seats and the options of the next one.
+  const between = host && (st === "waiting" || st === "finished");
+  const add = $("add-seat-btn");
+  add.hidden = !between || state.room.seats.length >= 6;
+  add.disabled = !state.connected || state.busy;
+  $("turn-time-field").hidden = !between;
+  const select = $("turn-time");
+  if (document.activeElement !== select) select.value = String(state.room.turn_time || 0);
+  select.disabled = !state.connected || state.busy;
+  $("host-controls").hidden = start.hidden && rematch.hidden && !between;
+  const timeNote = $("turn-time-note");
+  const minutes = (state.room.turn_time || 0) / 60;
+  timeNote.hidden = between || !minutes || st === "playing";
+  timeNote.textContent = `Turn time: ${minutes} min; then the computer plays the turn.`;
   const note = $("waiting-note");
   if (st === "waiting") {
     note.hidden = false;
@@ -336,8 +456,35 @@ function renderSeats() {
       s.kind === "bot" ? h("span", { class: "tag" }, "computer") : null,
       s.name ? h("span", { class: "presence" }, away ? "away" : "here") : null,
       isCurrent ? h("span", { class: "tag tag-turn" }, "to play") : null),
-    h("span", { class: "seat-total" }, total !== null ? String(total) : ""));
+    h("span", { class: "seat-total" }, total !== null ? String(total) : ""),
+    seatActions(s, away));
   }));
+}
+
+/** Between games: "Leave seat" for my own seat; for the host, a computer for a free seat or
+ * an absent person's, and "Remove". Null while a game runs. */
+function seatActions(s, away) {
+  const st = status();
+  if (st !== "waiting" && st !== "finished") return null;
+  const host = Boolean(state.you && state.you.host);
+  const mine = state.you && s.seat === state.you.seat;
+  const buttons = [];
+  if (mine) {
+    buttons.push(h("button", { type: "button", class: "btn btn-small seat-leave",
+      onclick: () => seatCommand("leave_seat") }, "Leave seat"));
+  }
+  if (host && !mine && (!s.name || away || s.kind === "bot")) {
+    if (s.kind !== "bot") {
+      buttons.push(h("button", { type: "button", class: "btn btn-small seat-bot",
+        onclick: () => seatCommand("seat_bot", { seat: s.seat, level: "optimal" }) },
+      "Computer"));
+    }
+    if (state.room.seats.length > 1) {
+      buttons.push(h("button", { type: "button", class: "btn btn-small seat-remove",
+        onclick: () => seatCommand("remove_seat", { seat: s.seat }) }, "Remove"));
+    }
+  }
+  return buttons.length ? h("span", { class: "seat-actions" }, buttons) : null;
 }
 
 /** The commitment of the running game's server seed (or the next game's), the seed once
@@ -393,7 +540,14 @@ function renderTurn() {
     else if (g.dice) hint = " — hold dice and roll again, or pick a box.";
     turn.append(h("strong", {}, "Your turn"), hint);
   } else {
-    turn.append(h("strong", {}, g.players[g.current_player]), "’s turn");
+    // A computer's turn is never labelled as a person's; a person away or out of time has
+    // theirs played by the computer, which says so.
+    const seat = seatOfPlayer(g.current_player);
+    const bot = seat && seat.kind === "bot";
+    const autoplay = !bot && (awayPlayers().has(g.current_player) || turnLeft() === 0);
+    turn.append(h("strong", {}, g.players[g.current_player]),
+      bot ? "’s turn (computer)" : "’s turn");
+    if (autoplay) turn.append(h("span", { class: "autoplay" }, " — the computer plays it"));
   }
   turn.append(h("span", { class: "round" }, ` · round ${g.round} of ${g.rounds}`));
   turn.classList.toggle("mine", mine);
@@ -408,6 +562,53 @@ function renderTurn() {
   left.dataset.left = String(g.rolls_left);
 }
 
+/** Seconds left of the current turn (rooms with a turn time), or null. */
+function turnLeft() {
+  const g = state.game;
+  if (state.turnEnds === null || !g || g.finished) return null;
+  return Math.max(0, Math.ceil((state.turnEnds - Date.now()) / 1000));
+}
+
+/** The turn's countdown, the same for everyone in the room; ticks on its own. */
+function renderClock() {
+  const clock = $("turn-clock");
+  const left = turnLeft();
+  clock.hidden = left === null;
+  if (left === null) return;
+  const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  if (clock.dataset.left !== String(left)) {
+    clock.dataset.left = String(left);
+    replaceChildren(clock, h("span", { class: "visually-hidden" }, "Time left for this turn: "),
+      text, h("span", { "aria-hidden": "true" }, " left"));
+  }
+  clock.classList.toggle("urgent", left <= 10);
+}
+setInterval(renderClock, 250);
+
+/** Practice rooms: each box I may score shows what it is worth; the hint marks the best
+ * choice (a box here, the dice to keep in renderDice). */
+function renderCoach(table) {
+  const g = state.game;
+  const advice = isMyTurn() ? coach.current(g) : null;
+  const best = advice && coach.hint ? coach.best(g) : null;
+  for (const button of table.querySelectorAll("button.option")) {
+    const column = Number(button.dataset.column);
+    const value = advice ? coach.boxValue(g, button.dataset.box, column) : null;
+    if (value === null) continue;
+    button.append(h("span", { class: "coach-value", title: "expected final score" },
+      `≈ ${value.toFixed(1)}`));
+    if (best && best.kind === "box" && best.box === button.dataset.box && best.column === column) {
+      button.classList.add("coach-best");
+    }
+  }
+  const hintBtn = $("hint-btn");
+  if (hintBtn) {
+    hintBtn.hidden = !advice;
+    hintBtn.setAttribute("aria-pressed", String(Boolean(advice && coach.hint)));
+  }
+  if ($("coach-row")) $("coach-row").hidden = !isMyTurn();
+}
+
 function renderDice() {
   const g = state.game;
   const mine = isMyTurn();
@@ -419,6 +620,11 @@ function renderDice() {
   });
   state.rolled = [];
   $("dice").classList.toggle("watching", !mine);
+  // The coach's hint: the dice its best hold keeps.
+  const best = mine && coach.hint ? coach.best(g) : null;
+  const keep = new Set(best && best.kind === "hold" ? best.hold : []);
+  $("dice").querySelectorAll(".die").forEach((die, i) => die.classList.toggle("hint", keep.has(i)));
+  $("dice").classList.toggle("hint-nothing", Boolean(best && best.kind === "hold" && !keep.size));
 }
 
 function renderCards() {
@@ -458,8 +664,10 @@ function renderCards() {
   const table = renderScorecard({
     game: g, me: myPlayer(), columnsShown: shown, away: awayPlayers(),
     canScore: isMyTurn() && g.dice !== null && state.connected && !state.busy,
+    armed: (o) => confirm.pending(`score:${o.box}@${o.column}`),
   }, scoreBox);
   replaceChildren($("scorecard"), table);
+  renderCoach(table);
   renderRulesHelp(g);
   if (focusKey) {
     const [box, column] = focusKey.split("@");
@@ -499,7 +707,7 @@ function renderResultPanel() {
   $("result-title").textContent = resultHeadline(g, myPlayer());
   const link = $("game-page-link");
   link.href = link.dataset.template.replace(/\/0\/$/, `/${g.id}/`);
-  replaceChildren($("result-body"), renderResult(g));
+  replaceChildren($("result-body"), placeLine(g, myPlayer()), renderResult(g));
 }
 
 // --- log ----------------------------------------------------------------------------------------
@@ -513,10 +721,12 @@ function renderResultPanel() {
 function addLogLines(gameId, entries) {
   const log = $("log");
   const me = myPlayer();
+  const computers = new Set(state.room.seats.filter((s) => s.kind === "bot")
+    .map((s) => playerOfSeat(s.seat)));
   let added = false;
   for (const { seq: at, event, by } of entries) {
     if (typeof at !== "number" || !event || hasLogLine(log, gameId, at)) continue;
-    const text = describeEvent(event, state.game, by, me);
+    const text = describeEvent(event, state.game, by, me, computers);
     if (!text) continue;
     const mine = event.player !== undefined && event.player === me;
     const li = h("li", {
@@ -557,8 +767,12 @@ function placeDividers(log) {
 // --- wiring -------------------------------------------------------------------------------------
 
 $("roll-btn").addEventListener("click", roll);
-$("start-btn").addEventListener("click", () => command("start"));
-$("rematch-btn").addEventListener("click", () => command("rematch"));
+$("start-btn").addEventListener("click", () => startGame("start"));
+$("rematch-btn").addEventListener("click", () => startGame("rematch"));
+$("add-seat-btn").addEventListener("click", () => seatCommand("add_seat"));
+$("turn-time").addEventListener("change", (e) => {
+  seatCommand("room_options", { turn_time: Number(e.target.value) });
+});
 $("copy-link").addEventListener("click", async () => {
   const button = $("copy-link");
   try {
@@ -576,4 +790,4 @@ render();
 conn.connect();
 // For the end-to-end tests and curious people: a peek at the client state.
 // `receive` feeds a message as if from the server (tests use it for rare states and seq gaps).
-window.yahtzeeRoom = { state, seq, receive: handleMessage };
+window.yahtzeeRoom = { state, seq, receive: handleMessage, confirm };

@@ -61,8 +61,8 @@ export function renderScorecard(view, onScore) {
         h("span", { class: "short" }, boxShort(box))));
     game.players.forEach((name, p) => {
       for (const c of columnsShown) {
-        row.append(boxCell({ game, box, p, c, current, me, options, canScore, columns, name },
-          onScore));
+        row.append(boxCell({ game, box, p, c, current, me, options, canScore, columns, name,
+          armed: view.armed }, onScore));
       }
     });
     return row;
@@ -79,18 +79,22 @@ export function renderScorecard(view, onScore) {
   };
 
   table.append(h("tbody", { class: "upper" }, upper.map(boxRow)));
+  // The names of the sums are the same here, in the result and on the game page (TOTALS).
   table.append(h("tbody", { class: "subtotals" },
-    sumRow("Upper total", "upper-total", (col) => `${col.upper_subtotal}`),
-    sumRow(`Bonus (${RULESET.upper_bonus_threshold}+)`, "upper-bonus", (col) => upperBonusText(col, upper))));
+    sumRow(TOTALS.upper, "upper-total", (col) => `${col.upper_subtotal}`),
+    sumRow(TOTALS.upperBonus, "upper-bonus", (col) => upperBonusText(col, upper))));
   table.append(h("tbody", { class: "lower" }, lower.map(boxRow)));
   const sums = h("tbody", { class: "totals" });
   if (hasYahtzeeBonus) {
-    sums.append(sumRow("Yahtzee bonus", "y-bonus",
+    sums.append(sumRow(TOTALS.yahtzeeBonus, "y-bonus",
       (col) => (col.yahtzee_bonus ? `+${col.yahtzee_bonus}` : "")));
   }
-  sums.append(sumRow(multi ? "Column total" : "Total", "total", (col) => `${col.total}`));
+  sums.append(sumRow(multi ? TOTALS.column : TOTALS.total, "total", (col) => `${col.total}`));
   if (multi) {
-    const row = h("tr", { class: "sum grand-total" }, h("th", { scope: "row" }, "Grand total"));
+    // Triple: each column counts its multiplier times; these rows add up to the total.
+    sums.append(sumRow(TOTALS.weighted, "weighted",
+      (col) => `${col.total * col.multiplier}`));
+    const row = h("tr", { class: "sum grand-total" }, h("th", { scope: "row" }, TOTALS.total));
     game.players.forEach((_, p) => {
       row.append(h("td", { colspan: columnsShown.length, class: cellClass(p, current, me, "num") },
         `${game.scorecards[p].total}`));
@@ -100,6 +104,17 @@ export function renderScorecard(view, onScore) {
   table.append(sums);
   return table;
 }
+
+/** One name for each sum, wherever a scorecard or a result shows it. */
+export const TOTALS = {
+  upper: "Upper section",
+  upperBonus: "Upper bonus",
+  yahtzeeBonus: "Yahtzee bonus",
+  lower: "Lower section",
+  column: "Column total",
+  weighted: "Weighted",
+  total: "Total",
+};
 
 /**
  * Names that tell players apart in a narrow column: the first word, or when several share it
@@ -120,8 +135,7 @@ function upperBonusText(col, upper) {
   if (!open) return "0";
   const need = RULESET.upper_bonus_threshold - col.upper_subtotal;
   return need > 0 ? h("span", { class: "to-go", title: `${need} more for the bonus` },
-    h("span", { "aria-hidden": "true" }, `−${need}`),
-    h("span", { class: "visually-hidden" }, `${need} more for the bonus`)) : "";
+    `needs ${need} more`) : "";
 }
 
 function cellClass(p, current, me, extra) {
@@ -149,13 +163,16 @@ function boxCell(ctx, onScore) {
     return td;
   }
   if (p === me && canScore) {
+    // A choice waiting for its second tap (confirm.js) shows so on the box itself.
+    const armed = Boolean(ctx.armed && ctx.armed(option));
     td.classList.add("option-cell");
     td.append(h("button", {
-      type: "button", class: `option${option.points === 0 ? " zero" : ""}`,
+      type: "button",
+      class: `option${option.points === 0 ? " zero" : ""}${armed ? " armed" : ""}`,
       dataset: { box, column: String(c) },
-      "aria-label": `Score ${option.points} in ${where}`,
+      "aria-label": `${armed ? "Confirm: score" : "Score"} ${option.points} in ${where}`,
       onclick: () => onScore(box, c),
-    }, String(option.points)));
+    }, armed ? `${option.points}?` : String(option.points)));
   } else {
     td.classList.add("potential");
     td.append(h("span", { "aria-hidden": "true" }, String(option.points)),
@@ -175,13 +192,13 @@ export function renderResult(game) {
     .sort((a, b) => b.card.total - a.card.total || a.p - b.p);
   const winners = new Set(game.winners);
   const rows = [
-    ["Upper section", (c) => `${weighted(c, "upper_subtotal")}`],
-    ["Upper bonus", (c) => bonus(weighted(c, "upper_bonus"))],
+    [TOTALS.upper, (c) => `${weighted(c, "upper_subtotal")}`],
+    [TOTALS.upperBonus, (c) => bonus(weighted(c, "upper_bonus"))],
   ];
   if (RULESET.yahtzee_bonus > 0) {
-    rows.push(["Yahtzee bonus", (c) => bonus(weighted(c, "yahtzee_bonus"))]);
+    rows.push([TOTALS.yahtzeeBonus, (c) => bonus(weighted(c, "yahtzee_bonus"))]);
   }
-  rows.push(["Lower section", (c) => `${weighted(c, "lower_subtotal")}`]);
+  rows.push([TOTALS.lower, (c) => `${weighted(c, "lower_subtotal")}`]);
 
   let rank = 0;
   let prev = null;
@@ -195,7 +212,7 @@ export function renderResult(game) {
   });
   const body = rows.map(([label, value]) => h("tr", {}, h("th", { scope: "row" }, label),
     players.map((r) => h("td", { class: winners.has(r.p) ? "winner" : "" }, value(r.card)))));
-  body.push(h("tr", { class: "total-row" }, h("th", { scope: "row" }, "Total"),
+  body.push(h("tr", { class: "total-row" }, h("th", { scope: "row" }, TOTALS.total),
     players.map((r) => h("td", { class: `total${winners.has(r.p) ? " winner" : ""}` },
       String(r.card.total)))));
   return h("div", {},
@@ -208,6 +225,26 @@ export function renderResult(game) {
 
 function bonus(points) {
   return points ? `+${points}` : "0";
+}
+
+/** Where player `me` finished ("You finished 2nd of 3, with 187 points."), or null for a
+ * watcher. Ties share the better place. */
+export function placeLine(game, me) {
+  // Alone at the table the headline says it all.
+  if (me === null || me === undefined || !game.scorecards[me] || game.players.length < 2) {
+    return null;
+  }
+  const mine = game.scorecards[me].total;
+  const place = 1 + game.scorecards.filter((c) => c.total > mine).length;
+  const n = game.players.length;
+  const text = `You finished ${ordinal(place)} of ${n}, with ${mine} points.`;
+  return h("p", { class: "result-place", id: "result-place" }, text);
+}
+
+function ordinal(n) {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
 }
 
 /** "Ann wins with 245 points" or "A tie: Ann and Bob with 230 points". */

@@ -1,55 +1,14 @@
-"""Strategy tables built once per test session, in a temporary STRATEGY_DIR."""
+"""The other strategy tables, built once per test session in the session's STRATEGY_DIR
+(``strategy_dir`` and the yahtzee table are in tests/conftest.py, shared with every folder)."""
 
 from __future__ import annotations
 
-import io
-import os
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
-from game.ai import build_table, get_solution, set_strategy_dir
+from game.ai import build_table, set_strategy_dir
 from game.ai.solver import Solution
-from game.ai.storage import forget_loaded
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The first tests here build three strategy tables with their moments (yatzy alone takes
-    ~3 min of CPU, far longer at a load of 8 on 2 cores): give the package a wider timeout."""
-    for item in items:
-        if item.nodeid.startswith("tests/ai/"):
-            item.add_marker(pytest.mark.timeout(1800))
-
-
-@pytest.fixture(scope="session")
-def strategy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every table of this session lives here; subprocesses get it through the environment."""
-    path = tmp_path_factory.mktemp("strategy")
-    old = os.environ.get("STRATEGY_DIR")
-    os.environ["STRATEGY_DIR"] = str(path)
-    set_strategy_dir(path)
-    forget_loaded()
-    yield path
-    set_strategy_dir(None)
-    forget_loaded()
-    if old is None:
-        os.environ.pop("STRATEGY_DIR", None)
-    else:
-        os.environ["STRATEGY_DIR"] = old
-
-
-@pytest.fixture(scope="session")
-def build_output(strategy_dir: Path) -> str:
-    """The yahtzee table, built once through ``manage.py build_strategy``; its output."""
-    out = io.StringIO()
-    call_command("build_strategy", "--rules", "yahtzee", "--no-progress", stdout=out)
-    return out.getvalue()
-
-
-@pytest.fixture(scope="session")
-def yahtzee_table(build_output: str) -> Solution:
-    return get_solution("yahtzee")
 
 
 @pytest.fixture(scope="session")

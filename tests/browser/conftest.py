@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, expect, sync_playwright
 
+from benchmarks.load.services import TEARDOWN_WAIT, stop
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "var" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -42,6 +44,7 @@ class LiveServer:
 
     data_dir: Path
     redis_url: str  # the real channel layer, as deployed
+    strategy_dir: Path  # the test session's strategy tables (built by the tests that need them)
     port: int = field(default_factory=_free_port)
     proc: subprocess.Popen | None = None
 
@@ -55,8 +58,12 @@ class LiveServer:
         env.update({
             "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
             "DATA_DIR": str(self.data_dir),
+            "STRATEGY_DIR": str(self.strategy_dir),
             "DATABASE_URL": f"sqlite:///{self.data_dir / 'db.sqlite3'}",
             "REDIS_URL": self.redis_url,
+            # Rate-limit counters of this server alone: every test run (and every session
+            # working here) shares the host's Redis and the address 127.0.0.1.
+            "CACHE_KEY_PREFIX": f"browser-tests-{self.data_dir.name}-{self.port}-{os.getpid()}",
             "DICE_SEED": "browser-tests",
             "BOT_DELAY": "0",
             # Reloads must not count as "away" long enough for the autoplay bot to step in.
@@ -93,20 +100,15 @@ class LiveServer:
             time.sleep(0.2)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
+        if self.proc is not None:
+            stop(self.proc, timeout=TEARDOWN_WAIT)
         self.proc = None
 
 
 @pytest.fixture(scope="session")
-def daphne_server(tmp_path_factory: pytest.TempPathFactory,
-                  redis_url: str) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("browser-data"), redis_url)
+def daphne_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str,
+                  strategy_dir: Path) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("browser-data"), redis_url, strategy_dir)
     server.migrate()
     server.start()
     yield server

@@ -157,3 +157,13 @@ _CONTRAST_JS = """() => {
 def low_contrast_text(page: Page) -> list[str]:
     """Visible text below WCAG AA contrast (4.5:1, or 3:1 for large text)."""
     return page.evaluate(_CONTRAST_JS)
+
+
+def confirm_if_asked(page: Page) -> bool:
+    """A choice that scores 0 or far below the best asks for a second tap (the confirm bar):
+    give it. Whether it was asked."""
+    bar = page.locator("#confirm")
+    if not bar.is_visible():
+        return False
+    bar.locator(".confirm-yes").click()
+    return True

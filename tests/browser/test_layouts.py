@@ -13,6 +13,7 @@ from .pages import (
     assert_fits,
     cell,
     client_state,
+    confirm_if_asked,
     dice,
     last_seq,
     low_contrast_text,
@@ -57,12 +58,22 @@ def test_yatzy_for_six_on_a_phone_played_with_the_keyboard_only(
         box = page.evaluate("document.activeElement.dataset.box")
         points = page.evaluate("document.activeElement.textContent")
         press(page, "Enter")
+        if page.locator("#confirm").is_visible():  # a 0 or a poor box: Enter again confirms
+            press(page, "Enter")
         expect(cell(page, 0, box)).to_have_text(points)
     # The five computer players finish their last turns, then the result shows.
     expect(page.locator("#result")).to_be_visible()
     final = client_state(page)
     assert final["finished"] and len(final["players"]) == 6
     expect(page.locator("#result .result-table thead th")).to_have_count(6)
+    # The winner's badge fits its pill, and the pill its column, at six columns on 390 px.
+    badges = page.locator("#result .tag-winner").evaluate_all("""els => els.map(e => {
+        const cell = e.closest('th').getBoundingClientRect(), pill = e.getBoundingClientRect();
+        return e.scrollWidth <= e.clientWidth && pill.left >= cell.left - 0.5
+            && pill.right <= cell.right + 0.5; })""")
+    assert badges and all(badges), badges
+    expect(page.locator("#result-place")).to_contain_text(
+        re.compile(r"You finished \d(st|nd|rd|th) of 6"))
     assert_fits(page)
 
 
@@ -86,6 +97,7 @@ def test_triple_on_a_phone_shows_one_column_at_a_time(daphne_server, new_context
     page.screenshot(path=str(screenshots / "room-phone-triple.png"), full_page=True)
     choice = max(options(page), key=lambda o: o.points)
     page.locator(f'#scorecard button.option[data-box="{choice.box}"][data-column="2"]').click()
+    confirm_if_asked(page)
     expect(cell(page, 0, choice.box, 2)).to_have_text(str(choice.points))
     switch.nth(0).click()
     expect(cell(page, 0, choice.box, 0)).to_have_text("")  # column 1 still open there
@@ -98,8 +110,8 @@ def test_triple_on_a_phone_shows_one_column_at_a_time(daphne_server, new_context
     assert_fits(page)
 
 
-def test_connection_lost_and_back(tmp_path, redis_url, new_context, screenshots):
-    server = LiveServer(tmp_path, redis_url)
+def test_connection_lost_and_back(tmp_path, redis_url, strategy_dir, new_context, screenshots):
+    server = LiveServer(tmp_path, redis_url, strategy_dir)
     server.migrate()
     server.start()
     try:

@@ -37,18 +37,11 @@ def frames_of(page: Page) -> list[dict]:
 
 
 def manage(server: LiveServer, *args: str) -> str:
-    """Run manage.py against the browser server's data (its database, its strategy tables)."""
-    env = {**server.env, "STRATEGY_DIR": str(server.data_dir / "strategy")}
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+    """Run manage.py against the browser server's data (its database, the session's tables)."""
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=server.env,
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
-
-
-@pytest.fixture(scope="session")
-def yahtzee_table(daphne_server) -> None:
-    """The yahtzee strategy table in the server's STRATEGY_DIR, built once (~30-60 s)."""
-    manage(daphne_server, "build_strategy", "--rules", "yahtzee", "--no-progress")
 
 
 @pytest.fixture(scope="module")

@@ -21,8 +21,14 @@ def template_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def site(template_dir: Path, tmp_path: Path) -> Iterator[Site]:
-    site = Site.create(template_dir, tmp_path / "site")
+def site_settings() -> dict[str, str]:
+    """Settings of the test's servers beyond ``site_env``; a test module may override it."""
+    return {}
+
+
+@pytest.fixture
+def site(template_dir: Path, tmp_path: Path, site_settings: dict[str, str]) -> Iterator[Site]:
+    site = Site.create(template_dir, tmp_path / "site", env=site_settings)
     try:
         yield site
     finally:

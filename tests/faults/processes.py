@@ -16,7 +16,15 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.load.services import REPO, free_port, start_daphne, start_redis, stop, wait_for_port
+from benchmarks.load.services import (
+    REPO,
+    TEARDOWN_WAIT,
+    free_port,
+    start_daphne,
+    start_redis,
+    stop,
+    wait_for_port,
+)
 
 APPLICATION = "yahtzee_site.asgi:application"
 
@@ -117,9 +125,9 @@ class Site:
     def stop(self) -> None:
         for proc in self.daphnes:
             if proc is not None:
-                stop(proc)
+                stop(proc, timeout=TEARDOWN_WAIT)
         if self.redis is not None:
-            stop(self.redis)
+            stop(self.redis, timeout=TEARDOWN_WAIT)
 
     # -- the stored truth ------------------------------------------------------------------
     def db(self) -> sqlite3.Connection:

@@ -26,7 +26,8 @@ ERROR_CODES = {
     "bad_json", "bad_message", "unknown_type", "too_large", "watcher", "not_host", "no_game",
     "game_running", "no_players", "not_your_turn", "game_over", "no_rolls_left", "not_rolled",
     "hold_before_roll", "invalid_die_position", "unknown_box", "invalid_column", "box_filled",
-    "joker_forbids", "bad_seed",
+    "joker_forbids", "no_seat", "not_seated", "player_here", "bad_level", "bad_option",
+    "last_seat", "room_full", "bad_seed",
 }
 
 huge_ints = st.sampled_from([2**31, 2**63, -(2**63), 10**100, -1, 5, 6, 10**4000 // 10**3990])
@@ -35,13 +36,18 @@ scalars = (st.none() | st.booleans() | st.integers() | huge_ints | st.floats()
 json_values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=6)
     | st.dictionaries(st.text(max_size=10), inner, max_size=6), max_leaves=25)
-types = st.sampled_from(["roll", "score", "sync", "start", "rematch", "seed"]) \
-    | st.text(max_size=20) | json_values
+types = (st.sampled_from(["roll", "score", "sync", "start", "rematch", "hold", "add_seat",
+                         "leave_seat", "seat_bot", "remove_seat", "room_options", "seed"])
+         | st.text(max_size=20) | json_values)
 command_like = st.fixed_dictionaries(
     {"type": types},
     optional={"hold": json_values | st.lists(huge_ints | st.integers(), max_size=7),
+              "held": json_values | st.lists(st.integers(-1, 6), max_size=7),
               "box": json_values | st.sampled_from(["chance", "yahtzee", "ones", "<script>"]),
               "column": json_values | huge_ints, "id": json_values | st.text(max_size=80),
+              "seat": json_values | huge_ints, "level": json_values | st.sampled_from(
+                  ["easy", "optimal", "<script>"]),
+              "turn_time": json_values | huge_ints | st.sampled_from([0, 60, 90, 300]),
               # A seed change is refused while the game runs (game_running), or bad_seed.
               "seed": json_values | st.text(max_size=80) | st.sampled_from(["lucky", ""])})
 # Text JSON can carry but no database stores: lone UTF-16 surrogates and NULs (as escapes).
@@ -58,6 +64,14 @@ frames = st.one_of(
                                                                  "pad": "x" * n})),
     st.binary(max_size=64),                                  # binary frames
 )
+
+
+@pytest.fixture
+def site_settings() -> dict[str, str]:
+    """The fuzzer expects an answer to every frame it sends under the frame limit; the ``sync``
+    budget answers a flood of syncs once and then drops them, and has its own test
+    (tests/faults/test_limits.py)."""
+    return {"WS_SYNC_BURST": "10000"}
 
 
 def legal_for(frame: str | bytes) -> bool:

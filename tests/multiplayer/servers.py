@@ -13,6 +13,8 @@ from urllib.parse import quote
 from django.conf import settings
 from django.db import connection
 
+from benchmarks.load.services import TEARDOWN_WAIT, stop
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -75,10 +77,5 @@ class Daphne:
         raise RuntimeError(f"daphne did not listen on {self.port}")
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        if self.proc:
+            stop(self.proc, timeout=TEARDOWN_WAIT)

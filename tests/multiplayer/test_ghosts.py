@@ -131,7 +131,9 @@ async def test_an_unexpected_failure_is_a_server_error_and_the_socket_stays(
 
 
 @pytest.mark.parametrize("layer", ["redis"], indirect=True)
-async def test_a_sync_loop_is_answered_without_rebuilding_the_state(connect, sessions, layer):
+async def test_a_sync_loop_is_answered_without_rebuilding_the_state(connect, sessions, layer,
+                                                                    settings):
+    settings.WS_SYNC_BURST = 100  # the budget has its own test (tests/faults/test_limits.py)
     room, ann, bob = await started(connect, sessions)
     first = await bob.request({"type": "sync"})
     # Changed behind the room's back (no broadcast): a repeated sync does not look again...

@@ -68,6 +68,12 @@ def test_a_watcher_on_process_two_sees_a_roll_made_through_process_one(two_serve
             seen = await recv_until(watcher, lambda m: m["type"] == "event")
             mine = await recv_until(ann, lambda m: m["type"] == "event")
             assert seen == mine and seen["seq"] == 3 and seen["event"]["kind"] == "rolled"
+            # Holds as they happen cross processes too (never stored: checked below).
+            await ann.send(json.dumps({"type": "hold", "held": [4, 1]}))
+            for ws in (watcher, bob):
+                shown = await recv_until(ws, lambda m: m["type"] == "holding")
+                assert shown == {"type": "holding", "game": seen["game"]["id"], "seq": 3,
+                                 "player": 0, "held": [1, 4]}
 
             # And the other way round: Bob plays through process 1, Ann's retry goes
             # through process 2 and is not applied twice.

@@ -19,7 +19,7 @@ def draw_next_seeds(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0003_game_analysis'),
+        ('game', '0006_room_practice'),
     ]
 
     operations = [

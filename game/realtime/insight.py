@@ -1,0 +1,70 @@
+"""Live insight for the event loop: the standings after each turn (``game.services.insight``)
+and, in practice rooms, the coach's advice after each roll (``game.services.coach``). Computed
+on a database thread after the events went out, then sent to the room's group; nothing waits
+for them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from .. import services
+from .db_threads import in_db_thread
+
+log = logging.getLogger(__name__)
+
+#: Events after which where everyone stands has changed.
+TURN_ENDS = ("turn_started", "game_finished")
+_running: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps weak ones)
+
+
+def spawn(job: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.get_running_loop().create_task(job)
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+def after_events(room_code: str, messages: list[dict[str, Any]]) -> None:
+    """After a command's events were broadcast: if a turn ended, publish the standings."""
+    if messages and messages[-1]["event"]["kind"] in TURN_ENDS:
+        spawn(_publish(room_code, messages[-1]["game"]["id"]))
+
+
+async def _computed(what: Any, game_id: int) -> dict[str, Any] | None:
+    try:
+        message: dict[str, Any] | None = await in_db_thread(what)(game_id)
+    except Exception:  # noqa: BLE001 - insight is a bonus: a failure must not touch the game
+        log.exception("game %s: %s failed", game_id, what.__name__)
+        return None
+    return message
+
+
+async def standings_text(game_id: int) -> str | None:
+    message = await _computed(services.standings_message, game_id)
+    return json.dumps(message) if message else None
+
+
+async def advice(game_id: int) -> tuple[int, str] | None:
+    """The coach's advice for the player to move (their index, the frame), or None."""
+    message = await _computed(services.advice_message, game_id)
+    return (message["player"], json.dumps(message)) if message else None
+
+
+def after_roll(room_code: str, game_id: int) -> None:
+    """In a practice room, after the player to move rolled: the coach's numbers, to them."""
+    spawn(_coach(room_code, game_id))
+
+
+async def _coach(room_code: str, game_id: int) -> None:
+    found = await advice(game_id)
+    if found:
+        await services.asend_advice(room_code, *found)
+
+
+async def _publish(room_code: str, game_id: int) -> None:
+    text = await standings_text(game_id)
+    if text:
+        await services.asend_standings(room_code, text)

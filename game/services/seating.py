@@ -1,0 +1,124 @@
+"""Between games the seat list is the host's to set: add a free seat, put a computer player in a
+free seat or in the seat of someone absent, remove a seat; anyone seated may leave their seat;
+the host sets the room's options (the turn time). Nothing here runs while a game is played."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from ..ai.actions import LEVELS
+from ..models import TURN_TIMES, Room, Seat
+from ..rules import MAX_PLAYERS
+from ..selectors import connected_guests
+from . import broadcast
+from .errors import ServiceError, no_room
+
+
+def _host_room(code: str, guest: str | None, *, host: bool = True) -> Room:
+    """The room locked for a change between games, or why not."""
+    room = Room.objects.select_for_update().filter(code=code).first()
+    if room is None:
+        raise no_room(code)
+    if host and (not guest or guest != room.host_key):
+        raise ServiceError("not_host", "Only the host can change the seats or the options.")
+    if room.status == Room.Status.PLAYING:
+        raise ServiceError("game_running", "Seats and options change between games, not during "
+                                           "one.")
+    return room
+
+
+def _seat(room: Room, index: int) -> Seat:
+    seat = Seat.objects.filter(room=room, index=index).first()
+    if seat is None:
+        raise ServiceError("no_seat", "There is no such seat in this room.")
+    return seat
+
+
+def _renumber(room: Room) -> None:
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
+    for new_index, s in enumerate(seats):
+        if s.index != new_index:
+            s.index = new_index
+            s.save(update_fields=["index"])
+    room.seats_count = len(seats)
+    room.save(update_fields=["seats_count", "updated"])
+
+
+def add_seat(code: str, guest: str | None) -> Seat:
+    """A free seat at the end, for a friend who came late."""
+    with transaction.atomic():
+        room = _host_room(code, guest)
+        count = Seat.objects.filter(room=room).count()
+        if count >= MAX_PLAYERS:
+            raise ServiceError("room_full", f"A room has at most {MAX_PLAYERS} seats.")
+        seat = Seat.objects.create(room=room, index=count)
+        room.seats_count = count + 1
+        room.save(update_fields=["seats_count", "updated"])
+    broadcast.send_room_changed(code)
+    return seat
+
+
+def leave_seat(code: str, guest: str | None) -> None:
+    """The guest's seat becomes free (they watch from now on; the host stays the host)."""
+    with transaction.atomic():
+        room = _host_room(code, guest, host=False)
+        seat = Seat.objects.filter(room=room, guest_key=guest).first() if guest else None
+        if seat is None:
+            raise ServiceError("not_seated", "You have no seat in this room.")
+        seat.nickname, seat.guest_key, seat.last_seen = "", "", None
+        seat.save(update_fields=["nickname", "guest_key", "last_seen"])
+        room.save(update_fields=["updated"])
+    broadcast.send_room_changed(code)
+
+
+def _check_absent(room: Room, seat: Seat, what: str) -> None:
+    if seat.guest_key and seat.guest_key in connected_guests(room):
+        raise ServiceError("player_here", f"{seat.display_name} is here: only an absent "
+                                          f"player's seat can be {what}.")
+
+
+def seat_bot(code: str, guest: str | None, index: int, level: str) -> Seat:
+    """A computer player in seat ``index``: a free seat, a computer's, or an absent person's."""
+    if level not in LEVELS:
+        raise ServiceError("bad_level", f"Computer levels are: {', '.join(LEVELS)}.")
+    with transaction.atomic():
+        room = _host_room(code, guest)
+        seat = _seat(room, index)
+        _check_absent(room, seat, "given to a computer")
+        taken = {s.nickname for s in Seat.objects.filter(room=room, kind=Seat.Kind.BOT)
+                 .exclude(pk=seat.pk)}
+        number = next(n for n in range(1, MAX_PLAYERS + 2)
+                      if not any(name.startswith(f"Bot {n} ") for name in taken))
+        seat.kind, seat.bot_level, seat.guest_key = Seat.Kind.BOT, level, ""
+        seat.nickname, seat.last_seen = f"Bot {number} ({level})", None
+        seat.save(update_fields=["kind", "bot_level", "guest_key", "nickname", "last_seen"])
+        room.save(update_fields=["updated"])
+    broadcast.send_room_changed(code)
+    return seat
+
+
+def remove_seat(code: str, guest: str | None, index: int) -> None:
+    """Seat ``index`` goes (a free seat, a computer's or an absent person's); the others are
+    renumbered in order. The last seat stays."""
+    with transaction.atomic():
+        room = _host_room(code, guest)
+        seat = _seat(room, index)
+        _check_absent(room, seat, "removed")
+        if Seat.objects.filter(room=room).count() <= 1:
+            raise ServiceError("last_seat", "A room keeps at least one seat.")
+        seat.delete()
+        _renumber(room)
+    broadcast.send_room_changed(code)
+
+
+def set_turn_time(code: str, guest: str | None, seconds: int) -> None:
+    """The room option "turn time": 0 (off) or one of ``TURN_TIMES``, for the next games."""
+    if seconds not in TURN_TIMES:
+        choices = ", ".join(str(t) for t in TURN_TIMES if t)
+        raise ServiceError("bad_option", f"The turn time is 0 (off) or one of {choices} "
+                                         "seconds.")
+    with transaction.atomic():
+        room = _host_room(code, guest)
+        room.turn_time = seconds
+        room.save(update_fields=["turn_time", "updated"])
+    broadcast.send_room_changed(code)

@@ -1,0 +1,100 @@
+// The coach of a practice room. After each of my rolls the server sends an `advice` frame
+// (docs/protocol.md): the expected final score of every legal box and, with a roll left, of
+// every hold. The page shows each box's value, highlights the best choice on request (the Hint
+// button or H) and, before a choice that gives up more than the threshold, asks first through
+// the room's one confirmation bar (confirm.js).
+
+import { slotLabel } from "./labels.js";
+
+const STORE = "coach-threshold";
+export const THRESHOLDS = [0.2, 1, 5, Infinity]; // Infinity: never ask
+
+const fmt = (x) => x.toFixed(1);
+
+export class Coach {
+  constructor() {
+    this.advice = null;
+    this.hint = false;
+    const saved = Number(localStorage.getItem(STORE));
+    this.threshold = THRESHOLDS.includes(saved) ? saved : 0.2;
+    if (localStorage.getItem(STORE) === "never") this.threshold = Infinity;
+  }
+
+  setThreshold(value) {
+    this.threshold = value;
+    try {
+      localStorage.setItem(STORE, value === Infinity ? "never" : String(value));
+    } catch (err) { /* storage disabled: the choice lasts this page */ }
+  }
+
+  /** Keep `msg` if it is about the position `game` is at. */
+  update(msg, game) {
+    if (game && msg.game === game.id && msg.seq === game.seq) {
+      this.advice = msg;
+      this.hint = false;
+    }
+  }
+
+  /** The advice for `game` as it stands, or null (another roll, another turn, none). */
+  current(game) {
+    const a = this.advice;
+    return a && game && a.game === game.id && a.seq === game.seq ? a : null;
+  }
+
+  boxValue(game, box, column) {
+    const a = this.current(game);
+    const found = a && a.boxes.find((b) => b.box === box && b.column === column);
+    return found ? found.value : null;
+  }
+
+  /** The hold (positions) whose dice are those at `positions`, with its value. */
+  holdOf(game, positions) {
+    const a = this.current(game);
+    if (!a) return null;
+    const dice = [...positions].map((i) => game.dice[i]).sort((x, y) => x - y).join(",");
+    return a.holds.find((h) => h.dice.join(",") === dice) || null;
+  }
+
+  /** The best choice now: {kind: "hold"|"box", value, hold?, box?, column?}. */
+  best(game) {
+    const a = this.current(game);
+    if (!a) return null;
+    const hold = a.holds[0];
+    const box = a.boxes[0];
+    if (hold && (!box || hold.value >= box.value)) return { kind: "hold", ...hold };
+    return box ? { kind: "box", ...box } : null;
+  }
+
+  /** Why scoring there deserves a second look (it costs more than the threshold), or null. */
+  scoreWarning(game, box, column, columns) {
+    const best = this.best(game);
+    const value = this.boxValue(game, box, column);
+    if (!best || value === null) return null;
+    const cost = best.value - value;
+    if (!(cost > this.threshold)) return null;
+    return {
+      message: `The coach: ${slotLabel(box, column, columns)} is worth ${fmt(value)}; `
+        + `${this.describe(best, game, columns)} is worth ${fmt(best.value)} (−${fmt(cost)}).`,
+      yes: "Score it anyway",
+    };
+  }
+
+  /** Why rolling with these held positions deserves a second look, or null. */
+  rollWarning(game, positions, columns) {
+    const best = this.best(game);
+    const mine = this.holdOf(game, positions);
+    if (!best || !mine) return null;
+    const cost = best.value - mine.value;
+    if (!(cost > this.threshold)) return null;
+    return {
+      message: `The coach: keeping ${mine.dice.join(" ") || "nothing"} is worth ${fmt(mine.value)}; `
+        + `${this.describe(best, game, columns)} is worth ${fmt(best.value)} (−${fmt(cost)}).`,
+      yes: "Roll anyway",
+    };
+  }
+
+  describe(choice, game, columns) {
+    if (choice.kind === "box") return `scoring ${slotLabel(choice.box, choice.column, columns)}`;
+    return `keeping ${choice.dice.join(" ") || "nothing"}`;
+  }
+}

@@ -1,0 +1,130 @@
+"""A room as it happens: watchers and opponents see the dice a player holds before the roll."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP, PHONE
+from .pages import dice, held, join, last_seq, wait_connected, wait_dice, wait_seq
+from .test_game import create_room, start_game
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_watcher_sees_holds_before_the_roll(daphne_server, new_context, screenshots):
+    ann = new_context(viewport=DESKTOP).new_page()
+    url = create_room(ann, daphne_server, name="Holds", rules="yahtzee",
+                      seats=["human", "human"], nickname="Ann")
+    bob = new_context(viewport=DESKTOP).new_page()
+    bob.goto(url)
+    wait_connected(bob)
+    join(bob, "Bob", 1)
+    watcher = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watcher.goto(url)
+    wait_connected(watcher)
+    start_game(ann)
+    start = last_seq(ann)
+    ann.locator("#roll-btn").click()
+    wait_seq(ann, start + 1)
+    first = dice(ann)
+    for page in (bob, watcher):
+        wait_dice(page, first)
+        assert held(page) == []
+    for i in (1, 3):
+        ann.locator("#dice .die").nth(i).click()
+    # Before any roll: the other player and the watcher see the two dice held.
+    for page in (bob, watcher):
+        expect(page.locator("#dice .die.held")).to_have_count(2)
+        assert held(page) == [1, 3]
+        assert last_seq(page) == start + 1  # nothing was stored: no event came
+    watcher.screenshot(path=screenshots / "live-holds-watcher-phone.png")
+    bob.screenshot(path=screenshots / "live-holds-opponent-desktop.png")
+    ann.locator("#dice .die").nth(1).click()  # let one go again
+    for page in (bob, watcher):
+        expect(page.locator("#dice .die.held")).to_have_count(1)
+        assert held(page) == [3]
+    # The roll carries the hold that counts, and the next roll's dice follow it.
+    ann.locator("#roll-btn").click()
+    wait_seq(ann, start + 2)
+    second = dice(ann)
+    assert second[3] == first[3]
+    for page in (bob, watcher):
+        wait_dice(page, second)
+        assert held(page) == [3]  # what was kept on that roll, until Ann changes it
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_standings_after_each_turn_beside_a_computer(daphne_server, yahtzee_table, new_context,
+                                                    screenshots, viewport):
+    phone = viewport == "phone"
+    context = (new_context(viewport=PHONE, is_mobile=True, has_touch=True) if phone
+               else new_context(viewport=DESKTOP))
+    ann = context.new_page()
+    create_room(ann, daphne_server, name=f"Odds {viewport}", rules="yahtzee",
+                seats=["human", "easy"], nickname="Ann")
+    start_game(ann)
+    standings = ann.locator("#standings")
+    expect(standings).to_be_hidden()  # nothing until a turn ended
+    ann.locator("#roll-btn").click()
+    expect(ann.locator("#cards button.option").first).to_be_visible()
+    ann.locator("#cards button.option").first.click()
+    expect(standings).to_be_visible(timeout=20_000)
+    rows = standings.locator(".standings-row")
+    expect(rows).to_have_count(2)
+    texts = standings.locator(".standings-chance").all_inner_texts()
+    chances = [int(t.strip(" %<>")) for t in texts]
+    assert 98 <= sum(chances) <= 102, chances
+    expect(rows.nth(0)).to_contain_text("Ann")
+    expect(rows.nth(0).locator(".standings-expected")).to_have_text(re.compile(r"≈ \d+ ± \d+"))
+    standings.scroll_into_view_if_needed()
+    ann.screenshot(path=screenshots / f"live-standings-{viewport}.png", full_page=not phone)
+
+
+def open_practice_room(page, server, name: str) -> None:
+    page.goto(server.url + "/")
+    page.fill("[name=name]", name)
+    page.select_option("[name=rules]", "yahtzee")
+    page.select_option("[name=seats]", "1")
+    page.fill("[name=nickname]", "Ann")
+    page.check("[name=practice]")
+    page.get_by_role("button", name="Create room").click()
+    page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
+    wait_connected(page)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_the_coach_values_the_boxes_and_asks_before_a_costly_choice(
+        daphne_server, yahtzee_table, new_context, screenshots, viewport):
+    phone = viewport == "phone"
+    context = (new_context(viewport=PHONE, is_mobile=True, has_touch=True) if phone
+               else new_context(viewport=DESKTOP))
+    ann = context.new_page()
+    open_practice_room(ann, daphne_server, f"Practice {viewport}")
+    expect(ann.locator(".practice-badge")).to_be_visible()
+    start_game(ann)
+    ann.locator("#roll-btn").click()
+    values = ann.locator("#scorecard button.option .coach-value")
+    expect(values.first).to_be_visible(timeout=20_000)
+    # The hint marks the best choice (the dice to keep, or a box).
+    ann.locator("#hint-btn").click()
+    expect(ann.locator("#dice .die.hint, #scorecard button.option.coach-best,"
+                       " #dice.hint-nothing")).not_to_have_count(0)
+    ann.screenshot(path=screenshots / f"coach-hint-{viewport}.png", full_page=not phone)
+    # Scoring the least valuable box now costs points: the coach asks first.
+    worth = [float(t.strip("≈ ")) for t in values.all_inner_texts()]
+    worst = ann.locator("#scorecard button.option").nth(worth.index(min(worth)))
+    box = worst.get_attribute("data-box")
+    seq = last_seq(ann)
+    worst.click()
+    bar = ann.locator("#confirm")
+    expect(bar).to_be_visible()
+    expect(bar).to_contain_text("The coach:")
+    ann.screenshot(path=screenshots / f"coach-asks-{viewport}.png", full_page=not phone)
+    assert last_seq(ann) == seq  # nothing sent yet
+    bar.get_by_role("button", name="Score it anyway").click()
+    wait_seq(ann, seq + 2)  # scored, then the next turn
+    expect(ann.locator(f'#scorecard td.filled[data-box="{box}"], '
+                       f'#scorecard tr[data-box="{box}"] td.filled')).not_to_have_count(0)

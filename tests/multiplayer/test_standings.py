@@ -1,0 +1,82 @@
+"""Live standings: after every turn, each player's expected final score ± sd and chance to win
+go to watchers always, and to players only in rooms with a computer player."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game.ai import CardState, advisor
+from game.models import Game
+from game.services import rules_cache
+
+from .conftest import close_layer
+from .test_consumer import seated_room
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("yahtzee_table")]
+
+
+def expected_now(room) -> list[tuple[float, float]]:
+    """What the advisor says of each card as stored now (expected final, sd)."""
+    game = rules_cache.rebuild(Game.objects.get(room=room))
+    adv = advisor(game.ruleset)
+    return [(round(e.expected, 1), round(e.sd, 1))
+            for e in (adv.estimate(CardState.of(c)) for c in game.scorecards)]
+
+
+async def one_turn(player, others) -> int:
+    await player.request({"type": "roll", "hold": [], "id": f"r{id(player)}"})
+    allowed = [o for o in player.game["options"] if o["allowed"]]
+    scored = await player.request({"type": "score", "box": allowed[0]["box"], "id": "s"})
+    turn = await player.until(lambda m: m["type"] == "event"
+                              and m["event"]["kind"] == "turn_started")
+    for c in others:
+        await c.until_seq(turn["seq"])
+    return scored["seq"]
+
+
+async def test_watchers_get_standings_after_each_turn_and_players_do_not(connect, sessions,
+                                                                         layer):
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    ann = await connect(room.code, people[0][0], "ann")
+    bob = await connect(room.code, people[1][0], "bob")
+    watcher = await connect(room.code, None, "watcher")
+    await ann.send({"type": "start"})
+    for c in (ann, bob, watcher):
+        await c.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    await one_turn(ann, (bob, watcher))
+    msg = await watcher.until_type("standings")
+    game = await Game.objects.aget(room=room)
+    assert msg["game"] == game.pk and msg["seq"] == game.seq
+    players = msg["players"]
+    assert len(players) == 2 and sum(p["chance"] for p in players) == pytest.approx(1, abs=2e-4)
+    assert [(p["expected"], p["sd"]) for p in players] == \
+        await database_sync_to_async(expected_now)(room)
+    # Ann banked points and Bob has not played: their chances differ, sensibly bounded.
+    assert 0 < players[0]["chance"] < 1 and players[0]["chance"] != players[1]["chance"]
+    # The players of a room of people only never see it (it went to the whole group at
+    # once: a sync answered after it proves it did not come).
+    for c in (ann, bob):
+        await c.request({"type": "sync"})
+        assert not [m for m in c.messages if m["type"] == "standings"], c.name
+    # A watcher arriving mid-game gets the standings right after the state.
+    late = await connect(room.code, None, "late watcher")
+    again = await late.until(lambda m: m["type"] in ("standings",))
+    assert again["players"] == players
+    for c in (ann, bob, watcher, late):
+        await c.close()
+    await close_layer()
+
+
+async def test_with_a_computer_player_the_players_see_standings_too(connect, sessions):
+    room, people = await seated_room(sessions, ["Ann"], bots=["easy"])
+    ann = await connect(room.code, people[0][0], "ann")
+    await ann.send({"type": "start"})
+    await ann.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    await one_turn(ann, ())
+    msg = await ann.until_type("standings")
+    assert len(msg["players"]) == 2
+    await ann.close()
+    await close_layer()
+
