@@ -5,26 +5,44 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup lint
+.PHONY: run test setup dev-setup lint
 .DEFAULT_GOAL := run
 
-$(BIN)/.installed: requirements.txt
+# Each stamp is remade when one of its requirement files changes. pip is not quiet: a first
+# install takes a minute or two and shows what it fetches.
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements.txt
+
+# What running needs (make run).
+$(BIN)/.installed-run: requirements.txt | $(BIN)/python
+	@echo "Installing what the site needs to run (first time only: a minute or two)..."
+	$(BIN)/pip install --progress-bar on -r requirements.txt
 	touch $@
 
-setup: $(BIN)/.installed
+# Running plus tests, benchmarks and lint (make test, CI).
+$(BIN)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	@echo "Installing what the site and its tests need (first time only: a few minutes)..."
+	$(BIN)/pip install --progress-bar on -r requirements-dev.txt
+	touch $@ $(BIN)/.installed-run
 
+setup: $(BIN)/.installed-run
+
+dev-setup: $(BIN)/.installed-dev
+
+# The strategy tables of the optimal computer player are built once, in the background (about
+# a minute for yahtzee, three for yatzy, first run only); a room whose computer player waits
+# for one shows its progress. Ctrl-C stops the server and the build alike.
 run: setup
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/daphne -b $(HOST) -p $(PORT) yahtzee_site.asgi:application
+	$(BIN)/python manage.py build_strategy --rules all --missing --progress-lines & \
+	exec $(BIN)/daphne -b $(HOST) -p $(PORT) yahtzee_site.asgi:application
 
-lint: setup
+lint: dev-setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: setup
+test: dev-setup
 	scripts/ensure-services
 	$(BIN)/ruff check .
 	$(BIN)/mypy

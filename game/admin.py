@@ -1,10 +1,14 @@
-"""Admin review of games (read-only scorecards and event log), rooms and seats."""
+"""Admin review of games (read-only scorecards, standings and a paged event log saying who
+acted), rooms (rules and status read-only once a game started) and seats."""
 
 from __future__ import annotations
+
+from math import ceil
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from . import services
@@ -15,11 +19,25 @@ from .presenters import describe, scorecard_table
 ADMIN_SUMS = ("upper_bonus", "yahtzee_bonus", "total")
 
 
+def _live(room: Room | None) -> bool:
+    """A room whose game started: its rules, status and seats belong to the game now."""
+    return room is not None and room.status != Room.Status.WAITING
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("index", "kind", "bot_level", "nickname", "last_seen")
     readonly_fields = ("last_seen",)
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields if _live(obj) else self.readonly_fields
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return not _live(obj) and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return not _live(obj) and super().has_delete_permission(request, obj)
 
 
 class GameInline(admin.TabularInline):
@@ -40,11 +58,18 @@ class GameInline(admin.TabularInline):
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ("name", "code", "rules", "status", "seats_count", "created", "updated")
-    list_filter = ("rules", "status", "created")
+    list_display = ("name", "code", "rules", "status", "practice", "seats_count", "created",
+                    "updated")
+    list_filter = ("rules", "status", "practice", "created")
     search_fields = ("name", "code", "seats__nickname")
-    readonly_fields = ("code", "host_key", "created", "updated")
+    # Whether hints were on is part of every game's record: fixed once the room exists.
+    readonly_fields = ("code", "status", "practice", "host_key", "created", "updated")
     inlines = [SeatInline, GameInline]
+
+    def get_readonly_fields(self, request, obj=None):
+        # The status follows the games (services change it); rules and seats once one started.
+        extra = ("name", "rules", "seats_count") if _live(obj) else ()
+        return (*extra, *self.readonly_fields)
 
 
 @admin.register(Seat)
@@ -55,19 +80,55 @@ class SeatAdmin(admin.ModelAdmin):
     list_select_related = ("room",)
 
 
+#: Events a player's move makes; the others (a game's start, a new turn, the end) follow from
+#: the rules, whoever's command stored them.
+MOVES = ("rolled", "scored", "bonus")
+
+
+def who_acted(event: GameEvent) -> str:
+    """Who made the move: a person, a computer player, or the computer for someone away."""
+    if event.kind not in MOVES:
+        return "the rules"
+    players = event.game.players
+    name = players[event.seat] if event.seat is not None and event.seat < len(players) else None
+    if event.by == GameEvent.By.HUMAN:
+        return f"{name} (person)" if name else "a person"
+    if event.by == GameEvent.By.BOT:
+        return f"{name} (computer)" if name else "a computer player"
+    if event.by == GameEvent.By.AUTOPLAY:
+        return f"the computer for {name}, who was away" if name else "autoplay"
+    return "the server"
+
+
 class GameEventInline(admin.TabularInline):
-    """The full event log, read-only: events are append-only."""
+    """The event log, read-only (events are append-only), one page at a time: the page is
+    chosen by ``?events=N`` (``GameAdmin.change_view``)."""
 
     model = GameEvent
     extra = 0
-    fields = ("seq", "kind", "what", "by", "seat", "command_id", "created")
+    fields = ("seq", "what", "who", "when")
     readonly_fields = fields
     can_delete = False
     ordering = ("seq",)
+    template = "admin/game/event_log_inline.html"
+    verbose_name_plural = "event log"
+
+    def get_queryset(self, request):
+        first, last = getattr(request, "event_range", (1, GameAdmin.EVENTS_PER_PAGE))
+        return super().get_queryset(request).filter(seq__gte=first, seq__lte=last)
 
     @admin.display(description="what happened")
     def what(self, obj: GameEvent) -> str:
         return describe(obj.kind, obj.payload, obj.game.players)
+
+    @admin.display(description="who acted")
+    def who(self, obj: GameEvent) -> str:
+        return who_acted(obj)
+
+    @admin.display(description="at")
+    def when(self, obj: GameEvent) -> str:
+        # The game's date is above; a time per line keeps the rows one line high on a phone.
+        return timezone.localtime(obj.created).strftime("%H:%M:%S")
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -82,15 +143,42 @@ class GameAdmin(admin.ModelAdmin):
                     "final_totals", "created", "finished")
     #: "Ended unfinished: yes" lists the games staff ended early — the one way left for a
     #: server to cheat with fair dice (stop a game whose rolls it dislikes): keep it short.
-    list_filter = ("unfinished", "rules", "status", "finished")
+    list_filter = ("unfinished", "rules", "status", "room__practice", "finished")
     search_fields = ("player_names", "room__seats__nickname", "room__code", "room__name")
     list_select_related = ("room",)
     date_hierarchy = "created"
-    fields = ("room", "rules", "status", "unfinished", "player_names", "public_page", "review",
-              "dice", "scorecards", "seq", "created", "finished")
+    fields = ("room", "rules", "status", "unfinished", "practice", "standings", "public_page",
+              "review", "dice", "scorecards", "seq", "created", "finished")
     readonly_fields = fields
     inlines = [GameEventInline]
     actions = ["end_games"]
+    EVENTS_PER_PAGE = 50
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        game = Game.objects.filter(pk=object_id).only("seq").first() if object_id.isdigit() \
+            else None
+        count = game.seq if game else 0
+        per = self.EVENTS_PER_PAGE
+        pages = max(1, ceil(count / per))
+        try:
+            page = min(max(1, int(request.GET.get("events", "1"))), pages)
+        except ValueError:
+            page = 1
+        request.event_range = ((page - 1) * per + 1, page * per)
+        extra_context = {
+            **(extra_context or {}),
+            "event_page": {"first": min(count, (page - 1) * per + 1),
+                           "last": min(count, page * per), "count": count},
+            "event_pages": [{"number": n, "current": n == page,
+                             "label": f"{(n - 1) * per + 1}–{min(count, n * per)}"}
+                            for n in range(1, pages + 1)],
+        }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    @admin.display(description="practice room", boolean=True)
+    def practice(self, obj: Game) -> bool:
+        """The coach's hints were on for this game's players."""
+        return obj.room.practice
 
     @admin.display(description="fair dice")
     def dice(self, obj: Game) -> str:
@@ -120,7 +208,25 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description="totals")
     def final_totals(self, obj: Game) -> str:
-        return ", ".join(f"{n}: {t}" for n, t in zip(obj.players, obj.totals, strict=False))
+        return " · ".join(f"{n} {t}" for n, t in zip(obj.players, obj.totals, strict=False))
+
+    @admin.display(description="standings")
+    def standings(self, obj: Game) -> str:
+        """Players by total, best first, the winner(s) marked (running totals while playing)."""
+        totals = obj.totals or [card.get("total", 0) for card in
+                                obj.snapshot.get("scorecards", [])]
+        if not totals:
+            return "—"
+        ranked = sorted(zip(obj.players, totals, range(len(totals)), strict=False),
+                        key=lambda r: -r[1])
+        rows = format_html_join("", "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
+                                "<td>{}</td></tr>", (
+            (place, name, total, "winner" if i in obj.winners else "")
+            for place, (name, total, i) in enumerate(ranked, start=1)))
+        state = "final" if obj.status == Game.Status.FINISHED else "so far"
+        return format_html('<table class="standings"><thead><tr><th>#</th><th>player</th>'
+                           '<th class="num">total ({})</th><th></th></tr></thead>'
+                           "<tbody>{}</tbody></table>", state, rows)
 
     @admin.display(description="public page")
     def public_page(self, obj: Game) -> str:

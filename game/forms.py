@@ -8,7 +8,7 @@ from django import forms
 
 from . import services
 from .ai.actions import LEVELS
-from .models import NICKNAME_MAX, ROOM_NAME_MAX, RULES_CHOICES, Room
+from .models import CODE_ALPHABET, CODE_LENGTH, NICKNAME_MAX, ROOM_NAME_MAX, RULES_CHOICES, Room
 from .rules import MAX_PLAYERS
 from .rules.fairness import CLIENT_SEED_MAX
 
@@ -105,3 +105,28 @@ class JoinForm(forms.Form):
 
     def clean_dice_seed(self) -> str:
         return _clean_dice_seed(self)
+
+
+class PlayComputerForm(forms.Form):
+    """The lobby's one-click game: nothing to type, sensible defaults."""
+
+    rules = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="yahtzee")
+    level = forms.ChoiceField(choices=[(level, level.capitalize()) for level in LEVELS],
+                              label="Computer", initial="medium")
+
+
+class JoinByCodeForm(forms.Form):
+    """A room's code, or its whole link pasted (``…/r/<code>/``)."""
+
+    code = forms.CharField(max_length=200, label="Room code",
+                           help_text="The 8 letters after /r/ in the link, or the whole link.")
+
+    def clean_code(self) -> str:
+        raw = self.cleaned_data["code"].strip()
+        code = raw.rstrip("/").rsplit("/r/", 1)[-1].split("/")[0].strip().lower()
+        if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+            raise forms.ValidationError(
+                f"A room code is {CODE_LENGTH} letters and digits, like k3x9qpab.")
+        if not Room.objects.filter(code=code).exists():
+            raise forms.ValidationError(f"No room has the code {code}.")
+        return code

@@ -158,6 +158,11 @@ class Game(models.Model):
     def winner_names(self) -> list[str]:
         return [self.players[i] for i in self.winners if 0 <= i < len(self.players)]
 
+    @property
+    def final_scores(self) -> list[tuple[str, int]]:
+        """(name, total) of each player, best first (a finished game)."""
+        return sorted(zip(self.players, self.totals, strict=False), key=lambda nt: -nt[1])
+
 
 class GameEvent(models.Model):
     """One event of a game, stored before it is broadcast; rows are never changed or deleted."""

@@ -37,6 +37,35 @@ def recently_finished(rooms: QuerySet[Room], limit: int) -> list[Room]:
     return found
 
 
+def lobby_rooms(limit: int, finished_since: timedelta) -> dict[str, list[Room]]:
+    """The lobby's lists, each room with ``seat_list``: (seat, here) pairs, ``here`` true only
+    for a person with a live socket (a computer player is never "here").
+
+    ``waiting``: rooms not started with a free seat; ``playing``: games with someone here, and
+    full rooms about to start (``room.full``); ``finished``: recently finished."""
+    rooms = Room.objects.prefetch_related("seats")
+    free_seat = Seat.objects.filter(room=OuterRef("pk"), kind=Seat.Kind.HUMAN, guest_key="")
+    waiting = rooms.filter(status=Room.Status.WAITING).annotate(has_free=Exists(free_seat))
+    playing = list(with_someone_here(rooms.filter(status=Room.Status.PLAYING))[:limit])
+    full = list(with_someone_here(waiting.filter(has_free=False))[:limit])
+    lists = {
+        "waiting": list(waiting.filter(has_free=True)[:limit]),
+        # A game nobody is in pauses (computer players wait): not "playing now".
+        "playing": sorted(full + playing, key=lambda r: r.updated, reverse=True)[:limit],
+        "finished": recently_finished(
+            rooms.filter(updated__gte=timezone.now() - finished_since), limit),
+    }
+    listed = [room for found in lists.values() for room in found]
+    here: set[tuple[int, str]] = set(Connection.objects.filter(
+        room_id__in=[r.pk for r in listed], last_seen__gte=timezone.now() - STALE_AFTER)
+        .exclude(guest_key="").values_list("room_id", "guest_key"))
+    for room in listed:
+        room.full = room.status == Room.Status.WAITING and not getattr(room, "has_free", True)
+        room.seat_list = [(s, not s.is_bot and bool(s.guest_key)
+                           and (room.pk, s.guest_key) in here) for s in room.seats.all()]
+    return lists
+
+
 def game_state(game_row: Game, state: dict[str, Any] | None = None) -> dict[str, Any]:
     """``Game.to_dict()`` plus the game's id and seq, as the protocol sends it."""
     return {**(state if state is not None else game_row.snapshot),

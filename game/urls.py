@@ -5,6 +5,9 @@ from . import views
 app_name = "game"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("lobby/rooms", views.lobby_rooms, name="lobby_rooms"),
+    path("play-computer", views.play_computer, name="play_computer"),
+    path("join", views.join_by_code, name="join_by_code"),
     path("r/<slug:code>/", views.room, name="room"),
     path("r/<slug:code>/join", views.join, name="join"),
     path("games/<int:pk>/", views.game_detail, name="game_detail"),

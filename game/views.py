@@ -6,13 +6,15 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.http import ConditionalGetMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.utils.decorators import decorator_from_middleware
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_POST
 
 from . import selectors, services
 from .clients import client_address
-from .forms import CreateRoomForm, JoinForm
+from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
 from .models import TURN_TIMES, Game, GameAnalysis, Room
 from .presenters.fairness import fairness_data
 from .presenters.replay import replay_data
@@ -43,18 +45,55 @@ def lobby(request: HttpRequest) -> HttpResponse:
                                    data["dice_seed"])
                 request.session[services.SESSION_NICKNAME] = data["nickname"]
             return redirect(room)
-    rooms = Room.objects.prefetch_related("seats")
     context = {
         "form": form,
-        "waiting": rooms.filter(status=Room.Status.WAITING)[:LOBBY_LIMIT],
-        # A game nobody is in pauses (computer players wait): not "playing now".
-        "playing": selectors.with_someone_here(
-            rooms.filter(status=Room.Status.PLAYING))[:LOBBY_LIMIT],
-        "finished": selectors.recently_finished(
-            rooms.filter(updated__gte=timezone.now() - RECENT), LOBBY_LIMIT),
         "rulesets": RULESETS.values(),
+        "computer_form": PlayComputerForm(),
+        "code_form": JoinByCodeForm(),
+        "default_nickname": request.session.get(services.SESSION_NICKNAME)
+        or services.DEFAULT_NICKNAME,
+        **selectors.lobby_rooms(LOBBY_LIMIT, RECENT),
     }
     return render(request, "game/lobby.html", context, status=400 if form.errors else 200)
+
+
+# The lobby's lists, polled by lobby.js every few seconds: kept by the browser but revalidated
+# each time, and an ETag makes an unchanged answer a bodiless 304 (docs/architecture.md says
+# why polling rather than a socket).
+@require_GET
+@cache_control(no_cache=True, private=True)
+@decorator_from_middleware(ConditionalGetMiddleware)
+def lobby_rooms(request: HttpRequest) -> HttpResponse:
+    return render(request, "game/_lobby_rooms.html", selectors.lobby_rooms(LOBBY_LIMIT, RECENT))
+
+
+@require_POST
+def play_computer(request: HttpRequest) -> HttpResponse:
+    """One click: a room with the visitor (no name needed) and a computer player, started."""
+    form = PlayComputerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose the rules and the computer's strength from the lists.")
+        return redirect("game:lobby")
+    guest = services.guest_key(request.session)
+    try:
+        services.check_rate_limit("create_room", session=guest, address=client_address(request))
+        room = services.play_the_computer(
+            guest, nickname=request.session.get(services.SESSION_NICKNAME, ""),
+            rules=form.cleaned_data["rules"], level=form.cleaned_data["level"])
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("game:lobby")
+    return redirect(room)
+
+
+@require_GET
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    form = JoinByCodeForm(request.GET)
+    if not form.is_valid():
+        for error in form.errors.get("code", []):
+            messages.error(request, error)
+        return redirect("game:lobby")
+    return redirect("game:room", code=form.cleaned_data["code"])
 
 
 def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = None,

@@ -55,6 +55,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hostile", type=int, default=0,
                    help="also run each app load with this many hostile sockets flooding "
                         "sync just under the rate limit (benchmarks/load/hostile.py)")
+    p.add_argument("--holds", action="store_true",
+                   help="after every roll the roller shows one hold (a transient frame to the "
+                        "whole room; on the relay a frame as small)")
     p.add_argument("--keep-going", action="store_true",
                    help="run every load of --rooms even after one broke")
     p.add_argument("--out", default="var/bench", help="directory for JSON results and logs")
@@ -152,6 +155,7 @@ def run_load(args: argparse.Namespace, target: str, servers_n: int,
     result = asyncio.run(run_phase(
         target + ("+hostile" if hostile else ""), shape, seatings, http_urls,
         relay=target == "baseline", on_start=servers.mark_cpu, hostile=hostile,
+        holds=args.holds,
     ))
     cores = servers.cores_since_mark()
     result.update(

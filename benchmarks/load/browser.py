@@ -110,8 +110,10 @@ class BrowserSession:
         return self._open(request)
 
     def submit(self, page: Response, pick: str, values: dict[str, str]) -> Response:
-        """Fill and post the first form of ``page`` whose action contains ``pick``."""
+        """Fill and post the form of ``page`` whose action is ``pick``, else the first whose
+        action contains it (the lobby has several POST forms: "/" is the one creating rooms)."""
         forms = [f for f in parse_forms(page.text) if f.method == "post" and pick in f.action]
+        forms = [f for f in forms if f.action == pick] or forms
         if not forms:
             raise LookupError(f"no POST form with {pick!r} in its action on {page.url}")
         form = forms[0]

@@ -59,6 +59,7 @@ class Client:
     state_seen: asyncio.Event = field(default_factory=asyncio.Event)
     final_seq: int | None = None
     bytes_in: int = 0
+    holdings: int = 0  # transient ``holding`` frames received (--holds)
 
     async def open(self) -> None:
         headers = [("Cookie", self.cookie)] if self.cookie else []
@@ -97,7 +98,9 @@ class Client:
             else:
                 self.final_seq = seq
             self.game = msg.get("game") or self.game
-        elif kind == "event" or (kind != "error" and "seq" in msg):
+        elif kind == "holding":  # transient: no seq of its own
+            self.holdings += 1
+        elif kind == "event":
             seq = int(msg["seq"])
             self.seq.see(seq)
             self.received_at.setdefault(seq, now)
@@ -115,6 +118,8 @@ class Room:
 
     code: str
     relay: bool
+    #: After every roll, the roller shows one hold (``hold``; on the relay a frame as small).
+    holds: bool = False
     players: list[Client] = field(default_factory=list)
     watchers: list[Client] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
@@ -211,6 +216,9 @@ class Room:
             try:
                 await sender.send(message)
                 await asyncio.wait_for(move.done.wait(), COMMAND_TIMEOUT)
+                if self.holds and command == "roll" and move.error is None:
+                    await sender.send({"type": "holding", "held": [0]} if self.relay
+                                      else {"type": "hold", "held": [0]})
             except (TimeoutError, ConnectionClosed):
                 self.timeouts += 1
             self.pending = None

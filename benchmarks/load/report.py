@@ -61,9 +61,10 @@ COLUMNS = [
 
 
 def label(r: dict[str, Any]) -> str:
-    """The target, and the hostile sockets beside it, if any."""
+    """The target, the hostile sockets beside it and the hold frames, if any."""
     hostile = r.get("hostile_sockets") or 0
-    return f'{r["target"]}+{hostile}h' if hostile else r["target"]
+    name = f'{r["target"]}+{hostile}h' if hostile else r["target"]
+    return name + ("+holds" if r.get("holds") else "")
 
 
 def _trio(s: dict[str, Any]) -> str:

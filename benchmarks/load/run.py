@@ -53,11 +53,12 @@ def relay_seating(shape: Shape) -> list[Seating]:
     ]
 
 
-def build_rooms(seatings: list[Seating], http_urls: list[str], relay: bool) -> list[Room]:
+def build_rooms(seatings: list[Seating], http_urls: list[str], relay: bool,
+                holds: bool = False) -> list[Room]:
     """Sockets of each room spread round-robin over the servers, so fan-out crosses them."""
     rooms, k = [], 0
     for seating in seatings:
-        room = Room(seating.code, relay)
+        room = Room(seating.code, relay, holds)
         for role, cookies in (("player", seating.player_cookies),
                               ("watcher", seating.watcher_cookies)):
             for i, cookie in enumerate(cookies):
@@ -119,9 +120,9 @@ async def _final_sync(rooms: list[Room]) -> None:
 
 async def run_phase(
     name: str, shape: Shape, seatings: list[Seating], http_urls: list[str], relay: bool,
-    on_start: Callable[[], None] = lambda: None, hostile: int = 0,
+    on_start: Callable[[], None] = lambda: None, hostile: int = 0, holds: bool = False,
 ) -> dict[str, Any]:
-    rooms = build_rooms(seatings, http_urls, relay)
+    rooms = build_rooms(seatings, http_urls, relay, holds)
     t_connect = time.perf_counter()
     readers, connect_failures = await _open_all(rooms)
     connect_seconds = time.perf_counter() - t_connect
@@ -165,7 +166,8 @@ async def run_phase(
                                       if k.startswith("retried")),
                   connect_failure_reasons=dict(connect_failures),
                   generator_cpu_cores=round(generator_cores, 2),
-                  hostile_sockets=hostile, hostile=hostile_counts,
+                  hostile_sockets=hostile, hostile=hostile_counts, holds=holds,
+                  holdings_received=sum(c.holdings for r in rooms for c in r.clients),
                   machine_load_1min=[round(load_before, 2), round(load_after, 2)])
     return result
 

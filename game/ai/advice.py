@@ -159,6 +159,19 @@ class Advisor:
                    for h in sub_holds(tuple(dice))]
         return sorted(choices, key=lambda c: (-c.expected, -len(c.hold or ())))
 
+    def points_now(self, state: CardState, dice: tuple[int, ...]) -> dict[str, int]:
+        """What ``dice`` score in each legal open box now, bonuses they earn included."""
+        self.check(state)
+        roll = ROLL_INDEX[tuple(sorted(dice))]
+        mask, upper, y = state.key
+        found = {}
+        for b, box in enumerate(self.ruleset.boxes):
+            if not mask >> b & 1:
+                out = roll_outcome(self.tables, b, mask, upper, y, roll)
+                if out is not None:
+                    found[box.name] = int(out.points + out.bonuses)
+        return found
+
     def box_choices(self, state: CardState, dice: tuple[int, ...]) -> list[Choice]:
         """Every legal box for ``dice``, with the expected final score of scoring there."""
         self.check(state)

@@ -6,18 +6,26 @@ with ``settings.STRATEGY_DIR``), else the ``STRATEGY_DIR`` environment variable,
 ``./var/strategy``. A missing, stale (other format or other rules) or unreadable file is
 rebuilt; builders take an exclusive lock and publish with an atomic rename, so several
 processes can ask at once and none ever reads a half-written table.
+
+A build takes a minute or more, so nobody waits on one blind: the builder keeps
+``<table>.progress`` (states done and to do) up to date while it holds the lock, whoever waits
+for the lock (:func:`get_solution` in another process or thread) reports that progress to its
+own ``progress`` callback, and :func:`build_progress` tells anyone (the room's turn driver) how
+far a build under way has come.
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import tempfile
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +33,7 @@ from game.rules import Ruleset
 from game.rules.rulesets import JokerRule
 
 from .scoring import ScoreTables, score_tables, solver_ruleset
-from .solver import Solution, solve
+from .solver import Solution, count_states, solve
 
 #: 2: the second and third moments of the points to come (``second``, ``third``) beside the
 #: values.
@@ -34,6 +42,8 @@ FORMAT_VERSION = 2
 _strategy_dir: Path | None = None
 _cache: dict[tuple[str, str, str], Solution] = {}
 _cache_lock = threading.Lock()
+#: One lock per table, so that building (or waiting for) one table never holds up another.
+_key_locks: dict[tuple[str, str, str], threading.Lock] = {}
 
 
 def set_strategy_dir(path: str | os.PathLike[str] | None) -> None:
@@ -50,6 +60,61 @@ def strategy_dir() -> Path:
 
 def table_path(ruleset: Ruleset) -> Path:
     return strategy_dir() / f"{ruleset.name}-{ruleset.joker or 'none'}-v{FORMAT_VERSION}.npz"
+
+
+def progress_path(ruleset: Ruleset) -> Path:
+    return table_path(ruleset).with_suffix(".progress")
+
+
+def _lock_path(ruleset: Ruleset) -> Path:
+    return table_path(ruleset).with_suffix(".lock")
+
+
+#: How often a builder rewrites its progress file, and a waiter reads it (seconds).
+PROGRESS_EVERY = 0.5
+
+
+def _write_progress(path: Path, done: int, total: int) -> None:
+    tmp = path.with_suffix(f".progress.{os.getpid()}.{threading.get_ident()}")
+    tmp.write_text(json.dumps({"done": done, "total": total}))
+    os.replace(tmp, path)
+
+
+def _read_progress(path: Path) -> tuple[int, int] | None:
+    try:
+        data = json.loads(path.read_text())
+        return int(data["done"]), int(data["total"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _lock_held(ruleset: Ruleset) -> bool:
+    """Whether some builder (any process, any thread) holds the table's lock right now."""
+    path = _lock_path(ruleset)
+    if not path.exists():
+        return False
+    try:
+        with open(path, "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            return False
+    except OSError:
+        return False
+
+
+def build_progress(rules: str | Ruleset, joker: JokerRule | None = None) -> float | None:
+    """How far (0–100 %) the build of ``rules``' table has come, if one is under way in any
+    process; None when nobody builds it (it is on disk, or nobody asked for it yet)."""
+    ruleset = solver_ruleset(rules, joker)
+    if not _lock_held(ruleset):
+        return None
+    found = _read_progress(progress_path(ruleset))
+    if found is None or found[1] <= 0:
+        return 0.0
+    return min(100.0, 100.0 * found[0] / found[1])
 
 
 def fingerprint(tables: ScoreTables) -> str:
@@ -101,6 +166,54 @@ def save_table(path: Path, solution: Solution, seconds: float) -> None:
         raise
 
 
+def _solve_and_save(tables: ScoreTables, path: Path,
+                    progress: Callable[[int], None] | None) -> tuple[Solution, float]:
+    """Solve under the lock already held, keeping the progress file up to date."""
+    progress_file = progress_path(tables.ruleset)
+    total = count_states(tables)
+    done = 0
+    last = 0.0
+
+    def step(n: int) -> None:
+        nonlocal done, last
+        done += n
+        if progress:
+            progress(n)
+        now = time.monotonic()
+        if now - last >= PROGRESS_EVERY:
+            last = now
+            _write_progress(progress_file, done, total)
+
+    _write_progress(progress_file, 0, total)
+    try:
+        start = time.perf_counter()
+        solution = solve(tables, step)
+        seconds = time.perf_counter() - start
+        save_table(path, solution, seconds)
+    finally:
+        progress_file.unlink(missing_ok=True)
+    return solution, seconds
+
+
+def _lock_reporting(lock: Any, ruleset: Ruleset,
+                    progress: Callable[[int], None] | None) -> None:
+    """Take the exclusive lock; while another builder holds it, pass its progress on."""
+    if progress is None:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return
+    told = 0
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            found = _read_progress(progress_path(ruleset))
+            if found is not None and found[0] > told:
+                progress(found[0] - told)
+                told = found[0]
+            time.sleep(PROGRESS_EVERY)
+
+
 def build_table(
     rules: str | Ruleset,
     joker: JokerRule | None = None,
@@ -110,12 +223,9 @@ def build_table(
     tables = score_tables(solver_ruleset(rules, joker))
     path = table_path(tables.ruleset)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_suffix(".lock"), "w") as lock:
+    with open(_lock_path(tables.ruleset), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        start = time.perf_counter()
-        solution = solve(tables, progress)
-        seconds = time.perf_counter() - start
-        save_table(path, solution, seconds)
+        solution, seconds = _solve_and_save(tables, path, progress)
     _remember(tables.ruleset, solution)
     return solution, seconds
 
@@ -125,10 +235,16 @@ def get_solution(
     joker: JokerRule | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Solution:
-    """The table for ``rules`` (one column), loaded once per process, built if missing."""
+    """The table for ``rules`` (one column), loaded once per process, built if missing.
+
+    ``progress(n)`` hears of every ``n`` states solved, by this call or by another process
+    building the same table meanwhile (the call then waits for it and loads its table).
+    """
     ruleset = solver_ruleset(rules, joker)
     key = (ruleset.name, ruleset.joker or "none", os.path.abspath(strategy_dir()))
     with _cache_lock:
+        key_lock = _key_locks.setdefault(key, threading.Lock())
+    with key_lock:
         cached = _cache.get(key)
         if cached is not None:
             return cached
@@ -137,15 +253,14 @@ def get_solution(
         solution = load_table(path, tables)
         if solution is None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path.with_suffix(".lock"), "w") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
+            with open(_lock_path(ruleset), "a") as lock:
+                _lock_reporting(lock, ruleset, progress)
                 # Another process may have built it while we waited for the lock.
                 solution = load_table(path, tables)
                 if solution is None:
-                    start = time.perf_counter()
-                    solution = solve(tables, progress)
-                    save_table(path, solution, time.perf_counter() - start)
-        _cache[key] = solution
+                    solution, _ = _solve_and_save(tables, path, progress)
+        with _cache_lock:
+            _cache[key] = solution
         return solution
 
 

@@ -298,7 +298,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self._sees_standings():
             await self.send(text_data=event["text"])
 
-    async def room_holding(self, event: dict[str, Any]) -> None:
+    async def room_frame(self, event: dict[str, Any]) -> None:
+        """A notice for everyone (``holding``, ``preparing``): passed on as it is."""
         await self.send(text_data=event["text"])
 
     async def room_changed(self, event: dict[str, Any]) -> None:

@@ -6,9 +6,11 @@ bot — or a person away for longer than ``AWAY_GRACE``, or out of the room's tu
 ``AUTOPLAY_LEVEL`` bot, optimal by default, marked ``autoplay``).
 Every action is conditional on the game's ``seq`` the decision was made from, and commands run
 under the game's row lock, so two drivers (two processes, or a race here) never play a turn
-twice: the loser gets ``stale`` and looks again. Decisions run in a worker thread (the optimal
-table may take seconds to build the first time), the ORM on the database threads
-(``db_threads``).
+twice: the loser gets ``stale`` and looks again. Decisions run in a worker thread, the ORM on
+the database threads (``db_threads``). The optimal bot's first decision in a fresh data
+directory waits for its strategy table (a minute or more to build, by ``make run``'s background
+build or by this process): meanwhile the room gets a ``preparing`` frame every second with the
+build's progress, so nobody waits in silence; other rooms and other bots go on.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ from ..selectors import (
 from .db_threads import aplay, in_db_thread
 
 log = logging.getLogger(__name__)
+
+#: How often a room whose computer player waits for a strategy table hears how far it is.
+PREPARING_EVERY = 1.0
 
 _tasks: dict[str, asyncio.Task] = {}
 _again: set[str] = set()
@@ -97,6 +102,37 @@ def decide(game: RulesGame, level: str, seq: int) -> Action:
     return choose_action(game, level, rng)
 
 
+async def _decide_visibly(room_code: str, rules: str, game: RulesGame, plan: Plan) -> Action:
+    """``decide`` in a worker thread; while it waits for a strategy table being built (here or
+    in another process), tell the room how far the build is."""
+    from ..ai.storage import build_progress  # imported late, as in ``decide``
+
+    decision = asyncio.ensure_future(
+        sync_to_async(decide, thread_sensitive=False)(game, plan.level, plan.seq))
+    if plan.level != "optimal":
+        return await decision  # only the optimal bot reads a table
+    name = game.players[plan.seat] if plan.seat < len(game.players) else "The computer"
+    if plan.by == "autoplay":
+        name = f"The computer playing for {name}"
+    told = False
+    while True:
+        done, _ = await asyncio.wait({decision}, timeout=PREPARING_EVERY)
+        if done:
+            break
+        percent = build_progress(rules)
+        if percent is None:
+            continue  # thinking, not waiting for a table
+        told = True
+        await services.asend_frame(room_code, {
+            "type": "preparing", "seat": plan.seat, "name": name, "rules": rules,
+            "percent": round(percent, 1)})
+    if told:
+        await services.asend_frame(room_code, {
+            "type": "preparing", "seat": plan.seat, "name": name, "rules": rules,
+            "percent": 100.0})
+    return decision.result()
+
+
 def kick(room_code: str) -> None:
     """Make sure this process looks at the room's next move soon (call from the event loop)."""
     loop = asyncio.get_running_loop()
@@ -129,8 +165,7 @@ async def _drive(room_code: str) -> None:
             loaded = await in_db_thread(services.load_for_decision)(room_code)
             if loaded is None or loaded[0].seq != plan.seq:
                 continue  # someone moved meanwhile: plan again
-            action = await sync_to_async(decide, thread_sensitive=False)(
-                loaded[1], plan.level, plan.seq)
+            action = await _decide_visibly(room_code, loaded[0].rules, loaded[1], plan)
             try:
                 await aplay(
                     room_code, action, seat_index=plan.seat, by=plan.by,

@@ -1,6 +1,7 @@
 """Command line for the scoring library.
 
     python -m game.rules score --rules yatzy 1,1,2,4,4 fours     -> 8
+    python -m game.rules score 2,2,5,5,5 "full house"             -> 25 (or: fh, 9)
     python -m game.rules categories --rules yahtzee
     python -m game.rules verify dice.json    -> every roll of a finished game re-derived
 """
@@ -30,7 +31,8 @@ def build_parser() -> _Parser:
     score = sub.add_parser("score", help="what a roll scores in a box")
     score.add_argument("--rules", default="yahtzee", help=f"one of {', '.join(RULESETS)}")
     score.add_argument("dice", help="five dice, like 1,1,2,4,4")
-    score.add_argument("box", help="a box name, like fours or full_house")
+    score.add_argument("box", help="a box: its name, label, short form or number, like fours, "
+                       "'full house', fh or 9")
     cats = sub.add_parser("categories", help="the boxes of a ruleset in scorecard order")
     cats.add_argument("--rules", default="yahtzee", help=f"one of {', '.join(RULESETS)}")
     verify = sub.add_parser("verify", help="check a finished game's dice (docs/fairness.md); "
@@ -69,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for box in ruleset.boxes:
                 print(box.name)
         else:
-            print(ruleset.box(args.box).score(parse_dice(args.dice)))
+            print(ruleset.find_box(args.box).score(parse_dice(args.dice)))
     except RulesError as exc:
         print(f"{parser.prog}: error: {exc.message}", file=sys.stderr)
         return 2

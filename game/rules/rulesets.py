@@ -32,6 +32,28 @@ class Box:
     joker_points: int | None = None
 
 
+#: What people type for a box besides its number, name and label (``Ruleset.find_box``).
+SHORT_FORMS: dict[str, tuple[str, ...]] = {
+    "ones": ("1s", "aces"), "twos": ("2s",), "threes": ("3s",), "fours": ("4s",),
+    "fives": ("5s",), "sixes": ("6s",),
+    "one_pair": ("1p", "pair", "1 pair"), "two_pairs": ("2p", "2 pairs", "two pair"),
+    "three_of_a_kind": ("3k", "3 kind", "3 of a kind", "3oak", "three kind", "toak"),
+    "four_of_a_kind": ("4k", "4 kind", "4 of a kind", "4oak", "four kind", "foak"),
+    "full_house": ("fh", "full", "full h"),
+    "small_straight": ("ss", "sm", "sm str", "small", "sm straight"),
+    "large_straight": ("ls", "lg", "lg str", "large", "lg straight"),
+    "yahtzee": ("y", "yz"), "yatzy": ("y", "yz", "yahtzee"),
+    "chance": ("c", "ch"),
+}
+SHORT_FORMS_SHOWN = {"yatzy": ("1", "full house", "fh", "2p", "ss"),
+                     "yahtzee": ("1", "full house", "fh", "3k", "ss"),
+                     "triple": ("1", "full house", "fh", "3k", "ss")}
+
+
+def _typed_key(text: str) -> str:
+    return " ".join(text.lower().replace("_", " ").replace("-", " ").replace(".", " ").split())
+
+
 @dataclass(frozen=True)
 class Ruleset:
     name: str
@@ -73,6 +95,24 @@ class Ruleset:
         raise UnknownBox(
             f"There is no box called {name!r} in {self.title}; "
             f"the boxes are: {', '.join(self.box_names)}."
+        )
+
+    def find_box(self, typed: str) -> Box:
+        """The box a person means by ``typed``: its number on the scorecard (1 = the first),
+        its name, its label ("Full house") or a short form ("fh", "3k", "sm str", "6s"), in
+        any case, with spaces, underscores, hyphens or dots alike."""
+        key = _typed_key(typed)
+        if key.isdigit() and 1 <= int(key) <= len(self.boxes):
+            return self.boxes[int(key) - 1]
+        for b in self.boxes:
+            forms = {b.name, b.label, *SHORT_FORMS.get(b.name, ())}
+            if key in {_typed_key(f) for f in forms} | {_typed_key(f).replace(" ", "")
+                                                       for f in forms}:
+                return b
+        raise UnknownBox(
+            f"{typed.strip()!r} is neither a box nor a number from 1 to {len(self.boxes)}: "
+            f"type a box's number, name or short form, like "
+            f"{', '.join(SHORT_FORMS_SHOWN.get(self.name, ('1', 'chance')))}."
         )
 
     def upper_box_for(self, face: int) -> Box:

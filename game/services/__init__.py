@@ -11,6 +11,7 @@ nothing are in ``game.selectors``.
 from .broadcast import (
     asend_advice,
     asend_events,
+    asend_frame,
     asend_holding,
     asend_presence,
     asend_standings,
@@ -31,6 +32,7 @@ from .presence import (
     socket_restored,
 )
 from .rooms import (
+    DEFAULT_NICKNAME,
     SESSION_GUEST,
     SESSION_NICKNAME,
     SeatSpec,
@@ -40,6 +42,7 @@ from .rooms import (
     create_room,
     get_room,
     guest_key,
+    play_the_computer,
     seat_of,
     set_dice_seed,
     start_game,
@@ -49,12 +52,13 @@ from .rules_cache import rebuild
 from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_turn_time
 
 __all__ = [
-    "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST", "SESSION_NICKNAME", "SeatSpec",
-    "ServiceError", "add_seat", "advice_message", "apply_command", "asend_advice", "asend_events",
-    "asend_holding", "asend_presence", "asend_standings", "check_rate_limit", "clean_dice_seed",
-    "clean_nickname", "clean_room_name", "create_room", "dice_rng", "end_game", "get_room",
-    "group_name", "guest_key", "leave_seat", "load_for_decision", "play", "rebuild",
-    "refresh_sockets", "remove_seat", "seat_bot", "seat_of", "set_dice_seed", "set_turn_time",
+    "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST", "SESSION_NICKNAME",
+    "SeatSpec", "ServiceError", "add_seat", "advice_message", "apply_command", "asend_advice",
+    "asend_events", "asend_frame", "asend_holding", "asend_presence", "asend_standings",
+    "check_rate_limit", "clean_dice_seed", "clean_nickname", "clean_room_name", "create_room",
+    "dice_rng", "end_game", "get_room", "group_name", "guest_key", "leave_seat",
+    "load_for_decision", "play", "play_the_computer", "rebuild", "refresh_sockets", "remove_seat",
+    "seat_bot", "seat_of", "set_dice_seed", "set_turn_time",
     "socket_closed", "socket_opened", "socket_restored", "standings_message", "start_game",
     "take_seat", "turn_summary",
 ]

@@ -6,6 +6,7 @@ logged and swallowed: what is stored stays stored, and the command still succeed
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -64,7 +65,7 @@ async def asend_events(room_code: str, messages: list[dict[str, Any]], texts: li
 async def asend_holding(room_code: str, text: str) -> None:
     """A player's held dice as they change (a ``holding`` frame, encoded once): never stored,
     outside the ``seq`` stream."""
-    await agroup_send(room_code, {"type": "room.holding", "text": text})
+    await agroup_send(room_code, {"type": "room.frame", "text": text})
 
 
 def send_room_changed(room_code: str) -> None:
@@ -94,3 +95,6 @@ async def asend_standings(room_code: str, text: str) -> None:
 async def asend_advice(room_code: str, player: int, text: str) -> None:
     """The coach's ``advice`` (practice rooms only), for the sockets of ``player`` alone."""
     await agroup_send(room_code, {"type": "room.advice", "player": player, "text": text})
+async def asend_frame(room_code: str, frame: dict[str, Any]) -> None:
+    """One frame every socket of the room passes on as it is (not stored: a notice)."""
+    await agroup_send(room_code, {"type": "room.frame", "text": json.dumps(frame)})

@@ -192,3 +192,23 @@ def start_game(code: str, guest: str | None) -> Game:
         transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
     broadcast.send_room_changed(code)
     return game_row
+
+
+#: The name a visitor plays under when they never gave one (the one-click game).
+DEFAULT_NICKNAME = "Player"
+
+
+def play_the_computer(guest: str, *, nickname: str, rules: str, level: str) -> Room:
+    """A room with the visitor and one computer player of ``level``, its game started: the
+    lobby's one-click game. No name needed: ``nickname`` may be empty."""
+    if level not in LEVELS:
+        raise ServiceError("bad_room", f"Bot levels are: {', '.join(LEVELS)}.")
+    nickname = clean_nickname(nickname or DEFAULT_NICKNAME)
+    with transaction.atomic():
+        room = create_room(name=f"{nickname} vs the computer"[:ROOM_NAME_MAX], rules=rules,
+                           seats=[SeatSpec(), SeatSpec(level)], host_key=guest)
+        take_seat(room.code, guest, nickname, 0)
+        start_game(room.code, guest)
+    room.refresh_from_db()
+    return room
+

@@ -2,6 +2,7 @@
 
 import { Coach, THRESHOLDS } from "./coach.js";
 import { Confirm, scoreWarning } from "./confirm.js";
+import { Feeling } from "./feeling.js";
 import { RoomConnection, SeqTracker } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
@@ -41,6 +42,9 @@ const state = {
 const seq = new SeqTracker();
 const confirm = new Confirm($("confirm"));
 const coach = new Coach(); // practice rooms: the advice after each of my rolls
+const feeling = new Feeling(
+  { banner: $("celebrate"), soundBtn: $("sound-btn"), notifyBtn: $("notify-btn") },
+  document.title);
 const tray = new DiceTray($("dice"), toggleHold);
 const wsScheme = location.protocol === "https:" ? "wss" : "ws";
 const conn = new RoomConnection(`${wsScheme}://${location.host}/ws/rooms/${boot.code}/`, {
@@ -88,8 +92,19 @@ function handleMessage(msg) {
     case "standings": state.standings = msg; render(); break;
     case "advice": coach.update(msg, state.game); render(); break;
     case "error": onError(msg); break;
+    case "preparing": onPreparing(msg); break;
     default: break; // newer server, older page: ignore what we do not know
   }
+  if (msg.type === "state" || msg.type === "event") $("preparing").hidden = true;
+}
+
+// A computer player waits for its strategy table, built once per install: say how far it is.
+function onPreparing(msg) {
+  const el = $("preparing");
+  const percent = Math.max(0, Math.min(100, Math.floor(Number(msg.percent) || 0)));
+  el.textContent = `${msg.name || "The computer"} is getting ready (${percent}\u00a0%): `
+    + "its strategy table is built once, the first time it plays.";
+  el.hidden = percent >= 100;
 }
 
 // One sync at a time: the state it brings covers every event until then. The server answers
@@ -107,6 +122,11 @@ function onState(msg) {
   state.busy = false;
   root.dataset.synced = "true"; // the page shows the server's state (tests wait for this)
   if (msg.room) state.room = { ...state.room, ...msg.room };
+  if (msg.you && msg.you.seat === null && boot.seat !== null && !$("join")) {
+    // I left my seat: the page of a watcher has the join form (rendered by the server).
+    location.reload();
+    return;
+  }
   if (msg.you) state.you = msg.you;
   state.turnEnds = typeof msg.turn_ends_in === "number"
     ? Date.now() + msg.turn_ends_in * 1000 : null;
@@ -163,7 +183,9 @@ function onEvent(msg) {
   }
   saveHolds();
   if (state.game) addLogLines(state.game.id, [msg]);
+  if (state.game) feeling.onEvent(event, state.game.players, myPlayer());
   render();
+  if (event.kind === "turn_started" && isMyTurn()) feeling.yourTurn();
   if (event.kind === "game_finished") $("result-title").focus();
 }
 
@@ -176,6 +198,7 @@ function onPresence(msg) {
   if (typeof msg.watchers === "number") state.room.watchers = msg.watchers;
   renderSeats();
   renderWatchers();
+  feeling.render(Boolean(state.you && state.you.seat !== null));
   renderStandings($("standings"), state.standings, state.game,
     state.game ? state.game.players : []);
   if (state.game) renderCards();
@@ -454,7 +477,8 @@ function renderSeats() {
       s.seat === me ? h("span", { class: "tag tag-you" }, "you") : null,
       s.host ? h("span", { class: "tag" }, "host") : null,
       s.kind === "bot" ? h("span", { class: "tag" }, "computer") : null,
-      s.name ? h("span", { class: "presence" }, away ? "away" : "here") : null,
+      // A computer is always there: "here" is for people.
+      s.name && s.kind !== "bot" ? h("span", { class: "presence" }, away ? "away" : "here") : null,
       isCurrent ? h("span", { class: "tag tag-turn" }, "to play") : null),
     h("span", { class: "seat-total" }, total !== null ? String(total) : ""),
     seatActions(s, away));
@@ -668,6 +692,7 @@ function renderCards() {
   }, scoreBox);
   replaceChildren($("scorecard"), table);
   renderCoach(table);
+  feeling.markScored(table);
   renderRulesHelp(g);
   if (focusKey) {
     const [box, column] = focusKey.split("@");

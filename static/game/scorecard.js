@@ -202,13 +202,19 @@ export function renderResult(game) {
 
   let rank = 0;
   let prev = null;
+  const shorts = shortNames(game.players);
   const head = h("tr", {}, h("td", { class: "corner" }));
   players.forEach((r, i) => {
     if (r.card.total !== prev) rank = i + 1;
     prev = r.card.total;
     head.append(h("th", { scope: "col", class: winners.has(r.p) ? "winner" : "", title: r.name },
-      h("span", { class: "rank" }, `${rank}.`), " ", h("span", { class: "result-name" }, r.name),
-      winners.has(r.p) ? h("span", { class: "tag tag-winner" }, "winner") : null));
+      h("span", { class: "rank" }, `${rank}.`), " ",
+      h("span", { class: "result-name long" }, r.name),
+      h("span", { class: "result-name short", "aria-hidden": "true" }, shorts[r.p]),
+      winners.has(r.p) ? h("span", { class: "tag tag-winner" },
+        // A star where six columns leave no room for the word (the word is still read out).
+        h("span", { class: "winner-word" }, "winner"),
+        h("span", { class: "winner-star", "aria-hidden": "true" }, "★")) : null));
   });
   const body = rows.map(([label, value]) => h("tr", {}, h("th", { scope: "row" }, label),
     players.map((r) => h("td", { class: winners.has(r.p) ? "winner" : "" }, value(r.card)))));

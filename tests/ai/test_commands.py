@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import queue
+import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -32,11 +36,49 @@ def run(strategy_dir, tmp_path_factory, yahtzee_table):
 def test_advise_ranks_holds_best_first(run):
     done = run("advise", "--rules", "yahtzee", "--dice", "1,3,3,5,6", "--rolls-left", "2")
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    intro, header, *lines, now = done.stdout.splitlines()
+    assert intro.startswith("Yahtzee, dice 1 3 3 5 6 with 2 re-rolls left.")
+    assert header.split() == ["#", "expected", "(points)", "±", "sd", "(points)", "choice"]
     assert len(lines) == 24
     assert lines[0].split()[:3] == ["1.", "251.4054", "±"]
     assert lines[0].split()[4:] == ["keep", "3", "3"]
     assert 0 < float(lines[0].split()[3]) < 100
+    # What the dice would score in each box if the turn ended now.
+    assert now.startswith("Scoring these dice now instead (points): Ones 1, Twos 0, Threes 6")
+    assert now.endswith("Chance 18.")
+
+
+def test_advise_after_the_last_roll_shows_what_each_box_scores_now(run):
+    done = run("advise", "--dice", "2,2,5,5,5", "--open", "full house, 3k,5,chance")
+    assert done.returncode == 0, done.stderr
+    intro, header, *lines = done.stdout.splitlines()
+    assert header.split() == ["#", "expected", "(points)", "±", "sd", "(points)", "scores",
+                              "now", "choice"]
+    assert len(lines) == 4
+    assert lines[0].split()[4:] == ["25", "score", "Full", "house"]
+    scores = {" ".join(line.split()[5:]): int(line.split()[4]) for line in lines}
+    assert scores == {"score Full house": 25, "score Three of a kind": 19,
+                      "score Fives": 15, "score Chance": 19}
+
+
+def test_advise_triple_ranks_boxes_of_every_column(run):
+    done = run("advise", "--rules", "triple", "--dice", "2,2,5,5,5", "--json",
+               "--open", "fh:2,chance", "--upper", "0,12,3", "--yahtzee-50", "1")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert [(r["box"], r["column"], r["points"]) for r in rows] == [
+        ("full_house", 1, 25), ("chance", 0, 19), ("chance", 2, 19), ("chance", 1, 19)]
+    assert [r["expected"] for r in rows] == sorted((r["expected"] for r in rows), reverse=True)
+    assert all(r["sd"] is None for r in rows)
+    text = run("advise", "--rules", "triple", "--dice", "2,2,5,5,5", "--open", "fh:2,chance",
+               "--upper", "0,12,3").stdout.splitlines()
+    assert text[1].split() == ["#", "value", "(points)", "scores", "now", "choice"]
+    assert text[2].split()[2:] == ["25", "×2", "score", "Full", "house", "in", "column", "2"]
+    holds = json.loads(run("advise", "--rules", "triple", "--dice", "2,2,5,5,5",
+                           "--rolls-left", "1", "--json").stdout)
+    assert holds[0]["hold"] == [5, 5, 5] and len(holds) == 12  # distinct holds of 2 2 5 5 5
+    empty = run("advise", "--rules", "triple").stdout
+    assert "value at the start of a turn: 1527.5264" in empty
 
 
 def test_advise_json_after_the_last_roll(run):
@@ -44,7 +86,8 @@ def test_advise_json_after_the_last_roll(run):
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     assert rows[0] == {"hold": None, "box": "large_straight",
-                       "expected": pytest.approx(261.5314, abs=1e-4), "sd": rows[0]["sd"]}
+                       "expected": pytest.approx(261.5314, abs=1e-4), "sd": rows[0]["sd"],
+                       "points": 40}
     assert all(0 < r["sd"] < 100 for r in rows)
     assert len(rows) == 13
     assert [r["expected"] for r in rows] == sorted((r["expected"] for r in rows), reverse=True)
@@ -85,6 +128,13 @@ def test_advise_without_dice_values_the_card(run):
     ["--rules", "chess"],
     ["--upper", "many"],
     ["--rules", "yatzy", "--joker", "free"],
+    ["--rules", "triple", "--upper", "5"],
+    ["--rules", "triple", "--upper", "1,2"],
+    ["--rules", "triple", "--yahtzee-50", "4"],
+    ["--rules", "triple", "--open", "fh:4"],
+    ["--rules", "triple", "--joker", "free"],
+    ["--open", "fh:2"],
+    ["--open", "full mouse"],
 ])
 def test_advise_bad_arguments_exit_2_with_one_line(run, args):
     done = run("advise", *args)
@@ -125,6 +175,47 @@ def test_build_strategy_reports_the_value_and_time(run, build_output, strategy_d
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
+def test_build_strategy_missing_waits_for_another_builder_instead_of_building(
+        yahtzee_table, tmp_path):
+    """make run's background build: a table being built by a server is waited for (its
+    progress passed on, a line every 10 %) and loaded, not built a second time."""
+    from game.ai import table_path
+    from game.ai.scoring import score_tables, solver_ruleset
+    from game.ai.solver import count_states
+
+    built = table_path(solver_ruleset("yahtzee"))
+    total = count_states(score_tables(solver_ruleset("yahtzee")))
+    target = tmp_path / built.name
+    env = {**os.environ, "STRATEGY_DIR": str(tmp_path), "DATA_DIR": str(tmp_path)}
+    with open(target.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # "the server" builds yahtzee
+        target.with_suffix(".progress").write_text(json.dumps({"done": 0, "total": total}))
+        proc = subprocess.Popen(
+            [sys.executable, "manage.py", "build_strategy", "--rules", "yahtzee", "--missing",
+             "--progress-lines"], cwd=ROOT, env=env, text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        lines: queue.Queue[str] = queue.Queue()  # stderr, line by line, never blocking the test
+        threading.Thread(target=lambda: [lines.put(x) for x in proc.stderr or ()],
+                         daemon=True).start()
+        assert lines.get(timeout=120).startswith("Building the yahtzee strategy table")
+        target.with_suffix(".progress").write_text(
+            json.dumps({"done": total * 55 // 100, "total": total}))
+        # It passes the builder's progress on (it polls twice a second)...
+        assert lines.get(timeout=60) == "  yahtzee strategy table: 50 %\n"
+        # ...and while the lock is held it waits, building nothing.
+        assert proc.poll() is None and not target.exists()
+        shutil.copy(built, target)
+        target.with_suffix(".progress").unlink()
+    out = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 0
+    assert out.startswith("yahtzee (forced Joker): expected score 254.5877, ready in ")
+    assert target.read_bytes() == built.read_bytes()  # loaded, not rebuilt
+    again = subprocess.run([sys.executable, "manage.py", "build_strategy", "--missing",
+                            "--rules", "yahtzee"], cwd=ROOT, env=env, text=True,
+                           capture_output=True, timeout=120)
+    assert (again.returncode, again.stdout, again.stderr) == (0, "", "")  # nothing to do
+
+
 def script_for_whole_game(turns: int, boxes: int) -> str:
     """Some bad input first, then for every turn a full cycle of 's N': the first open box
     the rules allow takes it (the others are explained and asked again)."""
@@ -138,7 +229,9 @@ def test_terminal_game_to_the_end_through_stdin(run):
                stdin=script_for_whole_game(13, 13))
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "'hello' is neither a box name nor a number" in out
+    assert "'hello' is neither a box nor a number from 1 to 13" in out
+    assert "Round 1 of 13: your turn." in out and "Round 13 of 13: your turn." in out
+    assert " 9. Full house " in out  # the scorecard shows labels
     assert "Positions go from 1 to 5; '0' is not one" in out
     assert "Each die can be kept only once" in out
     assert "Which box?" in out
@@ -153,6 +246,17 @@ def test_terminal_triple_game_with_columns(run):
                stdin=stdin)
     assert done.returncode == 0, done.stderr
     assert "Final scorecards:" in done.stdout and done.stdout.count("You score") == 39
+
+
+def test_terminal_game_takes_boxes_as_people_type_them(run):
+    done = run("play", "--bots", "1", "--level", "easy", "--seed", "5",
+               stdin="full house\nfh\nsm str\n3 of a kind\n6s\nchance\n")
+    assert done.returncode == 0, done.stderr
+    scored = [line.split(" in ", 1)[1] for line in done.stdout.splitlines()
+              if "You score" in line]  # after the "> " prompt
+    assert scored == ["Full house.", "Small straight.", "Three of a kind.", "Sixes.",
+                      "Chance."]
+    assert "Full house is already filled." in done.stdout  # 'fh' the second time
 
 
 def test_end_of_input_leaves_cleanly(run):

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import fcntl
+import json
+import shutil
+import threading
+import time
+
 import numpy as np
 import pytest
 
 from game.ai import get_solution, set_strategy_dir, strategy_dir, table_path
 from game.ai.scoring import score_tables, solver_ruleset
-from game.ai.storage import FORMAT_VERSION, fingerprint, forget_loaded, load_table
+from game.ai.storage import (
+    FORMAT_VERSION,
+    build_progress,
+    fingerprint,
+    forget_loaded,
+    load_table,
+)
 
 
 def test_table_file_is_versioned_and_named_by_rules(yahtzee_table, strategy_dir):
@@ -78,3 +90,38 @@ def test_a_table_of_the_former_format_is_rebuilt_not_misread(yahtzee_table, tmp_
              fingerprint=np.str_(fingerprint(tables)))
     assert FORMAT_VERSION == 2 and load_table(v1, tables) is None
     assert table_path(solver_ruleset("yahtzee")).name == "yahtzee-forced-v2.npz"
+
+
+def test_a_waiter_hears_how_far_another_builder_is_and_loads_its_table(yahtzee_table, tmp_path):
+    """While another process holds the lock (here: the test), ``get_solution`` passes that
+    builder's progress on and then loads what it stored; ``build_progress`` says how far."""
+    built = table_path(solver_ruleset("yahtzee"))
+    set_strategy_dir(tmp_path)
+    forget_loaded()
+    target = table_path(solver_ruleset("yahtzee"))
+    assert build_progress("yahtzee") is None  # nobody builds
+    heard: list[int] = []
+    found: list[object] = []
+    with open(target.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        target.with_suffix(".progress").write_text(json.dumps({"done": 10, "total": 40}))
+        assert build_progress("yahtzee") == 25.0
+        assert build_progress("triple") == 25.0  # a column of triple is a yahtzee game
+        waiter = threading.Thread(target=lambda: found.append(
+            get_solution("yahtzee", progress=heard.append)))
+        waiter.start()
+        deadline = time.monotonic() + 10
+        while sum(heard) < 10 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        target.with_suffix(".progress").write_text(json.dumps({"done": 30, "total": 40}))
+        while sum(heard) < 30 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert waiter.is_alive()  # still waiting for the table
+        shutil.copy(built, target)
+        target.with_suffix(".progress").unlink()
+    waiter.join(timeout=30)
+    assert sum(heard) == 30 and heard[0] == 10
+    [solution] = found
+    np.testing.assert_array_equal(solution.values, yahtzee_table.values)  # type: ignore[attr-defined]
+    assert build_progress("yahtzee") is None
+    forget_loaded()

@@ -39,7 +39,7 @@ def create_room(page: Page, server: LiveServer, *, name: str, rules: str, seats:
     """Create a room in the lobby (seats: "human" or a bot level); returns the room's URL."""
     page.goto(server.url + "/")
     page.fill("[name=name]", name)
-    page.select_option("[name=rules]", rules)
+    page.select_option(".create-form [name=rules]", rules)
     page.select_option("[name=seats]", str(len(seats)))
     page.fill("[name=nickname]", nickname)
     for i, kind in enumerate(seats):
@@ -257,7 +257,7 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
         result = page.locator("#result")
         expect(result).to_be_visible()
         ranked = sorted(zip(totals, names, strict=True), reverse=True)
-        expect(result.locator("thead th .result-name")).to_have_text([n for _, n in ranked])
+        expect(result.locator("thead th .result-name.long")).to_have_text([n for _, n in ranked])
         expect(result.locator("tr.total-row td")).to_have_text([str(t) for t, _ in ranked])
         expect(result.locator("thead th.winner")).to_contain_text(names[winner])
     expect(watcher.locator("#result-title")).to_contain_text(f"{names[winner]} wins")

@@ -69,9 +69,15 @@ def test_yatzy_for_six_on_a_phone_played_with_the_keyboard_only(
     # The winner's badge fits its pill, and the pill its column, at six columns on 390 px.
     badges = page.locator("#result .tag-winner").evaluate_all("""els => els.map(e => {
         const cell = e.closest('th').getBoundingClientRect(), pill = e.getBoundingClientRect();
-        return e.scrollWidth <= e.clientWidth && pill.left >= cell.left - 0.5
-            && pill.right <= cell.right + 0.5; })""")
+        const shown = [...e.children].filter((c) => getComputedStyle(c).display !== 'none'
+            && getComputedStyle(c).position !== 'absolute');  // not the visually hidden word
+        const text = shown.reduce((w, c) => w + c.getBoundingClientRect().width, 0);
+        const style = getComputedStyle(e);
+        const inner = pill.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return shown.length > 0 && text <= inner + 0.5
+            && pill.left >= cell.left - 0.5 && pill.right <= cell.right + 0.5; })""")
     assert badges and all(badges), badges
+    page.locator("#result").screenshot(path=str(screenshots / "room-phone-six-result.png"))
     expect(page.locator("#result-place")).to_contain_text(
         re.compile(r"You finished \d(st|nd|rd|th) of 6"))
     assert_fits(page)

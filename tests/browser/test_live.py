@@ -128,3 +128,43 @@ def test_the_coach_values_the_boxes_and_asks_before_a_costly_choice(
     wait_seq(ann, seq + 2)  # scored, then the next turn
     expect(ann.locator(f'#scorecard td.filled[data-box="{box}"], '
                        f'#scorecard tr[data-box="{box}"] td.filled')).not_to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_a_win_is_celebrated_and_each_score_lights_up(daphne_server, new_context, screenshots,
+                                                      viewport):
+    """A solo game to its end: every box scored lights up for the player and a watcher, and
+    the end is celebrated (still, on a phone that asked for reduced motion)."""
+    phone = viewport == "phone"
+    context = (new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                           reduced_motion="reduce") if phone else new_context(viewport=DESKTOP))
+    ann = context.new_page()
+    url = create_room(ann, daphne_server, name=f"Party {viewport}", rules="yahtzee",
+                      seats=["human"], nickname="Ann")
+    watcher = new_context(viewport=DESKTOP).new_page()
+    watcher.goto(url)
+    wait_connected(watcher)
+    expect(watcher.locator("#sound-btn")).to_have_attribute("aria-pressed", "false")
+    expect(ann.locator("#sound-btn")).to_have_attribute("aria-pressed", "true")
+    start_game(ann)
+    for turn in range(13):
+        seq = last_seq(ann)
+        ann.locator("#roll-btn").click()
+        wait_seq(ann, seq + 1)
+        option = ann.locator("#scorecard button.option").first
+        box = option.get_attribute("data-box")
+        option.click()
+        if ann.locator("#confirm").is_visible():
+            ann.locator("#confirm .confirm-yes").click()
+        wait_seq(ann, seq + 3 if turn < 12 else seq + 2)
+        if turn == 0:
+            for page in (ann, watcher):
+                expect(page.locator(f'tr[data-box="{box}"] td.just-scored')).to_have_count(1)
+    banner = ann.locator("#celebrate")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("You win!")
+    expect(watcher.locator("#celebrate")).to_contain_text("Ann wins!")
+    ann.screenshot(path=screenshots / f"celebrate-win-{viewport}.png")
+    if phone:
+        assert ann.evaluate("getComputedStyle(document.getElementById('celebrate'))"
+                            ".animationName") == "none"

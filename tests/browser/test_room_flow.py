@@ -81,6 +81,13 @@ def test_a_late_friend_takes_a_seat_for_the_rematch(daphne_server, new_context, 
     third.locator(".seat-remove").click()
     expect(host.locator("#seats li")).to_have_count(2)
     expect(host.locator("#seats li .seat-remove")).to_have_count(1)  # the free seat's
+    # The host leaves their seat (and watches: the page comes back with the join form), then
+    # takes it again.
+    host.locator('#seats li[data-seat="0"] .seat-leave').click()
+    expect(host.locator("#join")).to_be_visible()
+    expect(host.locator('#seats li[data-seat="0"] .seat-name')).to_have_text("Free seat")
+    join(host, "Host", 0)
+    expect(host.locator('#seats li[data-seat="0"] .seat-name')).to_have_text("Host")
 
     # The friend sees the free seat and takes it.
     expect(friend.locator("#join")).to_be_visible()
@@ -94,6 +101,7 @@ def test_a_late_friend_takes_a_seat_for_the_rematch(daphne_server, new_context, 
     roll(host)
     settle(friend)
     friend.screenshot(path=str(screenshots / "room-late-friend-plays-phone.png"))
+    expect(friend.locator("#join")).to_have_count(0)  # a player's page has no join form
     expect(friend.locator("#join")).to_be_hidden()
 
 
@@ -109,9 +117,9 @@ class TimedServer(LiveServer):
         return {**super().env, **self.extra}
 
 
-def test_the_turn_timer_autoplays_an_idle_player(tmp_path, redis_url, new_context,
-                                                  screenshots):
-    server = TimedServer(tmp_path, redis_url)
+def test_the_turn_timer_autoplays_an_idle_player(tmp_path, redis_url, strategy_dir,
+                                                  new_context, screenshots):
+    server = TimedServer(tmp_path, redis_url, strategy_dir)
     server.migrate()
     server.start()
     try:
@@ -227,3 +235,21 @@ def test_dark_mode_follows_the_system(daphne_server, new_context, screenshots, v
     assert background == "rgb(20, 23, 28)", background
     assert low_contrast_text(page) == []
     page.screenshot(path=str(screenshots / f"room-dark-{viewport}.png"), full_page=True)
+
+
+def test_dark_mode_on_the_lobby_and_a_finished_games_page(daphne_server, new_context,
+                                                           screenshots):
+    page = new_context(DESKTOP, color_scheme="dark").new_page()
+    page.goto(daphne_server.url + "/")
+    assert low_contrast_text(page) == []
+    page.screenshot(path=str(screenshots / "lobby-dark.png"), full_page=True)
+    create_room(page, daphne_server, name="Dark review", rules="yatzy", seats=["human"],
+                nickname="Nox")
+    start_game(page)
+    play_solo_game(page)
+    assert low_contrast_text(page) == []
+    page.locator("#game-page-link").click()
+    page.wait_for_load_state()
+    expect(page.locator(".standings")).to_contain_text("Nox")
+    assert low_contrast_text(page) == []
+    page.screenshot(path=str(screenshots / "finished-game-dark.png"), full_page=True)

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import json
+import shutil
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 from game import services
 from game.models import Game, GameEvent
+from game.rules import get_ruleset
 
 from .test_consumer import play_move, seated_room
 
@@ -115,3 +120,61 @@ async def test_a_room_everyone_left_pauses_and_goes_on_when_someone_comes(connec
     settings.BOT_DELAY = 0
     await watcher.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "game_finished")
     await watcher.close()
+
+
+@pytest.fixture
+def fresh_strategy_dir(tmp_path):
+    """An empty strategy directory, and where the yahtzee table is already built (built in
+    the default directory first if it is missing there, as the autoplay test does)."""
+    from game.ai import get_solution, set_strategy_dir, table_path
+    from game.ai.storage import forget_loaded
+
+    get_solution("yahtzee")
+    built = table_path(get_ruleset("yahtzee"))
+    set_strategy_dir(tmp_path)
+    forget_loaded()
+    yield tmp_path, built
+    set_strategy_dir(settings.STRATEGY_DIR)
+    forget_loaded()
+
+
+async def test_an_optimal_bot_waiting_for_its_table_tells_the_room_how_far_it_is(
+        connect, sessions, fresh_strategy_dir):
+    """Another process (here: the test) builds the table; the bot's room hears its progress
+    every second, and the bot moves once the table is there."""
+    from game.ai import table_path
+
+    empty, built = fresh_strategy_dir
+    target = table_path(get_ruleset("yahtzee"))
+    [(session, guest)] = await sessions(1)
+
+    def _make():
+        room = services.create_room(name="Fresh", rules="yahtzee", host_key=guest,
+                                    seats=[services.SeatSpec("optimal"), services.SeatSpec()])
+        services.take_seat(room.code, guest, "Ann", 1)
+        return room
+
+    room = await database_sync_to_async(_make)()
+    with open(target.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a builder at work
+        target.with_suffix(".progress").write_text(json.dumps({"done": 42, "total": 100}))
+        ann = await connect(room.code, session, "ann")
+        await ann.send({"type": "start"})
+        first = await ann.until_type("preparing")
+        assert first == {"type": "preparing", "seat": 0, "name": "Bot 1 (optimal)",
+                         "rules": "yahtzee", "percent": 42.0}
+        target.with_suffix(".progress").write_text(json.dumps({"done": 73, "total": 100}))
+        later = await ann.until(lambda m: m["type"] == "preparing" and m["percent"] != 42.0)
+        assert later["percent"] == 73.0
+        # Its first roll needs no table; what to keep does, and waits.
+        kinds = [k async for k in GameEvent.objects.filter(game__room=room)
+                 .order_by("seq").values_list("kind", flat=True)]
+        assert kinds[-1] == "rolled" and kinds.count("rolled") == 1
+        shutil.copy(built, target)  # the build ends: the table appears, the lock goes
+        target.with_suffix(".progress").unlink()
+    done = await ann.until(lambda m: m["type"] == "preparing" and m["percent"] == 100.0)
+    assert done["seat"] == 0
+    moved = await ann.until(lambda m: m["type"] == "event" and (
+        m["event"]["kind"] == "scored" or m["event"].get("roll", 1) > 1))
+    assert moved["by"] == "bot" and moved["event"]["player"] == 0
+    await ann.close()

@@ -26,7 +26,8 @@ def create(client: Client, **fields) -> object:
 
 
 def test_lobby_lists_rooms_by_status(client):
-    waiting, _ = room_with_players(["Ann"], start=False)
+    waiting, _ = room_with_players(["Ann"], bots=[], start=False)
+    Seat.objects.create(room=waiting, index=1)  # a free seat: waiting for players
     playing, _ = room_with_players(["Bob"])
     left, _ = room_with_players(["Cy"])  # a game everyone left: paused, not "playing now"
     Connection.objects.create(room=playing, channel_name="c1", last_seen=timezone.now())
@@ -42,6 +43,90 @@ def test_lobby_lists_rooms_by_status(client):
     assert 'name="csrfmiddlewaretoken"' in html
 
 
+def lobby_section(html: str, title_id: str) -> str:
+    """The part of the lobby's lists under the heading ``title_id``."""
+    start = html.index(f'id="{title_id}"')
+    end = html.find("</section>", start)
+    return html[start:end]
+
+
+def test_full_rooms_are_not_waiting_and_computers_are_never_here(client):
+    open_room, _ = room_with_players(["Ann"], start=False)
+    Seat.objects.create(room=open_room, index=1)
+    full, _ = room_with_players(["Bob"], bots=["optimal"], start=False)
+    playing, guests = room_with_players(["Cy"], bots=["easy"])
+    for room, guest in ((full, "host-Bob"), (playing, guests[0])):
+        Connection.objects.create(room=room, channel_name=f"c-{room.code}", guest_key=guest,
+                                  last_seen=timezone.now())
+    html = client.get(reverse("game:lobby_rooms")).content.decode()
+    waiting = lobby_section(html, "waiting-title")
+    now = lobby_section(html, "playing-title")
+    assert open_room.get_absolute_url() in waiting and "<em>free seat</em>" in waiting
+    assert full.get_absolute_url() not in waiting  # no free seat: not "waiting for players"
+    assert full.get_absolute_url() in now and "full · starting soon" in now
+    assert playing.get_absolute_url() in now
+    # People with a live socket are "here"; computer players are computers, never "here".
+    assert now.count('<span class="tag tag-here">here</span>') == 2
+    assert 'Bot 1 (optimal) <span class="tag tag-computer">computer</span>' in now
+    assert 'Bot 1 (easy) <span class="tag tag-computer">computer</span>' in now
+    assert "Ann <span" not in waiting  # Ann has no socket open
+
+
+def test_the_lobby_lists_are_a_small_fragment_with_an_etag(client):
+    first = client.get(reverse("game:lobby_rooms"))
+    assert first.status_code == 200 and first["ETag"]
+    assert "<html" not in first.content.decode() and "waiting-title" in first.content.decode()
+    again = client.get(reverse("game:lobby_rooms"), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    room_with_players(["Ann"], start=False)
+    Seat.objects.create(room=Room.objects.get(), index=1)
+    changed = client.get(reverse("game:lobby_rooms"), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and "Test room" in changed.content.decode()
+    assert "no-cache" in changed["Cache-Control"]
+
+
+def test_one_click_plays_the_computer_without_a_name(client):
+    resp = client.post(reverse("game:play_computer"), {"rules": "yahtzee", "level": "medium"})
+    room = Room.objects.get()
+    assert resp.status_code == 302 and resp["Location"] == room.get_absolute_url()
+    assert room.status == "playing" and room.name == "Player vs the computer"
+    seats = list(room.seats.order_by("index"))
+    assert [(s.kind, s.display_name, s.bot_level) for s in seats] == [
+        ("human", "Player", ""), ("bot", "Bot 1 (medium)", "medium")]
+    assert seats[0].guest_key == client.session[services.SESSION_GUEST]
+    game = Game.objects.get(room=room)
+    assert game.players == ["Player", "Bot 1 (medium)"] and game.snapshot["current_player"] == 0
+    page = client.get(room.get_absolute_url()).content.decode()
+    assert 'data-seat="0"' in page  # the visitor plays from the first click
+
+
+def test_one_click_uses_the_nickname_given_before_and_refuses_bad_choices(client):
+    create(client, nickname="Zoe")  # a room of her own: the session remembers her name
+    client.post(reverse("game:play_computer"), {"rules": "yatzy", "level": "optimal"})
+    room = Room.objects.get(name="Zoe vs the computer")
+    assert room.rules == "yatzy" and room.seats.get(index=1).bot_level == "optimal"
+    before = Room.objects.count()
+    for bad in ({"rules": "chess", "level": "easy"}, {"rules": "yahtzee", "level": "human"},
+                {"rules": "yahtzee"}):
+        resp = client.post(reverse("game:play_computer"), bad, follow=True)
+        assert resp.redirect_chain == [(reverse("game:lobby"), 302)]
+        assert "Choose the rules and the computer" in resp.content.decode()
+    assert Room.objects.count() == before
+
+
+def test_join_by_code_takes_a_code_or_a_link(client):
+    room, _ = room_with_players(["Ann"], start=False)
+    for typed in (room.code, f"  {room.code.upper()} ", f"http://127.0.0.1:8000/r/{room.code}/"):
+        resp = client.get(reverse("game:join_by_code"), {"code": typed})
+        assert resp.status_code == 302 and resp["Location"] == room.get_absolute_url(), typed
+    for typed, said in (("abc", "A room code is 8 letters"),
+                        ("zzzzzzzz", "No room has the code zzzzzzzz."),
+                        ("", "This field is required")):
+        resp = client.get(reverse("game:join_by_code"), {"code": typed}, follow=True)
+        assert resp.redirect_chain == [(reverse("game:lobby"), 302)]
+        assert said in resp.content.decode()
+
+
 def test_lobby_links_recently_finished_games(client):
     room, guests = room_with_players(["Ann"], rules="yatzy")
     game = Game.objects.get(room=room)
@@ -51,6 +136,7 @@ def test_lobby_links_recently_finished_games(client):
     html = client.get("/").content.decode()
     assert game.get_absolute_url() in html and room.get_absolute_url() in html
     assert "won by <strong>Ann</strong>" in html
+    assert f'<span class="room-scores">(Ann {game.totals[0]})</span>' in html
     page = client.get(game.get_absolute_url()).content.decode()
     assert "Won by <strong>Ann</strong>" in page and '"kind": "game_finished"' in page
 
@@ -182,3 +268,60 @@ def test_admin_pages_render(admin_client):
     assert f"/admin/game/game/{game.pk}/change/" in found
     none = admin_client.get(reverse("admin:game_game_changelist") + "?q=Nobody")
     assert f"/admin/game/game/{game.pk}/change/" not in none.content.decode()
+
+
+def test_admin_event_log_is_paged_says_who_acted_and_shows_standings(admin_client,
+                                                                       monkeypatch):
+    from game.admin import GameAdmin
+
+    monkeypatch.setattr(GameAdmin, "EVENTS_PER_PAGE", 10)
+    room, guests = room_with_players(["Ann", "Bob"], bots=["easy"])
+    game = Game.objects.get(room=room)
+    # Ann plays, Bob is away (the computer plays for him), the bot plays: two rounds.
+    while game.snapshot["round"] < 3:
+        player = game.snapshot["current_player"]
+        action = as_action(next_move(game.snapshot))
+        if player == 0:
+            services.play(room.code, action, guest_key=guests[0])
+        else:
+            services.play(room.code, action, seat_index=player,
+                          by="autoplay" if player == 1 else "bot")
+        game.refresh_from_db()
+    url = reverse("admin:game_game_change", args=[game.pk])
+    first = admin_client.get(url).content.decode()
+    pages = -(-game.seq // 10)
+    assert pages >= 3 and f"Events 1–10 of {game.seq}." in first
+    assert first.count('<tr class="form-row event-row') == 10  # one page, not the whole log
+    assert f'<a href="?events={pages}">' in first
+    assert "Ann (person)" in first and "the rules" in first  # the start, each new turn
+    last = admin_client.get(url, {"events": pages}).content.decode()
+    assert f"Events {(pages - 1) * 10 + 1}–{game.seq} of {game.seq}." in last
+    everyone = "".join(admin_client.get(url, {"events": n}).content.decode()
+                       for n in range(1, pages + 1))
+    assert "the computer for Bob, who was away" in everyone
+    assert "Bot 1 (easy) (computer)" in everyone
+    assert admin_client.get(url, {"events": "x"}).status_code == 200  # a bad page: the first
+    assert admin_client.get(url, {"events": "999"}).status_code == 200  # past the end: the last
+    # The totals as a table: place, player, total so far.
+    assert '<table class="standings">' in first and "total (so far)" in first
+    for name in ("Ann", "Bob", "Bot 1 (easy)"):
+        assert f"<td>{name}</td>" in first
+
+
+def test_admin_keeps_a_live_rooms_rules_status_and_seats_read_only(admin_client):
+    waiting, _ = room_with_players(["Ann"], start=False)
+    playing, _ = room_with_players(["Bob"], bots=["easy"])
+    editable = admin_client.get(reverse("admin:game_room_change", args=[waiting.pk]))
+    html = editable.content.decode()
+    assert 'name="rules"' in html and 'name="seats-0-kind"' in html
+    assert 'name="status"' not in html  # the status follows the games, always
+    live = admin_client.get(reverse("admin:game_room_change", args=[playing.pk])).content.decode()
+    for field in ('name="rules"', 'name="status"', 'name="seats_count"', 'name="seats-0-kind"',
+                  'name="seats-1-bot_level"'):
+        assert field not in live, field
+    assert "Bot 1 (easy)" in live and "Playing" in live
+    # A forged POST changes nothing either.
+    admin_client.post(reverse("admin:game_room_change", args=[playing.pk]),
+                      {"name": "Renamed", "rules": "yatzy", "status": "waiting"})
+    playing.refresh_from_db()
+    assert (playing.name, playing.rules, playing.status) == ("Test room", "yahtzee", "playing")

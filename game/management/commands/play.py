@@ -6,8 +6,8 @@
 Your turn: the first roll is made for you. Then type
   ``k 1 2 5``  keep the dice at positions 1, 2 and 5 and re-roll the others (``k`` alone
                re-rolls all five),
-  ``s full_house`` or ``s 9``  score in a box by name or number (triple: ``s 9 2`` for
-               column 2); a bare box name or number does the same,
+  ``s full house``, ``s fh`` or ``s 9``  score in a box by its label, a short form or its
+               number (triple: ``s fh 2`` for column 2); without the ``s`` too,
   ``?`` for help, ``q`` to leave. Works with piped input; end of input leaves the game.
 """
 
@@ -27,12 +27,14 @@ from game.rules.fairness import (
     server_seed_from,
 )
 
+from ._tables import solution_with_progress
 from .advise import OneLineErrors, bad
 
 HELP = (
     "Commands: 'k 1 2 5' keeps the dice at positions 1, 2 and 5 and re-rolls the rest "
-    "('k' alone re-rolls all); 's NAME' or 's NUMBER' scores in that box (a bare name or "
-    "number works too; triple: add the column, like 's 9 2'); '?' help; 'q' quit."
+    "('k' alone re-rolls all); 's full house', 's fh' or 's 9' scores in that box (its "
+    "label, a short form like 3k, ss, 6s, or its number; the 's' may be left out; triple: "
+    "add the column, like 's fh 2'); '?' help; 'q' quit."
 )
 
 
@@ -77,6 +79,8 @@ class Command(OneLineErrors, BaseCommand):
         except RulesError as e:
             raise bad(e.message) from None
         self.level = opts["level"]
+        if self.level == "optimal":  # load (or build, with a progress bar) before the game
+            solution_with_progress(opts["rules"], None, self.stderr._out)
         self.out(f"{game.ruleset.title}: {', '.join(names)}. {HELP}")
         if isinstance(rng, FairDice):
             self.out(f"Fair dice: server seed commitment {rng.commitment}; "
@@ -128,7 +132,7 @@ class Command(OneLineErrors, BaseCommand):
                     cells.append(f"({options[Slot(box.name, c)]})")
                 else:
                     cells.append("-" if i == game.current_player or options is None else "")
-            lines.append(f"{n:>2}. {box.name:<16}" + "".join(x.rjust(width + 1) for x in cells))
+            lines.append(f"{n:>2}. {box.label:<16}" + "".join(x.rjust(width + 1) for x in cells))
         for title, fn in (
             ("upper bonus", lambda card, c: card.bonus("upper", c)),
             ("yahtzee bonus", lambda card, c: card.bonus("yahtzee", c)),
@@ -162,15 +166,19 @@ class Command(OneLineErrors, BaseCommand):
                 self.out(f"{who} rolls: {'  '.join(map(str, game.dice or ()))}")
             else:
                 points = game.scorecard.score_for(game.dice, action.box, action.column)  # type: ignore[arg-type]
-                where = action.box + (f" (column {action.column + 1})"
-                                      if game.ruleset.columns > 1 else "")
+                where = self.where(game, action.box, action.column)
                 game.score(action.box, action.column)
                 self.out(f"{who} scores {points} in {where}.\n")
                 return
 
+    def where(self, game: Game, box: str, column: int) -> str:
+        label = game.ruleset.box(box).label
+        return label + (f" (column {column + 1})" if game.ruleset.columns > 1 else "")
+
     def human_turn(self, game: Game) -> None:
         game.roll()
         self.out("")
+        self.out(f"Round {game.round} of {game.ruleset.turns}: your turn.")
         self.out(self.scorecards(game, game.potential_scores()))
         self.out(self.dice_line(game))
         while True:
@@ -231,28 +239,27 @@ class Command(OneLineErrors, BaseCommand):
         return positions
 
     def score(self, game: Game, words: list[str]) -> bool:
+        """Score in the box ``words`` name (a label of several words, a short form or a
+        number), in triple optionally followed by the column."""
         rs = game.ruleset
-        what = words[0].lower()
-        if what.isdigit() and 1 <= int(what) <= len(rs.boxes):
-            box = rs.boxes[int(what) - 1].name
-        elif what in rs.box_names:
-            box = what
-        else:
-            raise ValueError(f"{words[0]!r} is neither a box name nor a number from 1 to "
-                             f"{len(rs.boxes)}. Type ? for help.")
-        column = 0
-        if len(words) > 2:
-            raise ValueError("Too many words: 's BOX' or, in triple, 's BOX COLUMN'.")
-        if len(words) == 2:
-            if not words[1].isdigit() or not 1 <= int(words[1]) <= rs.columns:
-                raise ValueError(f"Columns go from 1 to {rs.columns}; {words[1]!r} is not one.")
-            column = int(words[1]) - 1
-        elif rs.columns > 1:
+        column: int | None = None
+        try:
+            box = rs.find_box(" ".join(words)).name
+        except RulesError as whole:
+            if rs.columns == 1 or len(words) < 2 or not words[-1].isdigit():
+                raise ValueError(whole.message) from None
+            if not 1 <= int(words[-1]) <= rs.columns:
+                raise ValueError(f"Columns go from 1 to {rs.columns}; {words[-1]!r} is not "
+                                 "one.") from None
+            box = rs.find_box(" ".join(words[:-1])).name
+            column = int(words[-1]) - 1
+        if column is None:
             open_cols = [c for c in range(rs.columns) if game.scorecard.is_open(box, c)]
-            if len(open_cols) != 1:
-                raise ValueError(f"Which column of {box}? Add it, like 's {what} 1'.")
-            column = open_cols[0]
+            if len(open_cols) > 1:
+                raise ValueError(f"Which column of {rs.box(box).label}? Add it, like "
+                                 f"'s {' '.join(words)} 1'.")
+            column = open_cols[0] if open_cols else 0
         points = game.scorecard.score_for(game.dice, box, column)  # type: ignore[arg-type]
         game.score(box, column)
-        self.out(f"You score {points} in {box}.\n")
+        self.out(f"You score {points} in {self.where(game, box, column)}.\n")
         return True

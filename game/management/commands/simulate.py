@@ -14,9 +14,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from game.ai import LEVELS, Roll, choose_action, get_solution
+from game.ai import LEVELS, Roll, choose_action
 from game.rules import RULESETS, Game
 
+from ._tables import solution_with_progress
 from .advise import OneLineErrors, bad
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
@@ -59,7 +60,8 @@ class Command(OneLineErrors, BaseCommand):
             raise bad(f"--games must be at least 1, not {games}.")
         rules, level = opts["rules"], opts["strategy"]
         if level == "optimal":
-            get_solution(rules)  # load (or build) the table before the clock starts
+            # load (or build, with a progress bar) the table before the clock starts
+            solution_with_progress(rules, None, self.stderr._out)
         rng = random.Random(opts["seed"])
         scores: list[int] = []
         start = time.perf_counter()
