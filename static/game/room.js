@@ -89,7 +89,7 @@ function handleMessage(msg) {
     case "event": onEvent(msg); break;
     case "presence": onPresence(msg); break;
     case "holding": onHolding(msg); break;
-    case "standings": state.standings = msg; render(); break;
+    case "standings": onStandings(msg); break;
     case "advice": coach.update(msg, state.game); render(); break;
     case "error": onError(msg); break;
     case "preparing": onPreparing(msg); break;
@@ -198,10 +198,15 @@ function onPresence(msg) {
   if (typeof msg.watchers === "number") state.room.watchers = msg.watchers;
   renderSeats();
   renderWatchers();
-  feeling.render(Boolean(state.you && state.you.seat !== null));
-  renderStandings($("standings"), state.standings, state.game,
-    state.game ? state.game.players : []);
   if (state.game) renderCards();
+}
+
+// Standings are computed on the server's threads and may cross: the latest position wins.
+function onStandings(msg) {
+  const known = state.standings;
+  if (known && known.game === msg.game && known.seq > msg.seq) return;
+  state.standings = msg;
+  render();
 }
 
 // The player to move shows which dice they hold as they change them (not stored; the roll
@@ -383,6 +388,7 @@ function render() {
   renderStandings($("standings"), state.standings, state.game,
     state.game ? state.game.players : []);
   renderFairness(st);
+  feeling.render(Boolean(state.you && state.you.seat !== null));
   const playing = Boolean(state.game);
   // Keyboard help only for those who have keys to press: a watcher has none.
   $("keys-help").hidden = myPlayer() === null;

@@ -71,8 +71,8 @@ def test_standings_after_each_turn_beside_a_computer(daphne_server, yahtzee_tabl
     ann.locator("#roll-btn").click()
     expect(ann.locator("#cards button.option").first).to_be_visible()
     ann.locator("#cards button.option").first.click()
-    if ann.locator("#confirm").is_visible():  # a 0 with these dice: the second click scores
-        ann.locator("#cards button.option").first.click()
+    if ann.locator("#confirm").is_visible():  # a 0 asks first
+        ann.locator("#confirm .confirm-yes").click()
     expect(standings).to_be_visible(timeout=20_000)
     rows = standings.locator(".standings-row")
     expect(rows).to_have_count(2)

@@ -20,15 +20,9 @@ from .pages import settle, wait_connected
 pytestmark = pytest.mark.browser
 
 
-class FreshServer(LiveServer):
-    @property
-    def env(self) -> dict[str, str]:
-        return {**super().env, "STRATEGY_DIR": str(self.data_dir / "strategy")}
-
-
 def test_the_room_shows_the_computer_getting_ready(tmp_path: Path, redis_url, new_context,
                                                    screenshots):
-    server = FreshServer(tmp_path, redis_url)
+    server = LiveServer(tmp_path, redis_url, tmp_path / "strategy")  # empty: nothing built
     server.migrate()
     strategy = tmp_path / "strategy"
     strategy.mkdir()
