@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from math import ceil
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
+from . import services
 from .models import Game, GameAnalysis, GameEvent, Room, Seat
 from .presenters import describe, scorecard_table
 
@@ -136,16 +139,19 @@ class GameEventInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "room", "rules", "status", "player_names", "final_totals", "created",
-                    "finished")
-    list_filter = ("rules", "status", "room__practice", "finished")
+    list_display = ("id", "room", "rules", "status", "unfinished", "player_names",
+                    "final_totals", "created", "finished")
+    #: "Ended unfinished: yes" lists the games staff ended early — the one way left for a
+    #: server to cheat with fair dice (stop a game whose rolls it dislikes): keep it short.
+    list_filter = ("unfinished", "rules", "status", "room__practice", "finished")
     search_fields = ("player_names", "room__seats__nickname", "room__code", "room__name")
     list_select_related = ("room",)
     date_hierarchy = "created"
-    fields = ("room", "rules", "status", "practice", "standings", "public_page", "review",
-              "scorecards", "seq", "created", "finished")
+    fields = ("room", "rules", "status", "unfinished", "practice", "standings", "public_page",
+              "review", "dice", "scorecards", "seq", "created", "finished")
     readonly_fields = fields
     inlines = [GameEventInline]
+    actions = ["end_games"]
     EVENTS_PER_PAGE = 50
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
@@ -173,6 +179,32 @@ class GameAdmin(admin.ModelAdmin):
     def practice(self, obj: Game) -> bool:
         """The coach's hints were on for this game's players."""
         return obj.room.practice
+
+    @admin.display(description="fair dice")
+    def dice(self, obj: Game) -> str:
+        """Commitment and client seeds; the server seed only once the game is over."""
+        if not obj.commitment:
+            return "— (a game from before fair dice)"
+        seed = obj.revealed_seed
+        return format_html(
+            "commitment <code>{}</code><br>client seeds {}<br>server seed {}<br>"
+            "<code>manage.py verify_dice {}</code>",
+            obj.commitment, ", ".join(f"“{s}”" for s in obj.client_seeds),
+            format_html("<code>{}</code>", seed) if seed else "hidden until the game ends",
+            obj.pk)
+
+    @admin.action(description="End the selected running games now, unfinished (reveals "
+                              "their server seeds)")
+    def end_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        ended = 0
+        for game in queryset.filter(status=Game.Status.PLAYING):
+            try:
+                services.end_game(game.pk)
+            except services.ServiceError as exc:
+                self.message_user(request, f"Game {game.pk}: {exc.message}", messages.WARNING)
+            else:
+                ended += 1
+        self.message_user(request, f"Ended {ended} game{'s' if ended != 1 else ''}.")
 
     @admin.display(description="totals")
     def final_totals(self, obj: Game) -> str:

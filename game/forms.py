@@ -10,6 +10,7 @@ from . import services
 from .ai.actions import LEVELS
 from .models import CODE_ALPHABET, CODE_LENGTH, NICKNAME_MAX, ROOM_NAME_MAX, RULES_CHOICES, Room
 from .rules import MAX_PLAYERS
+from .rules.fairness import CLIENT_SEED_MAX
 
 SEAT_CHOICES = [("human", "A person")] + [(level, f"Computer — {level}") for level in LEVELS]
 
@@ -20,6 +21,21 @@ def _validated(clean: Callable[[str], str], value: str) -> str:
         return clean(value)
     except services.ServiceError as exc:
         raise forms.ValidationError(exc.message) from None
+
+
+def dice_seed_field() -> forms.CharField:
+    """Your own input to the dice (docs/fairness.md); the page fills in a random one."""
+    return forms.CharField(
+        max_length=CLIENT_SEED_MAX, required=False, label="Dice seed",
+        widget=forms.TextInput(attrs={"class": "dice-seed", "autocomplete": "off",
+                                      "spellcheck": "false"}),
+        help_text="Optional: your share of the dice's randomness, any text; after the game "
+                  "anyone can check every roll with it.")
+
+
+def _clean_dice_seed(form: forms.Form) -> str:
+    raw = form.cleaned_data.get("dice_seed", "")
+    return _validated(services.clean_dice_seed, raw) if raw.strip() else ""
 
 
 class CreateRoomForm(forms.Form):
@@ -35,6 +51,7 @@ class CreateRoomForm(forms.Form):
         required=False, label="Practice room",
         help_text="A coach shows what each choice is worth and asks before a costly one. "
                   "Everyone will see that hints were on.")
+    dice_seed = dice_seed_field()
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -43,7 +60,8 @@ class CreateRoomForm(forms.Form):
                 choices=SEAT_CHOICES, initial="human", required=False, label=f"Seat {i + 1}")
 
     def main_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("name", "rules", "seats", "nickname", "practice")]
+        return [self[name] for name in ("name", "rules", "seats", "nickname", "dice_seed",
+                                        "practice")]
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(MAX_PLAYERS)]
@@ -54,6 +72,9 @@ class CreateRoomForm(forms.Form):
     def clean_nickname(self) -> str:
         raw = self.cleaned_data.get("nickname", "")
         return _validated(services.clean_nickname, raw) if raw.strip() else ""
+
+    def clean_dice_seed(self) -> str:
+        return _clean_dice_seed(self)
 
     def clean(self) -> dict:
         data = super().clean()
@@ -70,6 +91,7 @@ class CreateRoomForm(forms.Form):
 class JoinForm(forms.Form):
     nickname = forms.CharField(max_length=NICKNAME_MAX, label="Nickname")
     seat = forms.TypedChoiceField(coerce=int, label="Seat")
+    dice_seed = dice_seed_field()
 
     def __init__(self, room: Room, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -80,6 +102,9 @@ class JoinForm(forms.Form):
 
     def clean_nickname(self) -> str:
         return _validated(services.clean_nickname, self.cleaned_data["nickname"])
+
+    def clean_dice_seed(self) -> str:
+        return _clean_dice_seed(self)
 
 
 class PlayComputerForm(forms.Form):

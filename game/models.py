@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from .ai.actions import LEVELS
 from .rules import RULESETS
+from .rules.fairness import CLIENT_SEED_MAX, commitment
 
 RULES_CHOICES = [(r.name, r.title) for r in RULESETS.values()]
 BOT_LEVEL_CHOICES = [(level, level.title()) for level in LEVELS]
@@ -49,6 +50,9 @@ class Room(models.Model):
     #: A practice room: a coach shows its players what each choice is worth and asks before a
     #: costly one. Shown on the room, the game's page and in the admin: hints were on.
     practice = models.BooleanField(default=False)
+    #: The secret server seed of the room's next game, drawn before any player's seed is fixed
+    #: (at creation, and when a game ends); only its commitment is shown. Secret: never sent.
+    next_server_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -60,6 +64,11 @@ class Room(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game:room", args=[self.code])
+
+    @property
+    def next_commitment(self) -> str:
+        """SHA-256 of the next game's server seed: public."""
+        return commitment(self.next_server_seed) if self.next_server_seed else ""
 
 
 class Seat(models.Model):
@@ -76,6 +85,9 @@ class Seat(models.Model):
     guest_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
     #: Last moment a connection of this seat was known to be open (for the away rule).
     last_seen = models.DateTimeField(null=True, blank=True)
+    #: The seat's own dice seed (fair dice): typed or made by the browser, by the server for
+    #: computer players; fixed into the game when it starts.
+    client_seed = models.CharField(max_length=CLIENT_SEED_MAX, blank=True, default="")
 
     class Meta:
         ordering = ["room", "index"]
@@ -118,6 +130,13 @@ class Game(models.Model):
     snapshot = models.JSONField(default=dict, blank=True)
     totals = models.JSONField(default=list, blank=True)
     winners = models.JSONField(default=list, blank=True)
+    #: Fair dice: the secret server seed (hex; shown only once the game is finished), its
+    #: public SHA-256 and the players' seeds in seat order. Empty for games before fair dice.
+    server_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
+    commitment = models.CharField(max_length=64, blank=True, default="", editable=False)
+    client_seeds = models.JSONField(default=list, blank=True)
+    #: Ended by staff before every card was full (the one way left to cheat: listed in admin).
+    unfinished = models.BooleanField(default=False, db_index=True)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True, db_index=True)
 
@@ -129,6 +148,11 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game:game_detail", args=[self.pk])
+
+    @property
+    def revealed_seed(self) -> str:
+        """The server seed if it may be shown (the game is over), else ""."""
+        return self.server_seed if self.status == self.Status.FINISHED else ""
 
     @property
     def winner_names(self) -> list[str]:

@@ -118,7 +118,8 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
                 {"seat": s.index, "name": s.display_name, "kind": s.kind,
                  "level": s.bot_level or None,
                  "connected": connected.get(s.index, False),
-                 "host": bool(s.guest_key) and s.guest_key == room.host_key}
+                 "host": bool(s.guest_key) and s.guest_key == room.host_key,
+                 "seed": s.client_seed if not s.is_free else None}
                 for s in seats
             ],
             "watchers": now_here["watchers"],
@@ -126,6 +127,8 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
             "practice": room.practice,
             # What a turn lasts in fact (the option times TURN_TIME_SCALE, 1 but in tests).
             "turn_seconds": room.turn_time * float(settings.TURN_TIME_SCALE),
+            # The next game's server seed, committed to (its hash) before seeds are fixed.
+            "commitment": room.next_commitment or None,
         },
         # Seconds left of the current turn, when the room has a turn time (else null).
         "turn_ends_in": (round(max(0.0, (deadline - timezone.now()).total_seconds()), 1)

@@ -11,4 +11,5 @@ urlpatterns = [
     path("r/<slug:code>/", views.room, name="room"),
     path("r/<slug:code>/join", views.join, name="join"),
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
+    path("games/<int:pk>/dice.json", views.game_dice, name="game_dice"),
 ]

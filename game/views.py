@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.http import ConditionalGetMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.decorators import decorator_from_middleware
@@ -16,6 +16,7 @@ from . import selectors, services
 from .clients import client_address
 from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
 from .models import TURN_TIMES, Game, GameAnalysis, Room
+from .presenters.fairness import fairness_data
 from .presenters.replay import replay_data
 from .presenters.review import review_view
 from .rules import RULESETS, get_ruleset
@@ -40,7 +41,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
                                         practice=data["practice"])
             if data["nickname"]:
                 first = next(i for i, s in enumerate(data["seat_specs"]) if s.bot_level is None)
-                services.take_seat(room.code, guest, data["nickname"], first)
+                services.take_seat(room.code, guest, data["nickname"], first,
+                                   data["dice_seed"])
                 request.session[services.SESSION_NICKNAME] = data["nickname"]
             return redirect(room)
     context = {
@@ -125,7 +127,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         try:
             services.check_rate_limit("take_seat", session=guest, address=client_address(request))
             services.take_seat(code, guest, form.cleaned_data["nickname"],
-                               form.cleaned_data["seat"])
+                               form.cleaned_data["seat"], form.cleaned_data["dice_seed"])
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -142,7 +144,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, f"There is no game {pk}; here are the games being played.")
         return redirect("game:lobby")
     ruleset = get_ruleset(game.rules)
-    events = game.events.order_by("seq")
+    events = list(game.events.order_by("seq"))
     stored = GameAnalysis.objects.filter(game=game).values_list("data", flat=True).first()
     context = {
         "game": game,
@@ -155,5 +157,16 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
              for i, (name, total) in enumerate(zip(game.players, game.totals, strict=False))),
             key=lambda s: -s["total"]),
         "winners": [game.players[i] for i in game.winners],
+        "fairness": fairness_data(game, ((e.seq, e.kind, e.payload) for e in events)),
+        "seed_rows": list(zip(game.players, game.client_seeds, strict=False)),
     }
     return render(request, "game/game_detail.html", context)
+
+
+def game_dice(request: HttpRequest, pk: int) -> JsonResponse:
+    """A game's seeds and rolls, for checking its dice anywhere (docs/fairness.md)."""
+    game = get_object_or_404(Game, pk=pk)
+    data = fairness_data(game, game.events.order_by("seq").values_list("seq", "kind", "payload"))
+    if data is None:
+        raise Http404("This game is from before verifiable dice.")
+    return JsonResponse(data, json_dumps_params={"indent": 1})

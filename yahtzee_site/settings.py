@@ -233,7 +233,8 @@ LOGGING = {
 }
 
 # --- Game settings -----------------------------------------------------------------------
-#: Seed for live dice; empty means the operating system's randomness (tests set it).
+#: Tests and demos only: derives every game's server seed (docs/fairness.md), so a fresh
+#: database replays the same games; empty means seeds from the operating system.
 DICE_SEED = env.str("DICE_SEED", default="")
 #: Where built strategy tables live (never committed; built on first use).
 STRATEGY_DIR = Path(env.str("STRATEGY_DIR", default=str(DATA_DIR / "strategy")))

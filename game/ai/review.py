@@ -325,7 +325,7 @@ class _Chances:
             self.series.append((seq, self.standings.chances(game.scorecards)))
 
     def finished(self, game: Game, seq: int) -> None:
-        if self.on:
+        if self.on and game.winners:  # a game ended early by staff has no winner
             shares = 1 / len(game.winners)
             self.series.append((seq, [shares if p in game.winners else 0.0
                                       for p in range(len(game.players))]))

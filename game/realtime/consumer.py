@@ -31,6 +31,7 @@ from .frames import (
     parse_held,
     parse_level,
     parse_seat,
+    parse_seed,
     parse_turn_time,
 )
 from .throttle import Throttle
@@ -181,6 +182,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 turn_driver.kick(self.code)
         elif kind == "hold":
             await self.share_holds(parse_held(msg))
+        elif kind == "seed":
+            await in_db_thread(services.set_dice_seed)(self.code, self.guest, parse_seed(msg))
         elif kind in ("start", "rematch"):
             await in_db_thread(services.start_game)(self.code, self.guest)
             turn_driver.kick(self.code)

@@ -80,6 +80,15 @@ def command_id(msg: dict[str, Any]) -> str:
     return cid
 
 
+def parse_seed(msg: dict[str, Any]) -> str:
+    """The ``seed`` of a ``seed`` message (its text is checked by the service: ``bad_seed``)."""
+    seed = msg.get("seed")
+    if not isinstance(seed, str):
+        raise BadMessage("bad_message", "seed must be a string (1 to 64 printable ASCII "
+                                        "characters).")
+    return seed
+
+
 def parse_action(msg: dict[str, Any]) -> Action:
     """The ``roll`` / ``score`` intention of a message, or BadMessage for a wrong shape."""
     if msg["type"] == "roll":

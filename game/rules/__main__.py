@@ -3,17 +3,20 @@
     python -m game.rules score --rules yatzy 1,1,2,4,4 fours     -> 8
     python -m game.rules score 2,2,5,5,5 "full house"             -> 25 (or: fh, 9)
     python -m game.rules categories --rules yahtzee
+    python -m game.rules verify dice.json    -> every roll of a finished game re-derived
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from .dice import parse_dice
 from .errors import RulesError
+from .fairness import check_dice_file
 from .rulesets import RULESETS, get_ruleset
 
 
@@ -32,13 +35,37 @@ def build_parser() -> _Parser:
                        "'full house', fh or 9")
     cats = sub.add_parser("categories", help="the boxes of a ruleset in scorecard order")
     cats.add_argument("--rules", default="yahtzee", help=f"one of {', '.join(RULESETS)}")
+    verify = sub.add_parser("verify", help="check a finished game's dice (docs/fairness.md); "
+                                           "exit 1 on any mismatch")
+    verify.add_argument("file", help="the game's /games/<id>/dice.json")
     return parser
+
+
+def verify_file(path: str) -> int:
+    """Print each mismatch of the game in ``path`` (or that all match); 1 on any mismatch."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as exc:
+        print(f"python -m game.rules: error: cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    check = check_dice_file(data)
+    if not check.commitment_ok:
+        print("The server seed does NOT match its commitment.")
+    for roll in check.mismatches:
+        print(f"MISMATCH roll {roll.k}: stored {list(roll.stored)}, the seeds give "
+              f"{list(roll.expected)}")
+    if check.ok:
+        print(f"All {len(check.rolls)} rolls match; the seed matches its commitment.")
+    return 0 if check.ok else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.command == "verify":
+            return verify_file(args.file)
         ruleset = get_ruleset(args.rules)
         if args.command == "categories":
             for box in ruleset.boxes:

@@ -15,20 +15,29 @@ from .errors import InvalidEvent
 @dataclass(frozen=True)
 class Event:
     kind: ClassVar[str]
+    #: Fields left out of ``to_dict`` while empty (games without fair dice never have them).
+    optional: ClassVar[tuple[str, ...]] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         for key, value in data.items():
             if isinstance(value, tuple):
                 data[key] = list(value)
+        for key in self.optional:
+            if not data[key]:
+                del data[key]
         return {"kind": self.kind, **data}
 
 
 @dataclass(frozen=True)
 class GameStarted(Event):
     kind: ClassVar[str] = "game_started"
+    optional: ClassVar[tuple[str, ...]] = ("commitment", "client_seeds")
     rules: str
     players: tuple[str, ...]
+    #: Fair dice (``fairness``): SHA-256 of the secret server seed, and the players' seeds.
+    commitment: str = ""
+    client_seeds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,8 +78,13 @@ class BonusAwarded(Event):
 @dataclass(frozen=True)
 class GameFinished(Event):
     kind: ClassVar[str] = "game_finished"
+    optional: ClassVar[tuple[str, ...]] = ("server_seed", "unfinished")
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    #: Fair dice: the server seed, revealed now that no roll is left to come.
+    server_seed: str = ""
+    #: Ended before every card was full (by staff): no winner.
+    unfinished: bool = False
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

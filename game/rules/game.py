@@ -29,6 +29,7 @@ from .events import (
     Scored,
     TurnStarted,
 )
+from .fairness import FairDice
 from .rulesets import Ruleset, get_ruleset
 from .scorecard import Scorecard, Slot
 
@@ -43,9 +44,10 @@ class Game:
         rules: str | Ruleset,
         players: Sequence[str],
         *,
-        rng: RandomSource | None = None,
+        rng: RandomSource | FairDice | None = None,
     ) -> None:
-        """Start a new game: ``players`` take turns in the order given."""
+        """Start a new game: ``players`` take turns in the order given. With ``FairDice``
+        the game's dice come from its seeds (``fairness``), one client seed per player."""
         ruleset = get_ruleset(rules)
         names = tuple(players)
         if not 1 <= len(names) <= MAX_PLAYERS:
@@ -53,11 +55,17 @@ class Game:
         if not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME_LENGTH for n in names):
             raise InvalidPlayers(f"Player names must be 1 to {MAX_NAME_LENGTH} characters.")
         self._blank(rng)
-        self._record(GameStarted(ruleset.name, names))
+        if isinstance(rng, FairDice):
+            if len(rng.client_seeds) != len(names):
+                raise InvalidPlayers("Fair dice need one client seed per player.")
+            self._record(GameStarted(ruleset.name, names, rng.commitment, rng.client_seeds))
+        else:
+            self._record(GameStarted(ruleset.name, names))
         self._record(TurnStarted(player=0, round=1))
 
     @classmethod
-    def from_events(cls, events: Iterable[Event], *, rng: RandomSource | None = None) -> Game:
+    def from_events(cls, events: Iterable[Event], *,
+                    rng: RandomSource | FairDice | None = None) -> Game:
         """Rebuild a game from its history (the first event must be ``game_started``)."""
         game = cls.__new__(cls)
         game._blank(rng)
@@ -67,8 +75,8 @@ class Game:
             raise InvalidEvent("A game's history starts with a game_started event.")
         return game
 
-    def _blank(self, rng: RandomSource | None) -> None:
-        self.rng: RandomSource = rng if rng is not None else system_random()
+    def _blank(self, rng: RandomSource | FairDice | None) -> None:
+        self.rng: RandomSource | FairDice = rng if rng is not None else system_random()
         self.events: list[Event] = []
         self.ruleset: Ruleset = None  # type: ignore[assignment]  # None until game_started
         self.players: tuple[str, ...] = ()
@@ -79,6 +87,13 @@ class Game:
         self.rolls_used = 0
         self.winners: tuple[int, ...] = ()
         self.is_over = False
+        #: Rolls of the whole game so far: roll k of fair dice is number rolls_total + 1.
+        self.rolls_total = 0
+        self.commitment = ""
+        self.client_seeds: tuple[str, ...] = ()
+        #: The server seed once ``game_finished`` revealed it ("" before).
+        self.server_seed = ""
+        self.unfinished = False
 
     # --- what a player may do ------------------------------------------------------------
 
@@ -111,7 +126,9 @@ class Game:
         held = validate_hold(hold)
         if self.rolls_left == 0:
             raise NoRollsLeft("No rolls left: choose a box to score this roll.")
-        dice = roll_dice(self.rng, self.dice, held)
+        rng = self.rng
+        source = rng.for_roll(self.rolls_total + 1) if isinstance(rng, FairDice) else rng
+        dice = roll_dice(source, self.dice, held)
         return [self._record(Rolled(me, dice, tuple(sorted(held)), self.rolls_used + 1))]
 
     def score(self, box: str, column: int = 0, *, player: int | None = None) -> list[Event]:
@@ -138,11 +155,26 @@ class Game:
             totals = tuple(c.total for c in self.scorecards)
             best = max(totals)
             winners = tuple(i for i, t in enumerate(totals) if t == best)
-            events.append(self._record(GameFinished(totals, winners)))
+            events.append(self._record(GameFinished(totals, winners, self._reveal())))
         else:
             nxt = (me + 1) % len(self.players)
             events.append(self._record(TurnStarted(nxt, self.round + (nxt == 0))))
         return events
+
+    def end(self) -> list[Event]:
+        """End the game now, unfinished (staff ending an abandoned game): no winner, the
+        totals as they stand, and the server seed revealed like at a normal end."""
+        self._check_not_over()
+        totals = tuple(c.total for c in self.scorecards)
+        return [self._record(GameFinished(totals, (), self._reveal(), unfinished=True))]
+
+    def _reveal(self) -> str:
+        """The server seed for ``game_finished``, if this game rolls fair dice."""
+        if not isinstance(self.rng, FairDice) or not self.commitment:
+            return ""
+        if self.rng.commitment != self.commitment:
+            raise InvalidEvent("These fair dice are not the ones this game committed to.")
+        return self.rng.reveal()
 
     def play(self, action: Action, *, player: int | None = None) -> list[Event]:
         """Apply a :class:`Roll` or a :class:`Score`."""
@@ -182,6 +214,7 @@ class Game:
             self.ruleset = get_ruleset(event.rules)
             self.players = tuple(event.players)
             self.scorecards = [Scorecard(self.ruleset) for _ in self.players]
+            self.commitment, self.client_seeds = event.commitment, tuple(event.client_seeds)
         elif self.is_over:
             raise InvalidEvent(f"No {event.kind} event can follow the end of the game.")
         elif isinstance(event, TurnStarted):
@@ -190,6 +223,7 @@ class Game:
         elif isinstance(event, Rolled):
             self._check_event_player(event.player)
             self.dice, self.rolls_used = cast(Dice, tuple(event.dice)), event.roll
+            self.rolls_total += 1
         elif isinstance(event, Scored):
             self._check_event_player(event.player)
             self.scorecards[event.player].fill(event.box, event.column, event.points)
@@ -197,6 +231,7 @@ class Game:
             self.scorecards[event.player].add_bonus(event.bonus, event.column, event.points)
         elif isinstance(event, GameFinished):
             self.is_over, self.winners = True, tuple(event.winners)
+            self.server_seed, self.unfinished = event.server_seed, event.unfinished
             self.current_player, self.dice = None, None
         else:
             raise InvalidEvent(f"Unknown event {event!r}.")
@@ -223,7 +258,15 @@ class Game:
             "options": self._options(),
             "finished": self.is_over,
             "winners": list(self.winners),
+            "fairness": self._fairness(),
         }
+
+    def _fairness(self) -> dict[str, Any] | None:
+        """The dice's commitment and client seeds; the server seed only once revealed."""
+        if not self.commitment:
+            return None
+        return {"commitment": self.commitment, "client_seeds": list(self.client_seeds),
+                "server_seed": self.server_seed or None, "unfinished": self.unfinished}
 
     def _options(self) -> list[dict[str, Any]]:
         """Every open box of the current player, with its score now and whether it is legal."""

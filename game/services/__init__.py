@@ -19,8 +19,9 @@ from .broadcast import (
     turn_summary,
 )
 from .coach import advice_message
+from .dice import dice_rng
 from .errors import ServiceError
-from .games import PlayResult, apply_command, dice_rng, load_for_decision, play
+from .games import PlayResult, apply_command, end_game, load_for_decision, play
 from .insight import standings_message
 from .limits import check_rate_limit
 from .presence import (
@@ -35,6 +36,7 @@ from .rooms import (
     SESSION_GUEST,
     SESSION_NICKNAME,
     SeatSpec,
+    clean_dice_seed,
     clean_nickname,
     clean_room_name,
     create_room,
@@ -42,6 +44,7 @@ from .rooms import (
     guest_key,
     play_the_computer,
     seat_of,
+    set_dice_seed,
     start_game,
     take_seat,
 )
@@ -52,9 +55,10 @@ __all__ = [
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST", "SESSION_NICKNAME",
     "SeatSpec", "ServiceError", "add_seat", "advice_message", "apply_command", "asend_advice",
     "asend_events", "asend_frame", "asend_holding", "asend_presence", "asend_standings",
-    "check_rate_limit", "clean_nickname", "clean_room_name", "create_room", "dice_rng", "get_room",
-    "group_name", "guest_key", "leave_seat", "load_for_decision", "play", "play_the_computer",
-    "rebuild", "refresh_sockets", "remove_seat", "seat_bot", "seat_of", "set_turn_time",
+    "check_rate_limit", "clean_dice_seed", "clean_nickname", "clean_room_name", "create_room",
+    "dice_rng", "end_game", "get_room", "group_name", "guest_key", "leave_seat",
+    "load_for_decision", "play", "play_the_computer", "rebuild", "refresh_sockets", "remove_seat",
+    "seat_bot", "seat_of", "set_dice_seed", "set_turn_time",
     "socket_closed", "socket_opened", "socket_restored", "standings_message", "start_game",
     "take_seat", "turn_summary",
 ]

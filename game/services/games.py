@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -19,10 +18,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import COMMAND_ID_MAX, Game, GameEvent, Room
-from ..rules import Action, Event, RandomSource, RulesError, Score
+from ..rules import Action, Event, RulesError, Score
 from ..rules import Game as RulesGame
 from ..selectors import current_game
 from . import broadcast, review, rules_cache
+from .dice import dice_for, draw_server_seed
 from .errors import ServiceError, no_room
 from .queries import locked_game
 
@@ -39,14 +39,6 @@ class PlayResult:
     def texts(self) -> list[str]:
         """The messages as the JSON text frames every socket of the room is sent."""
         return [json.dumps(m) for m in self.messages]
-
-
-def dice_rng(game_id: int, seq: int) -> RandomSource:
-    """Live dice come from the OS; with DICE_SEED set, from (seed, game, seq) — reproducible."""
-    seed = getattr(settings, "DICE_SEED", "")
-    if seed:
-        return random.Random(f"{seed}:{game_id}:{seq}")
-    return random.SystemRandom()
 
 
 def _copy(game: RulesGame, *, with_events: bool = True) -> RulesGame:
@@ -99,10 +91,15 @@ def store_events(
         game_row.finished = timezone.now()
         game_row.totals = [c.total for c in game.scorecards]
         game_row.winners = list(game.winners)
-        fields += ["status", "finished", "totals", "winners"]
+        game_row.unfinished = game.unfinished
+        fields += ["status", "finished", "totals", "winners", "unfinished"]
+        # The rematch's seed is drawn now, before anyone may change their own seed for it.
         Room.objects.filter(pk=game_row.room_id).update(
-            status=Room.Status.FINISHED, updated=timezone.now())
-        if settings.REVIEW_ON_FINISH:  # in the review worker process, once this is stored
+            status=Room.Status.FINISHED, updated=timezone.now(),
+            next_server_seed=draw_server_seed(
+                game_row.room_id, Game.objects.filter(room_id=game_row.room_id).count()))
+        # In the review worker process, once this is stored; a game ended early has no review.
+        if settings.REVIEW_ON_FINISH and not game.unfinished:
             transaction.on_commit(partial(review.analyse_in_background, game_row.pk))
     game_row.save(update_fields=fields)
     return [
@@ -156,7 +153,7 @@ def apply_command(
 
         game = rules_cache.take(game_row)
         before = _copy(game, with_events=False) if isinstance(action, Score) else None
-        game.rng = dice_rng(game_row.pk, game_row.seq)
+        game.rng = dice_for(game_row, game.rng)
         try:
             events = game.play(action, player=seat_index)
         except RulesError:
@@ -166,6 +163,25 @@ def apply_command(
                                 command_id=command_id, before=before)
         transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
     return PlayResult(messages=messages, seat=seat_index)
+
+
+def end_game(game_id: int) -> list[dict[str, Any]]:
+    """Staff: end a running game now, unfinished (players gone for good). Its server seed is
+    revealed like at a normal end, and the admin lists it among the games ended early."""
+    with transaction.atomic():
+        game_row = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game_row is None:
+            raise ServiceError("no_game", f"There is no game {game_id}.")
+        if game_row.status != Game.Status.PLAYING:
+            raise ServiceError("game_over", "This game is already over.")
+        game = rules_cache.take(game_row)
+        game.rng = dice_for(game_row)
+        events = game.end()
+        messages = store_events(game_row, game, events, by="system", seat=None)
+        code = game_row.room.code
+        transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
+    broadcast.send_events(code, messages, [json.dumps(m) for m in messages])
+    return messages
 
 
 def load_for_decision(room_code: str) -> tuple[Game, RulesGame] | None:

@@ -10,11 +10,13 @@ from django.db import transaction
 
 from ..ai.actions import LEVELS
 from ..models import NICKNAME_MAX, ROOM_NAME_MAX, Game, Room, Seat
-from ..rules import MAX_PLAYERS, RULESETS
+from ..rules import MAX_PLAYERS, RULESETS, FairDice, InvalidSeed
 from ..rules import Game as RulesGame
+from ..rules.fairness import clean_client_seed, commitment
 from . import broadcast, names, rules_cache
+from .dice import default_client_seed, draw_server_seed
 from .errors import ServiceError, no_room
-from .games import dice_rng, store_events
+from .games import store_events
 
 SESSION_GUEST = "guest"
 SESSION_NICKNAME = "nickname"
@@ -44,6 +46,14 @@ def clean_room_name(raw: object) -> str:
     return names.clean_name(raw, what="room name", max_length=ROOM_NAME_MAX, code="bad_room")
 
 
+def clean_dice_seed(raw: object) -> str:
+    """A player's dice seed (1–64 printable ASCII characters), or ``bad_seed``."""
+    try:
+        return clean_client_seed(raw)
+    except InvalidSeed as exc:
+        raise ServiceError("bad_seed", exc.message) from None
+
+
 def create_room(
     *, name: str, rules: str, seats: Sequence[SeatSpec], host_key: str, practice: bool = False
 ) -> Room:
@@ -58,6 +68,9 @@ def create_room(
     with transaction.atomic():
         room = Room.objects.create(name=name, rules=rules, seats_count=len(seats),
                                    host_key=host_key, practice=practice)
+        # The first game's seed, before any player can choose theirs; only its hash is shown.
+        room.next_server_seed = draw_server_seed(room.pk, 0)
+        room.save(update_fields=["next_server_seed"])
         bots = 0
         for i, spec in enumerate(seats):
             if spec.bot_level is None:
@@ -66,7 +79,8 @@ def create_room(
                 bots += 1
                 Seat.objects.create(room=room, index=i, kind=Seat.Kind.BOT,
                                     bot_level=spec.bot_level,
-                                    nickname=f"Bot {bots} ({spec.bot_level})")
+                                    nickname=f"Bot {bots} ({spec.bot_level})",
+                                    client_seed=default_client_seed(room.pk, i))
     return room
 
 
@@ -83,9 +97,12 @@ def seat_of(room: Room, guest: str | None) -> Seat | None:
     return Seat.objects.filter(room=room, guest_key=guest).first()
 
 
-def take_seat(code: str, guest: str, nickname: str, index: int) -> Seat:
-    """Give seat ``index`` to the guest; a guest already seated here keeps their seat."""
+def take_seat(code: str, guest: str, nickname: str, index: int,
+              dice_seed: str = "") -> Seat:
+    """Give seat ``index`` to the guest, with their dice seed (made here if ""); a guest
+    already seated here keeps their seat."""
     nickname = clean_nickname(nickname)
+    dice_seed = clean_dice_seed(dice_seed) if dice_seed else ""
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(code=code).first()
         if room is None:
@@ -106,7 +123,28 @@ def take_seat(code: str, guest: str, nickname: str, index: int) -> Seat:
             raise ServiceError("name_taken", f"“{nickname}” is too much like “{alike}”, who "
                                              "already sits in this room; choose another name.")
         seat.nickname, seat.guest_key = nickname, guest
-        seat.save(update_fields=["nickname", "guest_key"])
+        seat.client_seed = dice_seed or default_client_seed(room.pk, seat.index)
+        seat.save(update_fields=["nickname", "guest_key", "client_seed"])
+    broadcast.send_room_changed(code)
+    return seat
+
+
+def set_dice_seed(code: str, guest: str | None, raw: object) -> Seat:
+    """A seated player's own dice seed for the next game (refused while a game runs: the
+    running game's seeds were fixed at its start)."""
+    dice_seed = clean_dice_seed(raw)
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(code=code).first()
+        if room is None:
+            raise no_room(code)
+        seat = seat_of(room, guest)
+        if seat is None:
+            raise ServiceError("watcher", "Take a seat to choose a dice seed.")
+        if room.status == Room.Status.PLAYING:
+            raise ServiceError("game_running", "The dice seeds of a running game are fixed; "
+                                               "change yours before the next one.")
+        seat.client_seed = dice_seed
+        seat.save(update_fields=["client_seed"])
     broadcast.send_room_changed(code)
     return seat
 
@@ -130,16 +168,26 @@ def start_game(code: str, guest: str | None) -> Game:
             if s.is_free:
                 s.delete()
         for new_index, s in enumerate(taken):
-            if s.index != new_index:
+            if s.index != new_index or not s.client_seed:
                 s.index = new_index
-                s.save(update_fields=["index"])
+                s.client_seed = s.client_seed or default_client_seed(room.pk, new_index)
+                s.save(update_fields=["index", "client_seed"])
         names = [s.display_name for s in taken]
+        client_seeds = [s.client_seed for s in taken]
+        games_before = Game.objects.filter(room=room).count()
+        # Drawn when the room was made or the last game ended; only a room from before fair
+        # dice (or a game ended outside the services) has none yet.
+        server_seed = room.next_server_seed or draw_server_seed(room.pk, games_before)
+        room.next_server_seed = ""
         room.seats_count = len(taken)
         room.status = Room.Status.PLAYING
-        room.save(update_fields=["seats_count", "status", "updated"])
+        room.save(update_fields=["seats_count", "status", "next_server_seed", "updated"])
         game_row = Game.objects.create(room=room, rules=room.rules, players=names,
-                                       player_names=", ".join(names)[:200])
-        game = RulesGame(room.rules, names, rng=dice_rng(game_row.pk, 0))
+                                       player_names=", ".join(names)[:200],
+                                       server_seed=server_seed,
+                                       commitment=commitment(server_seed),
+                                       client_seeds=client_seeds)
+        game = RulesGame(room.rules, names, rng=FairDice(server_seed, client_seeds))
         store_events(game_row, game, list(game.events), by="system", seat=None)
         transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
     broadcast.send_room_changed(code)

@@ -387,6 +387,7 @@ function render() {
   renderWatchers();
   renderStandings($("standings"), state.standings, state.game,
     state.game ? state.game.players : []);
+  renderFairness(st);
   feeling.render(Boolean(state.you && state.you.seat !== null));
   const playing = Boolean(state.game);
   // Keyboard help only for those who have keys to press: a watcher has none.
@@ -515,6 +516,41 @@ function seatActions(s, away) {
   }
   return buttons.length ? h("span", { class: "seat-actions" }, buttons) : null;
 }
+
+/** The commitment of the running game's server seed (or the next game's), the seed once
+ * revealed, and every player's seed; a seated player may change theirs between games. */
+function renderFairness(st) {
+  const g = state.game;
+  const running = g && !g.finished;
+  const fair = g && g.fairness;
+  const commitment = running ? (fair ? fair.commitment : null) : state.room.commitment;
+  $("commitment-label").textContent = running
+    ? "This game’s server seed commitment (SHA-256)"
+    : "Next game’s server seed commitment (SHA-256)";
+  $("commitment").textContent = commitment || "—";
+  const revealed = g && g.finished && fair && fair.server_seed;
+  $("revealed-label").hidden = !revealed;
+  $("revealed-row").hidden = !revealed;
+  if (revealed) {
+    $("revealed-label").textContent = "Last game’s server seed (revealed)";
+    $("revealed").textContent = fair.server_seed;
+  }
+  const rows = running && fair
+    ? g.players.map((name, i) => [name, fair.client_seeds[i]])
+    : state.room.seats.filter((s) => s.name).map((s) => [s.name, s.seed]);
+  replaceChildren($("dice-seeds"), rows.map(([name, seed]) => h("li", {},
+    h("span", { class: "seed-owner" }, name), " ", h("code", { class: "seed" }, seed || "—"))));
+  const form = $("seed-form");
+  const mine = state.room.seats.find((s) => state.you && s.seat === state.you.seat);
+  form.hidden = !mine || st === "playing" || st === "starting";
+  const input = $("seed-input");
+  if (!form.hidden && document.activeElement !== input) input.value = mine.seed || "";
+}
+
+$("seed-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  command("seed", { seed: $("seed-input").value });
+});
 
 function renderWatchers() {
   const n = state.room.watchers || 0;

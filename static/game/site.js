@@ -17,3 +17,13 @@ if (createForm) {
     update();
   }
 }
+
+// Dice seed fields (lobby, join form): a random seed of the browser's own, which the player
+// may replace with anything they like (docs/fairness.md).
+export function randomSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+for (const input of document.querySelectorAll("input.dice-seed")) {
+  if (!input.value) input.value = randomSeed();
+}

@@ -43,6 +43,8 @@ def test_the_room_shows_the_computer_getting_ready(tmp_path: Path, redis_url, ne
         wait_connected(watcher)
         page.locator("#roll-btn").tap()
         page.locator("#scorecard button.option").first.tap()
+        if page.locator("#confirm").is_visible():  # a 0 with these dice asks first
+            page.locator("#confirm .confirm-yes").tap()
         for p in (page, watcher):
             expect(p.locator("#preparing")).to_have_text(
                 "Bot 1 (optimal) is getting ready (37\u00a0%): its strategy table is built once, "

@@ -27,7 +27,7 @@ ERROR_CODES = {
     "game_running", "no_players", "not_your_turn", "game_over", "no_rolls_left", "not_rolled",
     "hold_before_roll", "invalid_die_position", "unknown_box", "invalid_column", "box_filled",
     "joker_forbids", "no_seat", "not_seated", "player_here", "bad_level", "bad_option",
-    "last_seat", "room_full",
+    "last_seat", "room_full", "bad_seed",
 }
 
 huge_ints = st.sampled_from([2**31, 2**63, -(2**63), 10**100, -1, 5, 6, 10**4000 // 10**3990])
@@ -37,7 +37,7 @@ json_values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=6)
     | st.dictionaries(st.text(max_size=10), inner, max_size=6), max_leaves=25)
 types = (st.sampled_from(["roll", "score", "sync", "start", "rematch", "hold", "add_seat",
-                         "leave_seat", "seat_bot", "remove_seat", "room_options"])
+                         "leave_seat", "seat_bot", "remove_seat", "room_options", "seed"])
          | st.text(max_size=20) | json_values)
 command_like = st.fixed_dictionaries(
     {"type": types},
@@ -47,7 +47,9 @@ command_like = st.fixed_dictionaries(
               "column": json_values | huge_ints, "id": json_values | st.text(max_size=80),
               "seat": json_values | huge_ints, "level": json_values | st.sampled_from(
                   ["easy", "optimal", "<script>"]),
-              "turn_time": json_values | huge_ints | st.sampled_from([0, 60, 90, 300])})
+              "turn_time": json_values | huge_ints | st.sampled_from([0, 60, 90, 300]),
+              # A seed change is refused while the game runs (game_running), or bad_seed.
+              "seed": json_values | st.text(max_size=80) | st.sampled_from(["lucky", ""])})
 # Text JSON can carry but no database stores: lone UTF-16 surrogates and NULs (as escapes).
 unstorable_text = st.sampled_from(["\\ud800", "\\udfff-x", "a\\u0000b", "\\ud83d\\ud83d"])
 unstorable = st.tuples(st.sampled_from(["id", "box", "type", "pad"]), unstorable_text).map(

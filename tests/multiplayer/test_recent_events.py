@@ -27,11 +27,15 @@ def as_recent(message: dict[str, Any]) -> dict[str, Any]:
     return {"seq": message["seq"], "event": message["event"], "by": message["by"]}
 
 
-STARTED = [
-    {"seq": 1, "event": {"kind": "game_started", "rules": "yahtzee", "players": ["Ann", "Bob"]},
-     "by": "system"},
-    {"seq": 2, "event": {"kind": "turn_started", "player": 0, "round": 1}, "by": "system"},
-]
+def started(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """The first two events of a new game of Ann and Bob, with its dice commitment and seeds."""
+    fair = game["fairness"]
+    return [
+        {"seq": 1, "event": {"kind": "game_started", "rules": "yahtzee", "players": ["Ann", "Bob"],
+                             "commitment": fair["commitment"],
+                             "client_seeds": fair["client_seeds"]}, "by": "system"},
+        {"seq": 2, "event": {"kind": "turn_started", "player": 0, "round": 1}, "by": "system"},
+    ]
 
 
 @pytest.mark.asyncio
@@ -51,7 +55,7 @@ async def test_after_a_reconnect_recent_holds_the_events_received_live(layer, co
     await ann.send({"type": "start", "id": "s1"})
     for c in everyone:
         state = await c.until(lambda m: m["type"] == "state" and m["game"] is not None)
-        assert state["recent"] == STARTED
+        assert state["recent"] == started(state["game"])
     # Ann rolls twice and scores (scored, turn_started), Bob rolls twice: mid-turn.
     for _ in range(5):
         mover = ann if ann.game["current_player"] == 0 else bob
@@ -64,7 +68,7 @@ async def test_after_a_reconnect_recent_holds_the_events_received_live(layer, co
 
     again = await connect(room.code, people[1][0], "bob-again")
     recent = again.state["recent"]
-    assert recent == STARTED + live
+    assert recent == started(bob.game) + live
     assert recent[-1]["seq"] == again.state["seq"] == again.game["seq"]
     # A watcher gets the same history, and a sync gives it again.
     await watcher.send({"type": "sync"})
@@ -108,7 +112,7 @@ async def test_after_a_long_game_recent_holds_its_last_50_events_then_a_rematch_
     finished_id = watcher.game["id"]
     await database_sync_to_async(services.start_game)(room.code, guests[0])
     state = await watcher.until(lambda m: m["type"] == "state" and m["game"]["id"] != finished_id)
-    assert state["recent"] == STARTED
+    assert state["recent"] == started(state["game"])
     await watcher.close()
 
 

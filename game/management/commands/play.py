@@ -1,6 +1,7 @@
 """A game in the terminal against computer players.
 
     python manage.py play --rules yahtzee --bots 1 [--level optimal] [--seed 7]
+    python manage.py play --dice-seed "my seed"     # provably fair dice (docs/fairness.md)
 
 Your turn: the first roll is made for you. Then type
   ``k 1 2 5``  keep the dice at positions 1, 2 and 5 and re-roll the others (``k`` alone
@@ -18,7 +19,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from game.ai import LEVELS, Roll, choose_action
-from game.rules import MAX_PLAYERS, RULESETS, Game, RulesError, Slot
+from game.rules import MAX_PLAYERS, RULESETS, FairDice, Game, RulesError, Slot, check_game
+from game.rules.fairness import (
+    clean_client_seed,
+    new_client_seed,
+    new_server_seed,
+    server_seed_from,
+)
 
 from ._tables import solution_with_progress
 from .advise import OneLineErrors, bad
@@ -44,6 +51,9 @@ class Command(OneLineErrors, BaseCommand):
         parser.add_argument("--level", default="optimal", choices=LEVELS)
         parser.add_argument("--name", default="You", help="your name")
         parser.add_argument("--seed", type=int, help="seed for reproducible dice")
+        parser.add_argument("--dice-seed", metavar="TEXT",
+                            help="play with fair dice (docs/fairness.md), TEXT your seed: the "
+                                 "server seed's commitment is shown first, the seed at the end")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         bots = opts["bots"]
@@ -54,8 +64,17 @@ class Command(OneLineErrors, BaseCommand):
                           for i in range(1, bots + 1)]
         if name in names[1:]:
             raise bad(f"--name {name!r} is taken by a computer player; choose another.")
-        rng = random.Random(opts["seed"]) if opts["seed"] is not None else random.SystemRandom()
+        rng: random.Random | FairDice
         try:
+            if opts["dice_seed"] is not None:
+                server_seed = (server_seed_from(str(opts["seed"])) if opts["seed"] is not None
+                               else new_server_seed())
+                seeds = [clean_client_seed(opts["dice_seed"])]
+                seeds += [new_client_seed() for _ in range(bots)]
+                rng = FairDice(server_seed, seeds)
+            else:
+                rng = (random.Random(opts["seed"]) if opts["seed"] is not None
+                       else random.SystemRandom())
             game = Game(opts["rules"], names, rng=rng)
         except RulesError as e:
             raise bad(e.message) from None
@@ -63,6 +82,9 @@ class Command(OneLineErrors, BaseCommand):
         if self.level == "optimal":  # load (or build, with a progress bar) before the game
             solution_with_progress(opts["rules"], None, self.stderr._out)
         self.out(f"{game.ruleset.title}: {', '.join(names)}. {HELP}")
+        if isinstance(rng, FairDice):
+            self.out(f"Fair dice: server seed commitment {rng.commitment}; "
+                     f"seeds {', '.join(repr(s) for s in rng.client_seeds)}.")
         try:
             while not game.is_over:
                 if game.current_player == 0:
@@ -78,6 +100,11 @@ class Command(OneLineErrors, BaseCommand):
         totals = [c.total for c in game.scorecards]
         winners = " and ".join(names[i] for i in game.winners)
         self.out(f"Winner: {winners} with {max(totals)} points.")
+        if isinstance(rng, FairDice):
+            check = check_game([e.to_dict() for e in game.events])
+            self.out(f"Server seed, revealed: {check.server_seed}. "
+                     f"{len(check.rolls) - len(check.mismatches)} of {len(check.rolls)} "
+                     "rolls re-derived from the seeds.")
 
     # --- output --------------------------------------------------------------------------
 
