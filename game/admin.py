@@ -58,8 +58,8 @@ class GameInline(admin.TabularInline):
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ("name", "code", "rules", "status", "practice", "seats_count", "created",
-                    "updated")
+    list_display = ("name", "code", "rules", "status", "practice", "chances", "seats_count",
+                    "created", "updated")
     list_filter = ("rules", "status", "practice", "created")
     search_fields = ("name", "code", "seats__nickname")
     # Whether hints were on is part of every game's record: fixed once the room exists.

@@ -51,6 +51,10 @@ class CreateRoomForm(forms.Form):
         required=False, label="Practice room",
         help_text="A coach shows what each choice is worth and asks before a costly one. "
                   "Everyone will see that hints were on.")
+    chances = forms.ChoiceField(
+        choices=Room.Chances.choices, initial=Room.Chances.AUTO, required=False,
+        label="Chances to win shown to players",
+        help_text="Watchers always see them.")
     dice_seed = dice_seed_field()
 
     def __init__(self, *args, **kwargs) -> None:
@@ -61,7 +65,7 @@ class CreateRoomForm(forms.Form):
 
     def main_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("name", "rules", "seats", "nickname", "dice_seed",
-                                        "practice")]
+                                        "practice", "chances")]
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(MAX_PLAYERS)]

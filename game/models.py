@@ -50,6 +50,14 @@ class Room(models.Model):
     #: A practice room: a coach shows its players what each choice is worth and asks before a
     #: costly one. Shown on the room, the game's page and in the admin: hints were on.
     practice = models.BooleanField(default=False)
+
+    class Chances(models.TextChoices):
+        AUTO = "auto", "With computer players"
+        ON = "on", "Always"
+        OFF = "off", "Never"
+
+    #: Whether the players see each other's chances to win (watchers always do).
+    chances = models.CharField(max_length=4, choices=Chances.choices, default=Chances.AUTO)
     #: The secret server seed of the room's next game, drawn before any player's seed is fixed
     #: (at creation, and when a game ends); only its commitment is shown. Secret: never sent.
     next_server_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
@@ -64,6 +72,12 @@ class Room(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game:room", args=[self.code])
+
+    def players_see_chances(self, seats: list[Seat]) -> bool:
+        """``chances`` resolved: "auto" means only in a room with a computer player."""
+        if self.chances == Room.Chances.AUTO:
+            return any(s.kind == Seat.Kind.BOT for s in seats)
+        return self.chances == Room.Chances.ON
 
     @property
     def next_commitment(self) -> str:

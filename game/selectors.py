@@ -125,6 +125,8 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
             "watchers": now_here["watchers"],
             "turn_time": room.turn_time,
             "practice": room.practice,
+            # Whether players see the standings (watchers always do): the room's option.
+            "chances_for_players": room.players_see_chances(seats),
             # What a turn lasts in fact (the option times TURN_TIME_SCALE, 1 but in tests).
             "turn_seconds": room.turn_time * float(settings.TURN_TIME_SCALE),
             # The next game's server seed, committed to (its hash) before seeds are fixed.

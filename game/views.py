@@ -38,7 +38,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         else:
             room = services.create_room(name=data["name"], rules=data["rules"],
                                         seats=data["seat_specs"], host_key=guest,
-                                        practice=data["practice"])
+                                        practice=data["practice"],
+                                        chances=data["chances"] or "auto")
             if data["nickname"]:
                 first = next(i for i, s in enumerate(data["seat_specs"]) if s.bot_level is None)
                 services.take_seat(room.code, guest, data["nickname"], first,

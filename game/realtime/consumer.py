@@ -58,6 +58,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     #: This socket's seat (None: watching), and where the game's turn stands
     #: (``services.turn_summary``), as this socket last heard: enough to check a ``hold``.
     you_seat: int | None = None
+    players_see_chances: bool = False
     turn: dict[str, Any] | None = None
     #: The room's turn time as this socket last heard it (``state``).
     turn_time: int = 0
@@ -234,6 +235,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         state = await in_db_thread(selectors.room_state)(self.room, self.guest)
         self.seats = {s["seat"]: s for s in state["room"]["seats"]}
         self.you_seat = state["you"]["seat"]
+        self.players_see_chances = state["room"]["chances_for_players"]
         self.turn = services.turn_summary(state["game"])
         self.turn_time = state["room"]["turn_time"]
         self._state_text = await self.encode_json(state)
@@ -274,8 +276,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send(text_data=text)
 
     def _sees_standings(self) -> bool:
-        """Watchers always; players in a room with a computer player (docs/protocol.md)."""
-        return self.you_seat is None or any(s["kind"] == "bot" for s in self.seats.values())
+        """Watchers always; players as the room's option says (docs/protocol.md)."""
+        return self.you_seat is None or self.players_see_chances
 
     async def _send_insight(self, turn: dict[str, Any]) -> None:
         """What a socket joining a running game would have had: the standings, and the

@@ -55,7 +55,8 @@ def clean_dice_seed(raw: object) -> str:
 
 
 def create_room(
-    *, name: str, rules: str, seats: Sequence[SeatSpec], host_key: str, practice: bool = False
+    *, name: str, rules: str, seats: Sequence[SeatSpec], host_key: str, practice: bool = False,
+    chances: str = "auto",  # Room.Chances
 ) -> Room:
     name = clean_room_name(name)
     if rules not in RULESETS:
@@ -65,9 +66,11 @@ def create_room(
     for spec in seats:
         if spec.bot_level is not None and spec.bot_level not in LEVELS:
             raise ServiceError("bad_room", f"Bot levels are: {', '.join(LEVELS)}.")
+    if chances not in Room.Chances.values:
+        raise ServiceError("bad_room", "Chances are shown with computer players, always or never.")
     with transaction.atomic():
         room = Room.objects.create(name=name, rules=rules, seats_count=len(seats),
-                                   host_key=host_key, practice=practice)
+                                   host_key=host_key, practice=practice, chances=chances)
         # The first game's seed, before any player can choose theirs; only its hash is shown.
         room.next_server_seed = draw_server_seed(room.pk, 0)
         room.save(update_fields=["next_server_seed"])

@@ -7,7 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from game.ai import CardState, advisor
-from game.models import Game
+from game.models import Game, Room
 from game.services import rules_cache
 
 from .conftest import close_layer
@@ -80,3 +80,24 @@ async def test_with_a_computer_player_the_players_see_standings_too(connect, ses
     await ann.close()
     await close_layer()
 
+
+
+@pytest.mark.parametrize(("chances", "bots", "players_see"), [
+    ("on", [], True), ("off", ["easy"], False), ("auto", ["easy"], True)])
+async def test_the_room_option_decides_what_players_see(connect, sessions, chances, bots,
+                                                        players_see):
+    room, people = await seated_room(sessions, ["Ann"], bots=bots)
+    await Room.objects.filter(pk=room.pk).aupdate(chances=chances)
+    ann = await connect(room.code, people[0][0], "ann")
+    watcher = await connect(room.code, None, "watcher")
+    await ann.send({"type": "start"})
+    state = await ann.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    assert state["room"]["chances_for_players"] is players_see
+    await watcher.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    await one_turn(ann, (watcher,))
+    await watcher.until_type("standings")  # watchers always
+    await ann.request({"type": "sync"})
+    assert bool([m for m in ann.messages if m["type"] == "standings"]) is players_see
+    for c in (ann, watcher):
+        await c.close()
+    await close_layer()
