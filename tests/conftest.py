@@ -108,3 +108,13 @@ def yahtzee_table(build_output):
     from game.ai import get_solution
 
     return get_solution("yahtzee")
+
+
+@pytest.fixture(autouse=True)
+def _tables_here(strategy_dir):
+    """Every test starts with game.ai pointed at the session's tables: Django's ready(), a
+    settings change or another test may have pointed it elsewhere (on a fresh clone the
+    settings' default directory holds no table)."""
+    from game.ai import set_strategy_dir
+
+    set_strategy_dir(strategy_dir)

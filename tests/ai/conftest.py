@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from game.ai import build_table, set_strategy_dir
+from game.ai import build_table
 from game.ai.solver import Solution
 
 
@@ -19,9 +19,3 @@ def free_joker_table(strategy_dir: Path) -> Solution:
 @pytest.fixture(scope="session")
 def yatzy_table(strategy_dir: Path) -> Solution:
     return build_table("yatzy")[0]
-
-
-@pytest.fixture(autouse=True)
-def _tables_here(strategy_dir: Path) -> None:
-    """Django's ready() (or another test) may have pointed game.ai elsewhere: point it back."""
-    set_strategy_dir(strategy_dir)

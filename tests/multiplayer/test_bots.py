@@ -9,7 +9,6 @@ import shutil
 
 import pytest
 from channels.db import database_sync_to_async
-from django.conf import settings
 
 from game import services
 from game.models import Game, GameEvent
@@ -123,18 +122,18 @@ async def test_a_room_everyone_left_pauses_and_goes_on_when_someone_comes(connec
 
 
 @pytest.fixture
-def fresh_strategy_dir(tmp_path):
-    """An empty strategy directory, and where the yahtzee table is already built (built in
-    the default directory first if it is missing there, as the autoplay test does)."""
-    from game.ai import get_solution, set_strategy_dir, table_path
+def fresh_strategy_dir(tmp_path, strategy_dir, yahtzee_table):
+    """An empty strategy directory, and where the session's yahtzee table is built. Points
+    game.ai back at the session's directory afterwards (not at the settings' default: later
+    tests would find no table there on a fresh clone)."""
+    from game.ai import set_strategy_dir, table_path
     from game.ai.storage import forget_loaded
 
-    get_solution("yahtzee")
     built = table_path(get_ruleset("yahtzee"))
     set_strategy_dir(tmp_path)
     forget_loaded()
     yield tmp_path, built
-    set_strategy_dir(settings.STRATEGY_DIR)
+    set_strategy_dir(strategy_dir)
     forget_loaded()
 
 
