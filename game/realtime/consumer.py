@@ -212,9 +212,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if admitted == "refuse":
             raise BadMessage("rate_limited", "Too many hold changes; slow down.")
         if admitted == "yes":
-            await services.asend_holding(self.code, await self.encode_json({
+            await services.asend_frame(self.code, {
                 "type": "holding", "game": turn["game"], "seq": turn["seq"], "player": seat,
-                "held": held}))
+                "held": held})
 
     async def send_error(self, code: str, message: str, msg: Any = None) -> None:
         reply: dict[str, Any] = {"type": "error", "code": code, "message": message}

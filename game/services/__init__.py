@@ -12,7 +12,6 @@ from .broadcast import (
     asend_advice,
     asend_events,
     asend_frame,
-    asend_holding,
     asend_presence,
     asend_standings,
     group_name,
@@ -54,7 +53,7 @@ from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_turn_time
 __all__ = [
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST", "SESSION_NICKNAME",
     "SeatSpec", "ServiceError", "add_seat", "advice_message", "apply_command", "asend_advice",
-    "asend_events", "asend_frame", "asend_holding", "asend_presence", "asend_standings",
+    "asend_events", "asend_frame", "asend_presence", "asend_standings",
     "check_rate_limit", "clean_dice_seed", "clean_nickname", "clean_room_name", "create_room",
     "dice_rng", "end_game", "get_room", "group_name", "guest_key", "leave_seat",
     "load_for_decision", "play", "play_the_computer", "rebuild", "refresh_sockets", "remove_seat",

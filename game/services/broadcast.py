@@ -62,12 +62,6 @@ async def asend_events(room_code: str, messages: list[dict[str, Any]], texts: li
         await agroup_send(room_code, _events_message(messages, texts))
 
 
-async def asend_holding(room_code: str, text: str) -> None:
-    """A player's held dice as they change (a ``holding`` frame, encoded once): never stored,
-    outside the ``seq`` stream."""
-    await agroup_send(room_code, {"type": "room.frame", "text": text})
-
-
 def send_room_changed(room_code: str) -> None:
     """Seats or the game changed as a whole: every connection sends its own fresh ``state``."""
     group_send(room_code, {"type": "room.changed"})
@@ -96,5 +90,6 @@ async def asend_advice(room_code: str, player: int, text: str) -> None:
     """The coach's ``advice`` (practice rooms only), for the sockets of ``player`` alone."""
     await agroup_send(room_code, {"type": "room.advice", "player": player, "text": text})
 async def asend_frame(room_code: str, frame: dict[str, Any]) -> None:
-    """One frame every socket of the room passes on as it is (not stored: a notice)."""
+    """One frame every socket of the room passes on as it is (a notice, never stored:
+    ``holding``, ``preparing``), encoded once."""
     await agroup_send(room_code, {"type": "room.frame", "text": json.dumps(frame)})
