@@ -238,6 +238,10 @@ LOGGING = {
 DICE_SEED = env.str("DICE_SEED", default="")
 #: Where built strategy tables live (never committed; built on first use).
 STRATEGY_DIR = Path(env.str("STRATEGY_DIR", default=str(DATA_DIR / "strategy")))
+#: Threads per server process that run the services and queries for sockets (commands,
+#: presence, insight): each holds a database connection. More than a few only wait for the
+#: write lock and the GIL (docs/benchmarks.md).
+DB_THREADS = env.int("DB_THREADS", default=6)
 #: Seconds a computer player waits before each action, so people can follow (0 in tests).
 BOT_DELAY = env.float("BOT_DELAY", default=0.8)
 #: Per-socket rate limit: a token bucket of this size, refilled at this many messages/second.

@@ -18,6 +18,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
+from game.rules.patches import event_messages, state_after
+
 from .stats import SeqTracker
 
 #: The event kind that opens the result of each command (nothing else produces it).
@@ -59,6 +61,8 @@ class Client:
     state_seen: asyncio.Event = field(default_factory=asyncio.Event)
     final_seq: int | None = None
     bytes_in: int = 0
+    event_bytes: int = 0  # of the frames that carry events, and how many there were
+    event_frames: int = 0
     holdings: int = 0  # transient ``holding`` frames received (--holds)
 
     async def open(self) -> None:
@@ -78,13 +82,13 @@ class Client:
             async for raw in self.ws:
                 now = time.perf_counter()
                 self.bytes_in += len(raw)
-                self.on_message(json.loads(raw), now)
+                self.on_message(json.loads(raw), now, len(raw))
         except ConnectionClosed:
             pass
         if not self.room.stopping:
             self.closed_early = True
 
-    def on_message(self, msg: dict[str, Any], now: float) -> None:
+    def on_message(self, msg: dict[str, Any], now: float, size: int = 0) -> None:
         kind = msg.get("type")
         if kind == "state":
             seq = int(msg.get("seq") or 0)
@@ -100,16 +104,22 @@ class Client:
             self.game = msg.get("game") or self.game
         elif kind == "holding":  # transient: no seq of its own
             self.holdings += 1
-        elif kind == "event":
-            seq = int(msg["seq"])
-            self.seq.see(seq)
-            self.received_at.setdefault(seq, now)
-            if msg.get("game") is not None:
-                self.game = msg["game"]
-            self.room.on_event(self, seq, (msg.get("event") or {}).get("kind"), msg.get("id"))
+        elif kind in ("events", "event"):  # one command's events; the relay's own frames
+            self.event_frames += 1
+            self.event_bytes += size
+            if kind == "events":
+                self.game = state_after(self.game, msg)
+            for event in event_messages(msg) if kind == "events" else [msg]:
+                self.on_event(event, now)
         elif kind == "error":
             self.errors[msg.get("code", "?")] += 1
             self.room.on_error(self, msg)
+
+    def on_event(self, msg: dict[str, Any], now: float) -> None:
+        seq = int(msg["seq"])
+        self.seq.see(seq)
+        self.received_at.setdefault(seq, now)
+        self.room.on_event(self, seq, (msg.get("event") or {}).get("kind"), msg.get("id"))
 
 
 @dataclass(eq=False)

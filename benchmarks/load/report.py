@@ -55,6 +55,8 @@ COLUMNS = [
     ("ooo", 3, lambda r: r["out_of_order"] + r["duplicates"]),
     ("err", 3, lambda r: sum(r["errors"].values()) + r["timeouts"] + r["connect_failures"]),
     ("cpu", 4, lambda r: r["server_cpu_cores"]),
+    ("ms/mv", 5, lambda r: r.get("server_cpu_ms_per_move", "")),
+    ("B/ev", 4, lambda r: r.get("mean_event_bytes", "")),
     ("x base rtt50", 12, lambda r: r.get("ratio_to_baseline", {}).get("round_trip_p50", "")),
     ("held", 4, lambda r: "yes" if r["held"] else "NO"),
 ]

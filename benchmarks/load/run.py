@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import random
 import secrets
@@ -121,6 +122,7 @@ async def _final_sync(rooms: list[Room]) -> None:
 async def run_phase(
     name: str, shape: Shape, seatings: list[Seating], http_urls: list[str], relay: bool,
     on_start: Callable[[], None] = lambda: None, hostile: int = 0, holds: bool = False,
+    on_moves_done: Callable[[], None] = lambda: None,
 ) -> dict[str, Any]:
     rooms = build_rooms(seatings, http_urls, relay, holds)
     t_connect = time.perf_counter()
@@ -138,6 +140,10 @@ async def run_phase(
     flood = Flood(hostile)
     flood.start([s.code for s in seatings], http_urls, start + shape.duration)
     on_start()
+    # The generator is the clock: a collection of its thousands of sockets' objects stalls
+    # its loop for tens of milliseconds, which would be measured as the servers' latency.
+    gc.freeze()
+    gc.disable()
     load_before = os.getloadavg()[0]
     cpu_before = time.process_time()
     t_before = time.perf_counter()
@@ -145,6 +151,9 @@ async def run_phase(
         r.play(start + random.uniform(0, interval), count, interval, deadline) for r in rooms
     ))
     moves_end = max([r.last_done for r in rooms] + [start + 1e-3])
+    on_moves_done()
+    gc.enable()
+    gc.unfreeze()
     generator_cores = (time.process_time() - cpu_before) / (time.perf_counter() - t_before)
     load_after = os.getloadavg()[0]
     hostile_counts = await flood.stop()
@@ -177,6 +186,7 @@ def tally(rooms: list[Room], seconds: float) -> dict[str, Any]:
     fanout: list[float] = []
     errors: Counter = Counter()
     lost = out_of_order = duplicates = events_in = bytes_in = closed_early = 0
+    event_bytes = event_frames = 0
     moves_ok = moves_sent = timeouts = late = finished = stalled = 0
     for room in rooms:
         moves_sent += len(room.moves)
@@ -204,6 +214,8 @@ def tally(rooms: list[Room], seconds: float) -> dict[str, Any]:
             duplicates += c.seq.duplicates
             events_in += len(c.seq.seen)
             bytes_in += c.bytes_in
+            event_bytes += c.event_bytes
+            event_frames += c.event_frames
             closed_early += c.closed_early
             errors.update(c.errors)
     return {
@@ -212,7 +224,11 @@ def tally(rooms: list[Room], seconds: float) -> dict[str, Any]:
         "moves_ok": moves_ok,
         "moves_per_s": round(moves_ok / seconds, 1) if seconds else 0,
         "deliveries_per_s": round(events_in / seconds, 1) if seconds else 0,
-        "mean_event_bytes": round(bytes_in / events_in) if events_in else 0,
+        # Every frame a socket got, per event; the mean frame that carries events (one
+        # command's: ``events``; the relay's ``event``), and those bytes per event.
+        "bytes_per_event": round(bytes_in / events_in) if events_in else 0,
+        "mean_event_bytes": round(event_bytes / event_frames) if event_frames else 0,
+        "event_bytes_per_event": round(event_bytes / events_in) if events_in else 0,
         "round_trip_ms": summary_ms(rtt),
         "fanout_ms": summary_ms(fanout),
         "lost": lost,

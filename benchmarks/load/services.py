@@ -132,11 +132,14 @@ class Servers:
         self._cpu_mark = [cpu_seconds(p.pid) for p in self.procs]
         self._cpu_mark_time = time.monotonic()
 
+    def cpu_since_mark(self) -> float:
+        """CPU seconds all servers used since :meth:`mark_cpu`."""
+        return sum(cpu_seconds(p.pid) - m
+                   for p, m in zip(self.procs, self._cpu_mark, strict=True))
+
     def cores_since_mark(self) -> float:
         """Mean CPU cores all servers used since :meth:`mark_cpu`."""
-        used = sum(cpu_seconds(p.pid) - m
-                   for p, m in zip(self.procs, self._cpu_mark, strict=True))
-        return used / max(time.monotonic() - self._cpu_mark_time, 1e-9)
+        return self.cpu_since_mark() / max(time.monotonic() - self._cpu_mark_time, 1e-9)
 
     def check_alive(self) -> None:
         for p in self.procs:

@@ -178,7 +178,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             if result.duplicate:
                 await self.send_state()  # already applied: here is where things stand
             elif self.room is not None and self.room.practice and kind == "roll":
-                insight.after_roll(self.code, result.messages[-1]["game"]["id"])
+                insight.after_roll(self.code, result.messages[-1]["game"])
             elif result.messages and self._driver_needed(result.messages[-1]["event"]):
                 turn_driver.kick(self.code)
         elif kind == "hold":
@@ -283,7 +283,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """What a socket joining a running game would have had: the standings, and the
         coach's advice if it is this player's turn in a practice room after a roll."""
         if self._sees_standings():
-            text = await insight.standings_text(turn["game"])
+            text = await insight.standings_text(turn["game"], turn["rules"])
             if text:
                 await self.send(text_data=text)
         if (self.room is not None and self.room.practice and turn["rolled"]

@@ -4,9 +4,12 @@ and selectors."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 from .. import services
 from ..rules import Action
@@ -19,7 +22,12 @@ def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
     Daphne then fell behind at 10-20 moves/s while its CPU sat mostly idle
     (docs/benchmarks.md). Commands stay safe in parallel: each locks its game row.
     """
-    return database_sync_to_async(func, thread_sensitive=False)
+    return database_sync_to_async(func, thread_sensitive=False, executor=_pool())
+
+
+@cache
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=settings.DB_THREADS, thread_name_prefix="db")
 
 
 async def aplay(room_code: str, action: Action, **command: Any) -> services.PlayResult:
@@ -30,8 +38,8 @@ async def aplay(room_code: str, action: Action, **command: Any) -> services.Play
         return result, result.texts
 
     result, texts = await in_db_thread(apply_and_encode)()
-    await services.asend_events(room_code, result.messages, texts)
+    await services.asend_events(room_code, texts, result.turn)
     from .insight import after_events  # here: insight uses in_db_thread from this module
 
-    after_events(room_code, result.messages)
+    after_events(room_code, result)
     return result

@@ -27,22 +27,28 @@ def spawn(job: Coroutine[Any, Any, None]) -> None:
     task.add_done_callback(_running.discard)
 
 
-def after_events(room_code: str, messages: list[dict[str, Any]]) -> None:
-    """After a command's events were broadcast: if a turn ended, publish the standings."""
-    if messages and messages[-1]["event"]["kind"] in TURN_ENDS:
-        spawn(_publish(room_code, messages[-1]["game"]["id"]))
+def after_events(room_code: str, result: services.PlayResult) -> None:
+    """After a command's events were broadcast: if a turn ended, publish the standings (where
+    the rules have them and their table is ready: no query otherwise)."""
+    if (result.messages and result.state is not None
+            and result.messages[-1]["event"]["kind"] in TURN_ENDS
+            and services.standings_available(result.state["rules"])):
+        spawn(_publish(room_code, result.state["id"], result.state["rules"]))
 
 
-async def _computed(what: Any, game_id: int) -> dict[str, Any] | None:
+async def _computed(what: Any, *args: Any) -> dict[str, Any] | None:
+    game_id = args[0]
     try:
-        message: dict[str, Any] | None = await in_db_thread(what)(game_id)
+        message: dict[str, Any] | None = await in_db_thread(what)(*args)
     except Exception:  # noqa: BLE001 - insight is a bonus: a failure must not touch the game
         log.exception("game %s: %s failed", game_id, what.__name__)
         return None
     return message
 
 
-async def standings_text(game_id: int) -> str | None:
+async def standings_text(game_id: int, rules: str) -> str | None:
+    if not services.standings_available(rules):
+        return None
     message = await _computed(services.standings_message, game_id)
     return json.dumps(message) if message else None
 
@@ -64,7 +70,7 @@ async def _coach(room_code: str, game_id: int) -> None:
         await services.asend_advice(room_code, *found)
 
 
-async def _publish(room_code: str, game_id: int) -> None:
-    text = await standings_text(game_id)
+async def _publish(room_code: str, game_id: int, rules: str) -> None:
+    text = await standings_text(game_id, rules)
     if text:
         await services.asend_standings(room_code, text)

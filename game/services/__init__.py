@@ -21,7 +21,7 @@ from .coach import advice_message
 from .dice import dice_rng
 from .errors import ServiceError
 from .games import PlayResult, apply_command, end_game, load_for_decision, play
-from .insight import standings_message
+from .insight import standings_available, standings_message
 from .limits import check_rate_limit
 from .presence import (
     HEARTBEAT_SECONDS,
@@ -58,6 +58,7 @@ __all__ = [
     "dice_rng", "end_game", "get_room", "group_name", "guest_key", "leave_seat",
     "load_for_decision", "play", "play_the_computer", "rebuild", "refresh_sockets", "remove_seat",
     "seat_bot", "seat_of", "set_dice_seed", "set_turn_time",
-    "socket_closed", "socket_opened", "socket_restored", "standings_message", "start_game",
+    "socket_closed", "socket_opened", "socket_restored", "standings_available",
+    "standings_message", "start_game",
     "take_seat", "turn_summary",
 ]

@@ -36,30 +36,31 @@ def group_send(room_code: str, message: dict[str, Any]) -> None:
 
 
 def turn_summary(game: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Where a game's turn stands, from its state (``game`` of a ``state`` or ``event``
-    message): what a socket needs to check a ``hold`` without asking the database."""
+    """Where a game's turn stands, from its state (``game`` of a ``state`` message, or
+    ``PlayResult.state``): what a socket needs to check a ``hold`` without asking the
+    database."""
     if game is None:
         return None
-    return {"game": game["id"], "seq": game["seq"], "player": game["current_player"],
-            "rolls_left": game["rolls_left"], "rolled": game["dice"] is not None,
-            "over": game["finished"]}
+    return {"game": game["id"], "seq": game["seq"], "rules": game["rules"],
+            "player": game["current_player"], "rolls_left": game["rolls_left"],
+            "rolled": game["dice"] is not None, "over": game["finished"]}
 
 
-def _events_message(messages: list[dict[str, Any]], texts: list[str]) -> dict[str, Any]:
+def _events_message(texts: list[str], turn: dict[str, Any] | None) -> dict[str, Any]:
     # Every ``event`` frame of one command in one group message, so their order holds; JSON
     # encoded once by the sender rather than by each of the room's sockets.
-    return {"type": "game.events", "texts": texts, "turn": turn_summary(messages[-1]["game"])}
+    return {"type": "game.events", "texts": texts, "turn": turn}
 
 
-def send_events(room_code: str, messages: list[dict[str, Any]], texts: list[str]) -> None:
+def send_events(room_code: str, texts: list[str], turn: dict[str, Any] | None) -> None:
+    """One command's ``events`` frame, and where the turn stands after it."""
     if texts:
-        group_send(room_code, _events_message(messages, texts))
+        group_send(room_code, _events_message(texts, turn))
 
 
-async def asend_events(room_code: str, messages: list[dict[str, Any]], texts: list[str]
-                       ) -> None:
+async def asend_events(room_code: str, texts: list[str], turn: dict[str, Any] | None) -> None:
     if texts:
-        await agroup_send(room_code, _events_message(messages, texts))
+        await agroup_send(room_code, _events_message(texts, turn))
 
 
 def send_room_changed(room_code: str) -> None:

@@ -14,13 +14,14 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from ..models import COMMAND_ID_MAX, Game, GameEvent, Room
-from ..rules import Action, Event, RulesError, Score
+from ..rules import Action, Event, RulesError
 from ..rules import Game as RulesGame
-from ..selectors import current_game
+from ..rules.patches import state_patch
+from ..selectors import current_game, game_state
 from . import broadcast, review, rules_cache
 from .dice import dice_for, draw_server_seed
 from .errors import ServiceError, no_room
@@ -29,28 +30,43 @@ from .queries import locked_game
 
 @dataclass
 class PlayResult:
-    """What a command did: the ``event`` messages broadcast, or nothing if it was a repeat."""
+    """What a command did: its events, one message each (what ``event_messages`` makes of
+    the frame), what they changed in the game's state together, and the state after them
+    (``selectors.game_state``); or nothing if it was a repeat."""
 
     messages: list[dict[str, Any]] = field(default_factory=list)
     duplicate: bool = False
     seat: int | None = None
+    state: dict[str, Any] | None = None
+    changes: dict[str, Any] = field(default_factory=dict)
 
     @property
     def texts(self) -> list[str]:
-        """The messages as the JSON text frames every socket of the room is sent."""
-        return [json.dumps(m) for m in self.messages]
+        """The JSON text frames every socket of the room is sent: one ``events`` frame with
+        all of the command's events (one frame rather than one per event: a socket's send
+        is what a room's fan-out spends its time on), or none."""
+        if not self.messages:
+            return []
+        first = self.messages[0]
+        frame = {"type": "events", "game": first["game"], "by": first["by"],
+                 "events": [{"seq": m["seq"], "event": m["event"]} for m in self.messages],
+                 "changes": self.changes}
+        return [json.dumps(frame, separators=(",", ":"))]
+
+    @property
+    def turn(self) -> dict[str, Any] | None:
+        """Where the turn stands after the command (``broadcast.turn_summary``)."""
+        return broadcast.turn_summary(self.state)
 
 
-def _copy(game: RulesGame, *, with_events: bool = True) -> RulesGame:
-    """A private deep copy; without events it is cheap (for intermediate snapshots)."""
-    events, rng = game.events, game.rng
-    game.rng = None  # type: ignore[assignment]  # SystemRandom cannot be copied
-    if not with_events:
-        game.events = []
+def _copy(game: RulesGame) -> RulesGame:
+    """A private deep copy (its dice source left out: SystemRandom cannot be copied)."""
+    rng = game.rng
+    game.rng = None  # type: ignore[assignment]
     try:
         return copy.deepcopy(game)
     finally:
-        game.events, game.rng = events, rng
+        game.rng = rng
 
 
 def store_events(
@@ -61,58 +77,80 @@ def store_events(
     by: str,
     seat: int | None,
     command_id: str = "",
-    before: RulesGame | None = None,
-) -> list[dict[str, Any]]:
-    """Append ``events`` (already folded into ``game``) and update the game row; returns the
-    ``event`` messages to broadcast, each with the state right after its event."""
+) -> PlayResult:
+    """Append ``events`` (already folded into ``game``) and update the game row; returns
+    their messages and what they changed in the state together (``rules.patches``: what
+    clients holding the previous state apply), for the caller to broadcast."""
     final = game.to_dict()
-    if before is not None and len(events) > 1:
-        states = []
-        for ev in events:
-            before.apply(ev)
-            states.append(before.to_dict())
-    else:
-        states = [final] * len(events)
-
     first_seq = game_row.seq + 1
-    GameEvent.objects.bulk_create([
-        GameEvent(
-            game=game_row, seq=first_seq + i, kind=ev.kind,
-            payload={k: v for k, v in ev.to_dict().items() if k != "kind"},
-            by=by, seat=seat, command_id=command_id if i == 0 else "",
-        )
-        for i, ev in enumerate(events)
-    ])
+    as_dicts = [ev.to_dict() for ev in events]
+    _insert_events(game_row.pk, first_seq, as_dicts, by=by, seat=seat, command_id=command_id)
+    result = PlayResult(
+        messages=[{"type": "event", "seq": first_seq + i, "event": ev, "by": by,
+                   "game": game_row.pk} for i, ev in enumerate(as_dicts)],
+        seat=seat,
+        changes=state_patch(game_row.snapshot, final),  # the state clients hold: the last
+    )
     game_row.seq = first_seq + len(events) - 1
     game_row.snapshot = final
-    fields = ["seq", "snapshot"]
-    if game.is_over:
-        game_row.status = Game.Status.FINISHED
-        game_row.finished = timezone.now()
-        game_row.totals = [c.total for c in game.scorecards]
-        game_row.winners = list(game.winners)
-        game_row.unfinished = game.unfinished
-        fields += ["status", "finished", "totals", "winners", "unfinished"]
-        # The rematch's seed is drawn now, before anyone may change their own seed for it.
-        Room.objects.filter(pk=game_row.room_id).update(
-            status=Room.Status.FINISHED, updated=timezone.now(),
-            next_server_seed=draw_server_seed(
-                game_row.room_id, Game.objects.filter(room_id=game_row.room_id).count()))
-        # In the review worker process, once this is stored; a game ended early has no review.
-        if settings.REVIEW_ON_FINISH and not game.unfinished:
-            transaction.on_commit(partial(review.analyse_in_background, game_row.pk))
-    game_row.save(update_fields=fields)
-    return [
-        {"type": "event", "seq": first_seq + i, "event": ev.to_dict(), "by": by,
-         "game": {**states[i], "id": game_row.pk, "seq": first_seq + i}}
-        for i, ev in enumerate(events)
-    ]
+    result.state = game_state(game_row)
+    if not game.is_over:
+        _update_game(game_row)
+        return result
+    game_row.status = Game.Status.FINISHED
+    game_row.finished = timezone.now()
+    game_row.totals = [c.total for c in game.scorecards]
+    game_row.winners = list(game.winners)
+    game_row.unfinished = game.unfinished
+    game_row.save(update_fields=["seq", "snapshot", "status", "finished", "totals", "winners",
+                                 "unfinished"])
+    # The rematch's seed is drawn now, before anyone may change their own seed for it.
+    Room.objects.filter(pk=game_row.room_id).update(
+        status=Room.Status.FINISHED, updated=timezone.now(),
+        next_server_seed=draw_server_seed(
+            game_row.room_id, Game.objects.filter(room_id=game_row.room_id).count()))
+    # In the review worker process, once this is stored; a game ended early has no review.
+    if settings.REVIEW_ON_FINISH and not game.unfinished:
+        transaction.on_commit(partial(review.analyse_in_background, game_row.pk))
+    return result
+
+
+# Every command writes one INSERT and one UPDATE, in SQL written once: through the ORM
+# (bulk_create, save) their compilation was a third of a command's CPU (docs/benchmarks.md).
+# The values are still prepared by the model's fields, so both databases store them alike.
+_EVENT = GameEvent._meta
+_GAME = Game._meta
+
+
+def _insert_events(game_id: int, first_seq: int, events: list[dict[str, Any]], *, by: str,
+                   seat: int | None, command_id: str) -> None:
+    payload_field = _EVENT.get_field("payload")
+    created = connection.ops.adapt_datetimefield_value(timezone.now())
+    columns = ("game_id", "seq", "kind", "payload", "created", "by", "seat", "command_id")
+    params: list[Any] = []
+    for i, ev in enumerate(events):
+        payload = {k: v for k, v in ev.items() if k != "kind"}
+        params += [game_id, first_seq + i, ev["kind"],
+                   payload_field.get_db_prep_save(payload, connection), created, by, seat,
+                   command_id if i == 0 else ""]
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {_EVENT.db_table} ({quoted}) VALUES "
+                       + ", ".join([row] * len(events)), params)
+
+
+def _update_game(game_row: Game) -> None:
+    snapshot = _GAME.get_field("snapshot").get_db_prep_save(game_row.snapshot, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {_GAME.db_table} SET seq = %s, snapshot = %s WHERE id = %s",
+                       [game_row.seq, snapshot, game_row.pk])
 
 
 def play(room_code: str, action: Action, **command: Any) -> PlayResult:
     """Apply a roll or a score (see :func:`apply_command`), then broadcast its events."""
     result = apply_command(room_code, action, **command)
-    broadcast.send_events(room_code, result.messages, result.texts)
+    broadcast.send_events(room_code, result.texts, result.turn)
     return result
 
 
@@ -152,17 +190,16 @@ def apply_command(
             raise ServiceError("stale", "The game moved on before this command.")
 
         game = rules_cache.take(game_row)
-        before = _copy(game, with_events=False) if isinstance(action, Score) else None
         game.rng = dice_for(game_row, game.rng)
         try:
             events = game.play(action, player=seat_index)
         except RulesError:
             rules_cache.keep(game_row.pk, game_row.seq, game)  # the rules left it unchanged
             raise
-        messages = store_events(game_row, game, events, by=by, seat=seat_index,
-                                command_id=command_id, before=before)
+        result = store_events(game_row, game, events, by=by, seat=seat_index,
+                              command_id=command_id)
         transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
-    return PlayResult(messages=messages, seat=seat_index)
+    return result
 
 
 def end_game(game_id: int) -> list[dict[str, Any]]:
@@ -177,11 +214,11 @@ def end_game(game_id: int) -> list[dict[str, Any]]:
         game = rules_cache.take(game_row)
         game.rng = dice_for(game_row)
         events = game.end()
-        messages = store_events(game_row, game, events, by="system", seat=None)
+        result = store_events(game_row, game, events, by="system", seat=None)
         code = game_row.room.code
         transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
-    broadcast.send_events(code, messages, [json.dumps(m) for m in messages])
-    return messages
+    broadcast.send_events(code, result.texts, result.turn)
+    return result.messages
 
 
 def load_for_decision(room_code: str) -> tuple[Game, RulesGame] | None:

@@ -14,11 +14,18 @@ from typing import Any
 from ..ai import Standings, standings_supported, table_ready
 from ..models import Game
 from ..rules import Game as RulesGame
-from ..rules import Ruleset, event_from_dict
+from ..rules import Ruleset, event_from_dict, get_ruleset
 
 SIZE = 64  # games whose distributions are kept (a card's changes once per turn)
 _kept: OrderedDict[int, Standings] = OrderedDict()
 _lock = threading.Lock()
+
+
+def standings_available(rules: str) -> bool:
+    """Whether a game of ``rules`` has standings now (a table, ready): when not, nothing is
+    queried nor folded for it."""
+    ruleset = get_ruleset(rules)
+    return standings_supported(ruleset) and table_ready(ruleset)
 
 
 def _standings_of(game_id: int, ruleset: Ruleset) -> Standings | None:

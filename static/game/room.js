@@ -8,6 +8,7 @@ import { DiceTray } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
 import { bonusHelp, boxHelp } from "./help.js";
 import { loadHolds, saveHolds as saveHoldsFor } from "./holds.js";
+import { applyPatch } from "./patch.js";
 import { installShortcuts } from "./keyboard.js";
 import { describeEvent, rulesTitle, slotLabel } from "./labels.js";
 import { RULESET } from "./ruleset.js";
@@ -86,7 +87,7 @@ function status() {
 function handleMessage(msg) {
   switch (msg.type) {
     case "state": onState(msg); break;
-    case "event": onEvent(msg); break;
+    case "events": onEvents(msg); break;
     case "presence": onPresence(msg); break;
     case "holding": onHolding(msg); break;
     case "standings": onStandings(msg); break;
@@ -95,7 +96,7 @@ function handleMessage(msg) {
     case "preparing": onPreparing(msg); break;
     default: break; // newer server, older page: ignore what we do not know
   }
-  if (msg.type === "state" || msg.type === "event") $("preparing").hidden = true;
+  if (msg.type === "state" || msg.type === "events") $("preparing").hidden = true;
 }
 
 // A computer player waits for its strategy table, built once per install: say how far it is.
@@ -145,25 +146,37 @@ function onState(msg) {
   render();
 }
 
-function onEvent(msg) {
-  const event = msg.event || {};
-  if (event.kind === "game_started") {
-    seq.reset(msg.seq);             // a new game (or a rematch) numbers its events afresh
-    state.held = new Set();
-    state.lastHeld = new Set();
-  } else {
-    const where = seq.check(msg.seq);
-    if (where === "duplicate") return;
-    if (where === "gap") {
-      resync();
-      return;
-    }
-    seq.reset(msg.seq);
+// One command's events, in seq order, each with what it changed in the state.
+// One command's events, in seq order, and what they changed in the state together: the
+// changes turn the state just before the first event into the state after the last, so they
+// apply only to that state (same game). A new game comes as a `state`; else ask for it.
+function onEvents(msg) {
+  const events = msg.events || [];
+  if (!events.length) return;
+  const first = events[0].seq;
+  const last = events[events.length - 1].seq;
+  if (seq.last !== null && last <= seq.last) return; // a `state` already brought them
+  if (seq.check(first) !== "next" || !state.game || state.game.id !== msg.game
+      || state.game.seq !== first - 1) {
+    resync();
+    return;
   }
+  seq.reset(last);
   state.busy = false;
-  if (msg.game) state.game = msg.game;
+  state.game = { ...applyPatch(state.game, msg.changes || {}), seq: last };
   state.rolled = [];
   confirm.cancel(); // the dice or the turn changed: a question asked before is stale
+  for (const e of events) onEvent({ seq: e.seq, event: e.event || {}, by: msg.by });
+  saveHolds();
+  render();
+  const kinds = events.map((e) => (e.event || {}).kind);
+  if (kinds.includes("turn_started") && isMyTurn()) feeling.yourTurn();
+  if (kinds.includes("game_finished")) $("result-title").focus();
+}
+
+/** What one event means beyond the state: the log, the dice that rolled, the holds. */
+function onEvent(msg) {
+  const { event } = msg;
   if (event.kind === "turn_started" && state.room.turn_seconds) {
     state.turnEnds = Date.now() + state.room.turn_seconds * 1000;
   } else if (event.kind === "game_finished") {
@@ -178,15 +191,9 @@ function onEvent(msg) {
     state.held = new Set();
     state.lastHeld = new Set();
   }
-  if (event.kind === "game_finished" || event.kind === "game_started") {
-    state.room.status = event.kind === "game_finished" ? "finished" : "playing";
-  }
-  saveHolds();
-  if (state.game) addLogLines(state.game.id, [msg]);
-  if (state.game) feeling.onEvent(event, state.game.players, myPlayer());
-  render();
-  if (event.kind === "turn_started" && isMyTurn()) feeling.yourTurn();
-  if (event.kind === "game_finished") $("result-title").focus();
+  if (event.kind === "game_finished") state.room.status = "finished";
+  addLogLines(state.game.id, [msg]);
+  feeling.onEvent(event, state.game.players, myPlayer());
 }
 
 function onPresence(msg) {

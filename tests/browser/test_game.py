@@ -247,9 +247,15 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
             late.close()
             expect(ann.locator("#watchers")).to_have_text("1 watching")
 
-    # The end: everyone sees the same final result, the winner named.
+    # The end: everyone sees the same final result, the winner named. Every page built its
+    # state from event patches since its last full state; a fresh page gets the server's.
     final = client_state(ann)
     assert final["finished"]
+    fresh = new_context(DESKTOP).new_page()
+    fresh.goto(url)
+    wait_connected(fresh)
+    assert client_state(fresh) == final == client_state(bob) == client_state(watcher)
+    fresh.close()
     totals = [card["total"] for card in final["scorecards"]]
     winner = final["winners"][0]
     names = ["Ann", BOB]

@@ -196,10 +196,10 @@ def test_joker_forbidden_boxes_and_seq_gaps(daphne_server, new_context, screensh
     # An event whose seq skips ahead: the page ignores it and asks the server for the state,
     # which replaces the injected one (the real room has no game yet).
     page.evaluate("""m => window.yahtzeeRoom.receive(m)""", {
-        "type": "event", "seq": len(events) + 5, "by": "human",
-        "event": {"kind": "rolled", "player": 0, "dice": [1, 2, 3, 4, 5], "held": [],
-                  "roll": 2},
-        "game": rules_state(events, you=0)["game"]})
+        "type": "events", "by": "human", "game": rules_state(events, you=0)["game"]["id"],
+        "events": [{"seq": len(events) + 5, "changes": {},
+                    "event": {"kind": "rolled", "player": 0, "dice": [1, 2, 3, 4, 5],
+                              "held": [], "roll": 2}}]})
     expect(page.locator("#cards")).to_be_hidden()
     expect(page.locator("#start-btn")).to_be_visible()
     assert client_state(page) is None

@@ -42,10 +42,14 @@ def play_solo_game(page: Page) -> None:
         roll(page)
         press(page, "s")
         press(page, "Enter")
+        # Either the turn moves on, or the confirm bar asks (it may show a moment later).
+        moved_on = ("() => { const g = window.yahtzeeRoom.state.game; "
+                    "return g.finished || g.dice === null; }")
+        page.wait_for_function(f"() => ({moved_on})() "
+                               "|| !document.getElementById('confirm').hidden")
         if page.locator("#confirm").is_visible():
             press(page, "Enter")
-        page.wait_for_function("() => { const g = window.yahtzeeRoom.state.game; "
-                               "return g.finished || g.dice === null; }")
+        page.wait_for_function(moved_on)
     expect(page.locator("#result")).to_be_visible()
 
 

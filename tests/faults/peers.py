@@ -14,6 +14,8 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
+from game.rules.patches import event_messages, state_after
+
 Message = dict[str, Any]
 
 
@@ -24,6 +26,7 @@ class Peer:
         self.received: list[Message] = []
         self.last_seq: int | None = None
         self.game: dict[str, Any] | None = None
+        self._pending: list[Message] = []  # the rest of an ``events`` frame
         self.seat: int | None = None
         self.gaps = 0
         self.repeats = 0
@@ -34,6 +37,7 @@ class Peer:
     def open(self, timeout: float = 10.0) -> Message:
         """Connect and return the full ``state`` the server sends first."""
         headers = [("Cookie", self.cookie)] if self.cookie else []
+        self._pending = []
         self.ws = connect(self.url, origin=self.origin, additional_headers=headers,
                           open_timeout=timeout, close_timeout=2, max_size=2**22,
                           ping_interval=None, legacy=True)
@@ -75,11 +79,19 @@ class Peer:
     def recv(self, timeout: float) -> Message | None:
         """The next message, or None if none came within ``timeout`` seconds."""
         assert self.ws is not None, f"{self.name} is not connected"
-        try:
-            raw = self.ws.recv(timeout=timeout)
-        except TimeoutError:
-            return None
-        msg = json.loads(raw)
+        if not self._pending:
+            try:
+                raw = self.ws.recv(timeout=timeout)
+            except TimeoutError:
+                return None
+            frame = json.loads(raw)
+            self._pending = [frame]
+            if frame.get("type") == "events":  # one command's: one ``event`` message each
+                if self.deaf:
+                    return {"type": "lost"}
+                self.game = state_after(self.game, frame)
+                self._pending = event_messages(frame)
+        msg = self._pending.pop(0)
         if self.deaf and msg.get("type") == "event":
             return {"type": "lost"}
         self._track(msg)
@@ -99,7 +111,6 @@ class Peer:
                 else:
                     self.gaps += 1
             self.last_seq = seq if self.last_seq is None else max(seq, self.last_seq)
-            self.game = msg.get("game", self.game)
 
     def until(self, pred: Callable[[Message], bool], timeout: float = 10.0) -> Message:
         """Read until a message satisfies ``pred``; fail with what came instead."""

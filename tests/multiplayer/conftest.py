@@ -10,6 +10,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
+from game.rules.patches import event_messages, state_after
+
 from .helpers import make_session
 
 ORIGIN = (b"origin", b"http://localhost")
@@ -26,6 +28,7 @@ class Client:
         self.game: dict[str, Any] | None = None
         self.state: dict[str, Any] | None = None
         self.timeout = TIMEOUT
+        self._pending: list[dict[str, Any]] = []
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -42,12 +45,17 @@ class Client:
             await self.comm.send_json_to(message)
 
     async def recv(self) -> dict[str, Any]:
-        msg = await self.comm.receive_json_from(timeout=self.timeout)
+        """The next message; a command's ``events`` frame comes as one ``event`` each."""
+        if not self._pending:
+            frame = await self.comm.receive_json_from(timeout=self.timeout)
+            self._pending = [frame]
+            if frame["type"] == "events":
+                self.game = state_after(self.game, frame)
+                self._pending = event_messages(frame)
+        msg = self._pending.pop(0)
         self.messages.append(msg)
         if msg["type"] == "state":
             self.state, self.game = msg, msg["game"]
-        elif msg["type"] == "event":
-            self.game = msg["game"]
         return msg
 
     async def until(self, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:

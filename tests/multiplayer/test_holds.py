@@ -42,7 +42,7 @@ async def test_a_hold_reaches_everyone_and_changes_nothing(connect, sessions, la
     await ann.send({"type": "hold", "held": [3, 0]})
     for c in everyone:
         msg = await holding(c)
-        assert msg == {"type": "holding", "game": rolled["game"]["id"], "seq": rolled["seq"],
+        assert msg == {"type": "holding", "game": rolled["game"], "seq": rolled["seq"],
                        "player": 0, "held": [0, 3]}, (c.name, msg)
     # Only the player to move may show holds; a malformed one is refused.
     assert (await bob.request({"type": "hold", "held": [1]}))["code"] == "not_your_turn"

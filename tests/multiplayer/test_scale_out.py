@@ -11,6 +11,7 @@ from websockets.asyncio.client import connect
 
 from game import services
 from game.models import Game, GameEvent, Seat
+from game.rules.patches import event_messages
 
 from .helpers import make_session, room_with_players
 from .servers import Daphne
@@ -20,10 +21,12 @@ TIMEOUT = 30
 
 
 async def recv_until(ws, pred):
+    """The first message ``pred`` accepts; an ``events`` frame is one ``event`` each."""
     while True:
-        msg = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
-        if pred(msg):
-            return msg
+        frame = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        for msg in event_messages(frame) if frame["type"] == "events" else [frame]:
+            if pred(msg):
+                return msg
 
 
 @pytest.fixture
@@ -72,7 +75,7 @@ def test_a_watcher_on_process_two_sees_a_roll_made_through_process_one(two_serve
             await ann.send(json.dumps({"type": "hold", "held": [4, 1]}))
             for ws in (watcher, bob):
                 shown = await recv_until(ws, lambda m: m["type"] == "holding")
-                assert shown == {"type": "holding", "game": seen["game"]["id"], "seq": 3,
+                assert shown == {"type": "holding", "game": seen["game"], "seq": 3,
                                  "player": 0, "held": [1, 4]}
 
             # And the other way round: Bob plays through process 1, Ann's retry goes

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
 from django.db import connection
 
-from game import services
+from game import selectors, services
 from game.models import Game, GameEvent, Room, Seat
 from game.rules import NotYourTurn, Roll, RulesError, Score
+from game.rules.patches import event_messages, state_after
 from game.services import ServiceError, rules_cache
 
 from .helpers import as_action, next_move, room_with_players
@@ -42,6 +44,25 @@ def test_a_whole_game_is_stored_as_events_and_the_snapshot_is_their_fold(rules):
     assert room.status == Room.Status.FINISHED
     assert game.events.last().kind == "game_finished"
     assert set(game.events.exclude(seq__lte=2).values_list("by", flat=True)) == {"human"}
+
+
+@pytest.mark.parametrize("rules", ["yahtzee", "triple"])
+def test_each_command_is_one_events_frame_whose_changes_rebuild_the_stored_state(rules):
+    room, guests = room_with_players(["Ann", "Bob", "Cy"], rules=rules)
+    game = Game.objects.get(room=room)
+    held = selectors.game_state(game)  # what a socket got in its ``state``
+    while game.status == Game.Status.PLAYING:
+        player = game.snapshot["current_player"]
+        result = services.play(room.code, as_action(next_move(game.snapshot)),
+                               guest_key=guests[player])
+        [text] = result.texts
+        frame = json.loads(text)
+        assert frame["type"] == "events" and frame["game"] == game.pk
+        assert event_messages(frame) == result.messages
+        held = state_after(held, frame)
+        game.refresh_from_db()
+        assert held == selectors.game_state(game) == result.state
+    assert held["finished"]
 
 
 def test_stored_events_cannot_be_changed():
@@ -126,7 +147,7 @@ def test_rematch_keeps_the_seats_and_starts_a_new_game():
     room.refresh_from_db()
     assert room.status == Room.Status.PLAYING
     result = services.play(room.code, Roll(), guest_key=guests[0])
-    assert result.messages[0]["game"]["id"] == second.pk
+    assert result.messages[0]["game"] == second.pk
 
 
 def test_bad_commands_raise_their_code_and_store_nothing():

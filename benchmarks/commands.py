@@ -1,0 +1,142 @@
+"""CPU per command on the service path alone: ``python -m benchmarks.commands``.
+
+Plays ``--moves`` commands (roll, then score the first allowed box, like the load benchmark's
+players) through ``services.apply_command`` in this one process, against a fresh SQLite
+database, with no socket and no channel layer: what the database and the rules cost a move,
+apart from the transport (``benchmarks.load`` measures the whole server). ``--profile`` prints
+the functions that took the time (cProfile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import sys
+import tempfile
+import time
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.commands", description=__doc__)
+    p.add_argument("--rooms", type=int, default=20)
+    p.add_argument("--moves", type=int, default=2000)
+    p.add_argument("--rules", default="yahtzee", choices=["yahtzee", "yatzy", "triple"])
+    p.add_argument("--profile", action="store_true")
+    p.add_argument("--database-url", default="",
+                   help="an empty PostgreSQL database to use instead of a fresh SQLite one; "
+                        "then the write-ahead log each command writes is measured too")
+    args = p.parse_args(argv)
+    if not 1 <= args.rooms <= 1000 or not 1 <= args.moves <= 1_000_000:
+        p.error("--rooms must be 1-1000 and --moves 1-1000000")
+
+    data = tempfile.mkdtemp(prefix="yahtzee-commands-")
+    os.environ.update(DATA_DIR=data, DJANGO_SETTINGS_MODULE="yahtzee_site.settings",
+                      DEBUG="false", LOG_LEVEL="WARNING")
+    os.environ.pop("DATABASE_URL", None)
+    if args.database_url:
+        os.environ["DATABASE_URL"] = args.database_url
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from django.conf import settings
+
+    settings.REVIEW_ON_FINISH = False  # a review is not a command's cost
+    from game.rules import Roll, Score
+
+    from .load.seed import seed
+
+    rooms = seed(args.rooms, 2, args.rules)
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from game import services
+
+    guests = {}
+    for room in rooms:
+        keys = [SessionStore(session_key=c.split("=", 1)[1]).load()[services.SESSION_GUEST]
+                for c in room["player_cookies"]]
+        guests[room["code"]] = keys
+
+    def current_state(code: str) -> dict:
+        loaded = services.load_for_decision(code)
+        assert loaded is not None, f"room {code} has no game"
+        return loaded[1].to_dict()
+
+    states = {r["code"]: current_state(r["code"]) for r in rooms}
+
+    def one_move(i: int) -> None:
+        code = rooms[i % len(rooms)]["code"]
+        game = states[code]
+        if game["finished"]:
+            services.start_game(code, guests[code][0])
+            game = states[code] = current_state(code)
+        who = guests[code][game["current_player"]]
+        allowed = [o for o in game["options"] if o["allowed"]]
+        action = Score(allowed[0]["box"], allowed[0]["column"]) if allowed else Roll(())
+        result = services.apply_command(code, action, guest_key=who)
+        assert result.state is not None
+        states[code] = result.state
+
+    from django.db import connection
+
+    def wal_position() -> int | None:
+        """PostgreSQL's write-ahead log position in bytes (None on SQLite)."""
+        if connection.vendor != "postgresql":
+            return None
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')")
+            return int(cursor.fetchone()[0])
+
+    def backend_cpu() -> float | None:
+        """CPU seconds of this connection's PostgreSQL backend, if it runs on this machine."""
+        if connection.vendor != "postgresql":
+            return None
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            pid = cursor.fetchone()[0]
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    profile = cProfile.Profile() if args.profile else None
+    wal, backend = wal_position(), backend_cpu()
+    cpu, wall = time.process_time(), time.perf_counter()
+    if profile:
+        profile.enable()
+    for i in range(args.moves):
+        one_move(i)
+    if profile:
+        profile.disable()
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    print(f"{args.moves} commands in {args.rooms} rooms on {connection.vendor}: "
+          f"{1000 * cpu / args.moves:.3f} ms CPU and {1000 * wall / args.moves:.3f} ms wall "
+          "per command (this process)")
+    if wal is not None:
+        # The whole server's log: run it on a database nothing else writes to.
+        written = (wal_position() or 0) - wal
+        print(f"write-ahead log: {written / args.moves:.0f} bytes per command")
+    after = backend_cpu()
+    if backend is not None and after is not None:
+        print(f"PostgreSQL backend: {1000 * (after - backend) / args.moves:.3f} ms CPU per "
+              "command")
+    from game.models import Game, GameEvent
+
+    snapshots = [len(json.dumps(s)) for s in Game.objects.values_list("snapshot", flat=True)]
+    payloads = [len(json.dumps(p)) for p in GameEvent.objects.values_list("payload", flat=True)]
+    print(f"mean stored JSON: game snapshot {sum(snapshots) / len(snapshots):.0f} bytes, event "
+          f"payload {sum(payloads) / len(payloads):.0f} bytes")
+    if profile:
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
