@@ -8,8 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
-from channels.db import database_sync_to_async
+from asgiref.sync import SyncToAsync
 from django.conf import settings
+from django.db import connections
 
 from .. import services
 from ..rules import Action
@@ -22,7 +23,26 @@ def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
     Daphne then fell behind at 10-20 moves/s while its CPU sat mostly idle
     (docs/benchmarks.md). Commands stay safe in parallel: each locks its game row.
     """
-    return database_sync_to_async(func, thread_sensitive=False, executor=_pool())
+    return _KeepingConnection(func, thread_sensitive=False, executor=_pool())
+
+
+class _KeepingConnection(SyncToAsync):
+    """Channels' ``database_sync_to_async`` closes the thread's connections before and after
+    every call, which with PostgreSQL's pool is a return, a checkout and a health check per
+    command. The pool threads are few and long-lived: each keeps its connection, and drops it
+    only when it broke (docs/benchmarks.md, issue 15)."""
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            _drop_broken_connections()
+
+
+def _drop_broken_connections() -> None:
+    for conn in connections.all(initialized_only=True):
+        conn.close_at = None  # no age limit: the thread, not a request, owns it
+        conn.close_if_unusable_or_obsolete()
 
 
 @cache

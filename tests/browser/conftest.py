@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Error, Page, expect, sync_playwright
 
 from benchmarks.load.services import TEARDOWN_WAIT, stop
 
@@ -139,15 +139,64 @@ def new_context(browser: Browser) -> Iterator:
     Any uncaught script error in a page fails the test."""
     contexts: list[BrowserContext] = []
     errors: list[str] = []
+    console: list[str] = []  # shown when the test fails
+
+    def watch(page: Page) -> None:
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: console.append(f"{m.type}: {m.text}")
+                if m.type in ("error", "warning") else None)
 
     def make(viewport: dict[str, int] | None = None, **kwargs) -> BrowserContext:
         context = browser.new_context(viewport=viewport or DESKTOP, **kwargs)
         context.set_default_timeout(10_000)
-        context.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
+        context.on("page", watch)
         contexts.append(context)
         return context
 
+    make.contexts = contexts  # type: ignore[attr-defined]
+    make.console = console  # type: ignore[attr-defined]
     yield make
     for context in contexts:
         context.close()
     assert not errors, f"script errors in the page: {errors}"
+
+
+#: What a failing test's pages hold (room.js's debugging hook), to tell a slow server from a
+#: page that never sent or never got a frame.
+PAGE_DIAGNOSIS = """() => {
+  const room = window.yahtzeeRoom;
+  if (!room) return {url: location.href};
+  const g = room.state.game;
+  return {url: location.href, connected: room.state.connected, busy: room.state.busy,
+          seq: room.seq.last, confirming: room.confirm.key,
+          focus: document.activeElement && document.activeElement.outerHTML.slice(0, 120),
+          game: g && {id: g.id, seq: g.seq, round: g.round, player: g.current_player,
+                      dice: g.dice, rolls_left: g.rolls_left, finished: g.finished},
+          log: [...document.querySelectorAll("#log li")].slice(-6).map((li) => li.innerText)};
+}"""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A failed browser test reports its pages' state, their console and the server's log:
+    a timeout alone does not say which side stalled (CI keeps no other trace)."""
+    report = yield
+    if call.when != "call" or not report.failed:
+        return report
+    funcargs = getattr(item, "funcargs", {})
+    make = funcargs.get("new_context")
+    for context in getattr(make, "contexts", []):
+        for page in context.pages:
+            try:
+                state = page.evaluate(PAGE_DIAGNOSIS)
+            except Error as exc:
+                state = f"(not readable: {exc})"
+            report.sections.append((f"page {page.url}", str(state)))
+    if getattr(make, "console", None):
+        report.sections.append(("browser console", "\n".join(make.console[-30:])))
+    server = funcargs.get("daphne_server")
+    log = server.data_dir / "daphne.log" if server else None
+    if log and log.exists():
+        tail = log.read_text(errors="replace").splitlines()[-60:]
+        report.sections.append(("daphne log (last lines)", "\n".join(tail)))
+    return report

@@ -30,6 +30,9 @@ pytestmark = pytest.mark.browser
 
 
 def roll(page: Page) -> None:
+    # Only once the page shows the turn as this player's: before that (a new game's state
+    # still on its way) R does nothing, and the seq read here would be the last game's.
+    expect(page.locator("#roll-btn")).to_be_enabled()
     before = last_seq(page)
     press(page, "r")
     wait_seq(page, before + 1)
