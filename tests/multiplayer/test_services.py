@@ -210,16 +210,38 @@ def test_expected_seq_refuses_a_stale_command():
     assert Game.objects.get(room=room).events.last().by == "bot"
 
 
-def test_after_a_restart_the_game_continues_from_stored_events():
-    room, guests = room_with_players(["Ann", "Bob"])
-    for _ in range(4):
+def play_moves(room: Room, guests: list[str], moves: int) -> None:
+    for _ in range(moves):
         game = Game.objects.get(room=room)
         move = next_move(game.snapshot)
         services.play(room.code, as_action(move), guest_key=guests[game.snapshot["current_player"]])
+
+
+def test_after_a_restart_the_game_continues_from_stored_events():
+    room, guests = room_with_players(["Ann", "Bob"])
+    play_moves(room, guests, 4)
     rules_cache.clear()  # what a new process starts with
     game = Game.objects.get(room=room)
     before = game.snapshot
     assert services.rebuild(game).to_dict() == before
+    play_to_end(room, guests)
+
+
+def test_a_kept_game_another_server_moved_on_catches_up_from_the_events_it_missed(
+        django_assert_num_queries):
+    room, guests = room_with_players(["Ann", "Bob"])
+    play_moves(room, guests, 3)
+    behind = Game.objects.get(room=room)
+    kept = rules_cache.rebuild(behind)  # what this process kept at that seq
+    play_moves(room, guests, 4)  # served by another process
+    rules_cache.clear()
+    rules_cache.keep(behind.pk, behind.seq, kept)
+    game_row = Game.objects.get(room=room)
+    assert game_row.seq > behind.seq
+    with django_assert_num_queries(1):  # only the missed events
+        game = rules_cache.take(game_row)
+    assert game is kept  # caught up, not rebuilt
+    assert game.to_dict() == game_row.snapshot == rules_cache.rebuild(game_row).to_dict()
     play_to_end(room, guests)
 
 
