@@ -10,21 +10,35 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 _pool: ProcessPoolExecutor | None = None
 
 
-def _start(settings_module: str, database_name: Any) -> None:
+def _start(settings_module: str, database_name: Any, server: int) -> None:
     """In the worker: Django set up on the same database as the server (a test database too)."""
     import django
+
+    threading.Thread(target=_exit_with, args=(server,), name="exit-with-server",
+                     daemon=True).start()
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", settings_module)
     django.setup()
     from django.conf import settings
 
     settings.DATABASES["default"]["NAME"] = database_name
+
+
+def _exit_with(server: int) -> None:
+    """A server killed (or stopped by a signal Python does not catch) never shuts its pool
+    down, and the worker, which holds its own end of the task queue, would wait forever: it
+    leaves when its parent is gone. A review cut short is made again with `manage.py analyse`."""
+    while os.getppid() == server:
+        time.sleep(1)
+    os._exit(0)
 
 
 def _analyse(game_id: int) -> None:
@@ -48,5 +62,5 @@ def submit(game_id: int) -> Future[None]:
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
             initializer=_start,
             initargs=(os.environ.get("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings"),
-                      connection.settings_dict["NAME"]))
+                      connection.settings_dict["NAME"], os.getpid()))
     return _pool.submit(_analyse, game_id)
