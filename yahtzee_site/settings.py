@@ -103,8 +103,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "timeout": 10,
     }
 else:
-    # Keep connections open between commands (Channels closes them after each call
-    # otherwise): every async service call runs on a pool thread with its own connection.
+    # HTTP requests keep their connection this long; the database threads of the sockets
+    # keep theirs until it breaks (game/realtime/db_threads.py).
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers queue instead of failing with "database is locked"; WAL lets readers run beside
