@@ -78,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         who = guests[code][game["current_player"]]
         allowed = [o for o in game["options"] if o["allowed"]]
         action = Score(allowed[0]["box"], allowed[0]["column"]) if allowed else Roll(())
-        result = services.apply_command(code, action, guest_key=who)
+        # An id on every command, as the room page sends (the duplicate check reads it).
+        result = services.apply_command(code, action, guest_key=who, command_id=f"m{i}")
         assert result.state is not None
         states[code] = result.state
 
