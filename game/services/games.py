@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from django.conf import settings
@@ -126,18 +126,14 @@ def _insert_events(game_id: int, first_seq: int, events: list[dict[str, Any]], *
                    seat: int | None, command_id: str) -> None:
     payload_field = _EVENT.get_field("payload")
     created = connection.ops.adapt_datetimefield_value(timezone.now())
-    columns = ("game_id", "seq", "kind", "payload", "created", "by", "seat", "command_id")
     params: list[Any] = []
     for i, ev in enumerate(events):
         payload = {k: v for k, v in ev.items() if k != "kind"}
         params += [game_id, first_seq + i, ev["kind"],
                    payload_field.get_db_prep_save(payload, connection), created, by, seat,
                    command_id if i == 0 else ""]
-    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
     with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {_EVENT.db_table} ({quoted}) VALUES "
-                       + ", ".join([row] * len(events)), params)
+        cursor.execute(_insert_sql(connection.vendor, len(events)), params)
 
 
 def _update_game(game_row: Game) -> None:
@@ -145,6 +141,15 @@ def _update_game(game_row: Game) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"UPDATE {_GAME.db_table} SET seq = %s, snapshot = %s WHERE id = %s",
                        [game_row.seq, snapshot, game_row.pk])
+
+
+@cache
+def _insert_sql(vendor: str, rows: int) -> str:
+    """The INSERT of ``rows`` events, built once per database and count."""
+    columns = ("game_id", "seq", "kind", "payload", "created", "by", "seat", "command_id")
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
+    return f"INSERT INTO {_EVENT.db_table} ({quoted}) VALUES " + ", ".join([row] * rows)
 
 
 def play(room_code: str, action: Action, **command: Any) -> PlayResult:

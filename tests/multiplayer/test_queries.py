@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from game.models import Game, GameEvent, Room, Seat
 from game.services.queries import LockedGame, locked_game
@@ -97,3 +98,18 @@ def test_locked_game_agrees_with_the_orm_on_postgresql(postgres_url, tmp_path):
          f"{Path(__file__).relative_to(ROOT)}::test_locked_game_agrees_with_the_orm"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-4000:]
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="reads SQLite's query plan")
+def test_the_duplicate_check_reads_the_command_index_not_every_event():
+    """A command's id is looked up in the partial unique index on (game, seat, command id);
+    a plan that reads the game's events one by one costs more with every move of a game."""
+    make_rooms()
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        assert locked_game("first", "bob", None, "c2").repeated
+    sql = next(q["sql"] for q in queries.captured_queries if "repeated" in q["sql"])
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + sql)
+        plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "INDEX event_unique_command" in plan, plan
