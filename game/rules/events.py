@@ -6,7 +6,7 @@ JSON-friendly dict with a ``kind`` and back, so the server can store and broadca
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .errors import InvalidEvent
@@ -19,14 +19,14 @@ class Event:
     optional: ClassVar[tuple[str, ...]] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        for key, value in data.items():
-            if isinstance(value, tuple):
-                data[key] = list(value)
-        for key in self.optional:
-            if not data[key]:
-                del data[key]
-        return {"kind": self.kind, **data}
+        # Fields are plain values and tuples of them: no deep copy (``asdict``) is needed.
+        data: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in self.optional and not value:
+                continue
+            data[f.name] = list(value) if isinstance(value, tuple) else value
+        return data
 
 
 @dataclass(frozen=True)

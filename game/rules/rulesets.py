@@ -6,6 +6,7 @@ One engine plays them all; a ruleset only says what differs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Literal
 
 from . import categories as c
@@ -71,15 +72,15 @@ class Ruleset:
     def columns(self) -> int:
         return len(self.multipliers)
 
-    @property
+    @cached_property  # every score and every total asks: built once per ruleset
     def box_names(self) -> tuple[str, ...]:
         return tuple(b.name for b in self.boxes)
 
-    @property
+    @cached_property
     def upper_boxes(self) -> tuple[Box, ...]:
         return tuple(b for b in self.boxes if b.section == "upper")
 
-    @property
+    @cached_property
     def lower_boxes(self) -> tuple[Box, ...]:
         return tuple(b for b in self.boxes if b.section == "lower")
 

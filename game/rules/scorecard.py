@@ -153,18 +153,21 @@ class Scorecard:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "columns": [
-                {
-                    "boxes": {b.name: self._points[col].get(b.name) for b in self.ruleset.boxes},
-                    "upper_subtotal": self.upper_subtotal(col),
-                    "upper_bonus": self.bonus("upper", col),
-                    "yahtzee_bonus": self.bonus("yahtzee", col),
-                    "lower_subtotal": self.lower_subtotal(col),
-                    "total": self.column_total(col),
-                    "multiplier": m,
-                }
-                for col, m in enumerate(self.ruleset.multipliers)
-            ],
-            "total": self.total,
-        }
+        # Each sum once: every command serialises every card (the state it stores and sends).
+        columns: list[dict[str, Any]] = []
+        grand_total = 0
+        for col, m in enumerate(self.ruleset.multipliers):
+            upper, lower = self.upper_subtotal(col), self.lower_subtotal(col)
+            bonuses, points = self._bonuses[col], self._points[col]
+            total = upper + lower + sum(bonuses.values())
+            grand_total += m * total
+            columns.append({
+                "boxes": {name: points.get(name) for name in self.ruleset.box_names},
+                "upper_subtotal": upper,
+                "upper_bonus": bonuses["upper"],
+                "yahtzee_bonus": bonuses["yahtzee"],
+                "lower_subtotal": lower,
+                "total": total,
+                "multiplier": m,
+            })
+        return {"columns": columns, "total": grand_total}

@@ -53,6 +53,18 @@ def test_random_legal_games_keep_every_invariant(data, rules, players):
             upper = [b for b in bonuses if b.column == col and b.bonus == "upper"]
             assert len(upper) == (1 if card.upper_subtotal(col) >= 63 else 0)
 
+        # The state clients draw (to_dict) adds up to the same sums, column by column.
+        shown = game.to_dict()["scorecards"][p]
+        assert shown["total"] == card.total
+        for col, column in enumerate(shown["columns"]):
+            in_col = [e for e in boxes + bonuses if e.column == col]
+            assert column["total"] == sum(e.points for e in in_col)
+            assert column["upper_subtotal"] + column["lower_subtotal"] == sum(
+                e.points for e in boxes if e.column == col)
+            assert column["upper_bonus"] + column["yahtzee_bonus"] == sum(
+                e.points for e in bonuses if e.column == col)
+            assert column["boxes"] == {e.box: e.points for e in boxes if e.column == col}
+
     totals = [c.total for c in game.scorecards]
     assert game.winners == tuple(i for i, t in enumerate(totals) if t == max(totals))
     assert Game.from_events(event_from_dict(e.to_dict()) for e in game.events) == game
