@@ -1,5 +1,6 @@
 // The room's websocket: reconnects with exponential backoff, numbers commands with unique ids,
-// and notices gaps in the event sequence (then asks the server for the full state again).
+// sends a command again until it is answered, and notices gaps in the event sequence (then
+// asks the server for the full state again).
 
 const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 15000;
@@ -73,11 +74,12 @@ export class RoomConnection {
     return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
   }
 
-  /** Send a message; commands get a unique `id`. Returns the id, or null when offline. */
-  send(type, fields = {}, { command = true } = {}) {
+  /** Send a message; commands get a unique `id` (or `id`: the same command again). Returns
+   * the id, or null when offline. */
+  send(type, fields = {}, { command = true, id = null } = {}) {
     if (!this.isOpen) return null;
     const msg = { type, ...fields };
-    if (command) msg.id = randomId();
+    if (command) msg.id = id || randomId();
     this.socket.send(JSON.stringify(msg));
     return msg.id || null;
   }
@@ -88,6 +90,71 @@ export class RoomConnection {
     const socket = this.socket;
     this.socket = null;
     if (socket) socket.close();
+  }
+}
+
+/** How long an answer may take before the same command goes again. */
+const ANSWER_WAIT_MS = 4000;
+/** After `rate_limited` the socket's budget refills (8 frames/s): then the command goes again. */
+const REFUSED_WAIT_MS = 1000;
+/** Sends of one command, the first included, before the page gives up on an answer. */
+const MAX_SENDS = 3;
+
+/**
+ * The one command in flight, sent again with the same id until something answers it. The
+ * server applies an id once (docs/protocol.md), so a press the server refused for speed or
+ * dropped in a flood (`rate_limited`), or left unanswered, is never lost nor done twice.
+ */
+export class CommandSender {
+  /** onGiveUp(): no answer after the last send (the page frees its buttons). */
+  constructor(conn, onGiveUp) {
+    this.conn = conn;
+    this.onGiveUp = onGiveUp;
+    this.pending = null;
+    this.timer = null;
+  }
+
+  /** Send a command; false when offline (then nothing is pending). */
+  send(type, fields = {}) {
+    this.settle();
+    this.pending = { type, fields, id: randomId(), sends: 0 };
+    return this.transmit();
+  }
+
+  transmit() {
+    const p = this.pending;
+    if (this.conn.send(p.type, p.fields, { id: p.id }) === null) {
+      this.settle();
+      return false;
+    }
+    p.sends += 1;
+    this.wait(ANSWER_WAIT_MS);
+    return true;
+  }
+
+  wait(ms) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (this.pending.sends >= MAX_SENDS || !this.transmit()) {
+        this.settle();
+        this.onGiveUp();
+      }
+    }, ms);
+  }
+
+  /** The server refused one of this socket's frames for speed: it may have been the pending
+   * command (or a frame before it, and the command was dropped). True when it goes again. */
+  refused() {
+    if (this.pending === null || this.pending.sends >= MAX_SENDS) return false;
+    this.wait(REFUSED_WAIT_MS);
+    return true;
+  }
+
+  /** Something answered (events, a state, an error): nothing is pending any more. */
+  settle() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.pending = null;
   }
 }
 

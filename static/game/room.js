@@ -3,7 +3,7 @@
 import { Coach, THRESHOLDS } from "./coach.js";
 import { Confirm, scoreWarning } from "./confirm.js";
 import { Feeling } from "./feeling.js";
-import { RoomConnection, SeqTracker } from "./connection.js";
+import { CommandSender, RoomConnection, SeqTracker } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
 import { bonusHelp, boxHelp } from "./help.js";
@@ -52,6 +52,7 @@ const conn = new RoomConnection(`${wsScheme}://${location.host}/ws/rooms/${boot.
   onMessage: handleMessage,
   onStatus: showConnection,
 });
+const sender = new CommandSender(conn, () => { state.busy = false; render(); });
 
 // --- who am I -------------------------------------------------------------------------
 
@@ -120,6 +121,7 @@ function resync() {
 function onState(msg) {
   clearTimeout(syncTimer);
   syncTimer = null;
+  sender.settle();
   state.busy = false;
   root.dataset.synced = "true"; // the page shows the server's state (tests wait for this)
   if (msg.room) state.room = { ...state.room, ...msg.room };
@@ -162,6 +164,7 @@ function onEvents(msg) {
     return;
   }
   seq.reset(last);
+  sender.settle();
   state.busy = false;
   state.game = { ...applyPatch(state.game, msg.changes || {}), seq: last };
   state.rolled = [];
@@ -228,6 +231,9 @@ function onHolding(msg) {
 
 let errorTimer = null;
 function onError(msg) {
+  // Too fast: the command in flight goes again in a moment, with no error shown.
+  if (msg.code === "rate_limited" && sender.refused()) return;
+  sender.settle();
   state.busy = false;
   const box = $("error");
   box.textContent = msg.message || `Something went wrong (${msg.code}).`;
@@ -270,14 +276,11 @@ function showConnection(what, detail) {
 
 function command(type, fields = {}) {
   if (state.busy) return;
-  const id = conn.send(type, fields);
-  if (id === null) {
+  if (!sender.send(type, fields)) {
     onError({ code: "offline", message: "You are offline; the page reconnects by itself." });
     return;
   }
-  state.busy = true;
-  // If the answer got lost, free the buttons again after a while.
-  setTimeout(() => { if (state.busy) { state.busy = false; render(); } }, 4000);
+  state.busy = true; // until an answer, or until the sender gives up waiting for one
   render();
 }
 

@@ -12,12 +12,21 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Error, Page, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Error,
+    Page,
+    WebSocket,
+    expect,
+    sync_playwright,
+)
 
 from benchmarks.load.services import TEARDOWN_WAIT, stop
 
@@ -145,6 +154,7 @@ def new_context(browser: Browser) -> Iterator:
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: console.append(f"{m.type}: {m.text}")
                 if m.type in ("error", "warning") else None)
+        page.on("websocket", lambda ws: record_frames(page, ws))
 
     def make(viewport: dict[str, int] | None = None, **kwargs) -> BrowserContext:
         context = browser.new_context(viewport=viewport or DESKTOP, **kwargs)
@@ -161,6 +171,23 @@ def new_context(browser: Browser) -> Iterator:
     assert not errors, f"script errors in the page: {errors}"
 
 
+#: The last websocket frames of each page, both ways (shown when a test fails).
+FRAMES_KEPT = 40
+
+
+def record_frames(page: Page, ws: WebSocket) -> None:
+    frames = page.__dict__.setdefault("recent_frames", deque(maxlen=FRAMES_KEPT))
+    start = time.monotonic()
+
+    def add(direction: str, payload: str | bytes) -> None:
+        text = payload if isinstance(payload, str) else f"<{len(payload)} bytes>"
+        frames.append(f"{time.monotonic() - start:8.3f} {direction} {text[:200]}")
+
+    ws.on("framesent", lambda payload: add(">", payload))
+    ws.on("framereceived", lambda payload: add("<", payload))
+    ws.on("close", lambda _ws: add("x", "closed"))
+
+
 #: What a failing test's pages hold (room.js's debugging hook), to tell a slow server from a
 #: page that never sent or never got a frame.
 PAGE_DIAGNOSIS = """() => {
@@ -172,7 +199,9 @@ PAGE_DIAGNOSIS = """() => {
           focus: document.activeElement && document.activeElement.outerHTML.slice(0, 120),
           game: g && {id: g.id, seq: g.seq, round: g.round, player: g.current_player,
                       dice: g.dice, rolls_left: g.rolls_left, finished: g.finished},
-          log: [...document.querySelectorAll("#log li")].slice(-6).map((li) => li.innerText)};
+          error: document.getElementById("error")?.textContent || null,
+          // The newest lines: the log lists them first.
+          log: [...document.querySelectorAll("#log li")].slice(0, 8).map((li) => li.innerText)};
 }"""
 
 
@@ -192,6 +221,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             except Error as exc:
                 state = f"(not readable: {exc})"
             report.sections.append((f"page {page.url}", str(state)))
+            frames = page.__dict__.get("recent_frames")
+            if frames:
+                report.sections.append((f"websocket frames of {page.url} (s since open)",
+                                        "\n".join(frames)))
     if getattr(make, "console", None):
         report.sections.append(("browser console", "\n".join(make.console[-30:])))
     server = funcargs.get("daphne_server")
