@@ -4,7 +4,9 @@ Plays ``--moves`` commands (roll, then score the first allowed box, like the loa
 players) through ``services.apply_command`` in this one process, against a fresh SQLite
 database, with no socket and no channel layer: what the database and the rules cost a move,
 apart from the transport (``benchmarks.load`` measures the whole server). ``--profile`` prints
-the functions that took the time (cProfile).
+the functions that took the time (cProfile). ``--standings DIR`` (a ``STRATEGY_DIR`` holding
+the yahtzee table, ``manage.py build_strategy``) also computes the live standings after every
+turn, as a server does once its table is built, and reports their cost apart.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--database-url", default="",
                    help="an empty PostgreSQL database to use instead of a fresh SQLite one; "
                         "then the write-ahead log each command writes is measured too")
+    p.add_argument("--standings", default="", metavar="STRATEGY_DIR",
+                   help="a strategy directory with the table: compute the standings after "
+                        "every turn, as a server with its table does")
     args = p.parse_args(argv)
     if not 1 <= args.rooms <= 1000 or not 1 <= args.moves <= 1_000_000:
         p.error("--rooms must be 1-1000 and --moves 1-1000000")
@@ -36,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.update(DATA_DIR=data, DJANGO_SETTINGS_MODULE="yahtzee_site.settings",
                       DEBUG="false", LOG_LEVEL="WARNING")
     os.environ.pop("DATABASE_URL", None)
+    if args.standings:
+        os.environ["STRATEGY_DIR"] = args.standings
     if args.database_url:
         os.environ["DATABASE_URL"] = args.database_url
     import django
@@ -68,6 +75,11 @@ def main(argv: list[str] | None = None) -> int:
         return loaded[1].to_dict()
 
     states = {r["code"]: current_state(r["code"]) for r in rooms}
+    from game.realtime.insight import TURN_ENDS
+
+    if args.standings and not services.standings_available(args.rules):
+        p.error(f"--standings: no {args.rules} table in {args.standings} (build_strategy)")
+    standings = {"cpu": 0.0, "count": 0}
 
     def one_move(i: int) -> None:
         code = rooms[i % len(rooms)]["code"]
@@ -82,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         result = services.apply_command(code, action, guest_key=who, command_id=f"m{i}")
         assert result.state is not None
         states[code] = result.state
+        if args.standings and result.messages[-1]["event"]["kind"] in TURN_ENDS:
+            start = time.process_time()
+            assert services.standings_message(result.state["id"]) is not None
+            standings["cpu"] += time.process_time() - start
+            standings["count"] += 1
 
     from django.db import connection
 
@@ -107,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
             return None
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    if args.standings:  # the table loads once per process: not a turn's cost
+        first = services.load_for_decision(rooms[0]["code"])
+        assert first is not None and services.standings_message(first[0].pk) is not None
     profile = cProfile.Profile() if args.profile else None
     wal, backend = wal_position(), backend_cpu()
     cpu, wall = time.process_time(), time.perf_counter()
@@ -120,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.moves} commands in {args.rooms} rooms on {connection.vendor}: "
           f"{1000 * cpu / args.moves:.3f} ms CPU and {1000 * wall / args.moves:.3f} ms wall "
           "per command (this process)")
+    if standings["count"]:
+        print(f"of which standings: {1000 * standings['cpu'] / standings['count']:.3f} ms CPU "
+              f"per turn end ({standings['count']} turn ends), "
+              f"{1000 * standings['cpu'] / args.moves:.3f} ms per command")
     if wal is not None:
         # The whole server's log: run it on a database nothing else writes to.
         written = (wal_position() or 0) - wal

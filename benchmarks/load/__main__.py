@@ -58,6 +58,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--holds", action="store_true",
                    help="after every roll the roller shows one hold (a transient frame to the "
                         "whole room; on the relay a frame as small)")
+    p.add_argument("--strategy-dir", default="",
+                   help="a STRATEGY_DIR holding the ruleset's table (manage.py build_strategy): "
+                        "the app then sends the live standings after every turn, as a site "
+                        "whose table is built does (without: no standings, a fresh data dir)")
     p.add_argument("--keep-going", action="store_true",
                    help="run every load of --rooms even after one broke")
     p.add_argument("--out", default="var/bench", help="directory for JSON results and logs")
@@ -75,6 +79,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--players must be 1-6 and --watchers 0-100")
     if not 0.01 <= args.rate <= 50 or not 1 <= args.duration <= 3600:
         p.error("--rate must be 0.01-50 and --duration 1-3600 s")
+    if args.strategy_dir and not Path(args.strategy_dir).is_dir():
+        p.error(f"--strategy-dir {args.strategy_dir!r} is not a directory")
     args.server_counts = [2] if args.only_scale_out else [1, 2] if args.scale_out else [1]
     if 2 in args.server_counts and args.database == "sqlite" and "app" in args.targets:
         p.error("scale-out shares one database between processes: use --database postgres")
@@ -96,6 +102,8 @@ def app_env(args: argparse.Namespace, redis_url: str, log_dir: Path) -> dict[str
                # Every simulated browser comes from this one address: lift the per-address caps.
                ROOMS_PER_HOUR="1000000", JOINS_PER_MINUTE="1000000",
                SOCKETS_PER_ADDRESS="1000000")
+    if args.strategy_dir:
+        env["STRATEGY_DIR"] = str(Path(args.strategy_dir).resolve())
     if args.database == "postgres":
         env["DATABASE_URL"] = services.ensure_postgres_db(args.pg_admin_url, args.pg_db)
         if args.db_options:

@@ -64,6 +64,7 @@ class Client:
     event_bytes: int = 0  # of the frames that carry events, and how many there were
     event_frames: int = 0
     holdings: int = 0  # transient ``holding`` frames received (--holds)
+    standings: int = 0  # ``standings`` frames received (--strategy-dir)
 
     async def open(self) -> None:
         headers = [("Cookie", self.cookie)] if self.cookie else []
@@ -104,6 +105,8 @@ class Client:
             self.game = msg.get("game") or self.game
         elif kind == "holding":  # transient: no seq of its own
             self.holdings += 1
+        elif kind == "standings":  # after each turn, where the table is ready
+            self.standings += 1
         elif kind in ("events", "event"):  # one command's events; the relay's own frames
             self.event_frames += 1
             self.event_bytes += size

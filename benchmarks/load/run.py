@@ -177,6 +177,7 @@ async def run_phase(
                   generator_cpu_cores=round(generator_cores, 2),
                   hostile_sockets=hostile, hostile=hostile_counts, holds=holds,
                   holdings_received=sum(c.holdings for r in rooms for c in r.clients),
+                  standings_received=sum(c.standings for r in rooms for c in r.clients),
                   machine_load_1min=[round(load_before, 2), round(load_after, 2)])
     return result
 

@@ -94,15 +94,19 @@ def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int,
                               + adv.solution.values[out.mask, out.upper, out.yahtzee_50],
                               -np.inf))
     box = np.argmax(np.array(worth), axis=0)
-    # Group the rolls by what they lead to: (points now, state after).
+    # Group the rolls by what they lead to: (points now, state after), read for every roll at
+    # once (a loop over rolls indexing each box's arrays was most of a standings update).
+    reached = np.nonzero(final > 0)[0]
+    chosen = box[reached]
+    columns = [np.stack([np.broadcast_to(v, rows.shape) for v in values])[chosen, reached]
+               .astype(np.intp) for values in ([o.points + o.bonuses for o in outcomes],
+                              [o.mask for o in outcomes], [o.upper for o in outcomes],
+                              [o.yahtzee_50 for o in outcomes])]
     groups: dict[tuple[int, StateKey], float] = {}
-    for r in np.nonzero(final > 0)[0]:
-        out = outcomes[box[r]]
-        gain = int(np.broadcast_to(out.points + out.bonuses, rows.shape)[r])
-        mask_after, upper_after, y_after = (int(np.broadcast_to(a, rows.shape)[r])
-                                            for a in (out.mask, out.upper, out.yahtzee_50))
-        after = (mask_after, upper_after, y_after)
-        groups[(gain, after)] = groups.get((gain, after), 0.0) + float(final[r])
+    for p, gain, *after in zip(final[reached].tolist(), *(c.tolist() for c in columns),
+                               strict=True):
+        group = (gain, (after[0], after[1], after[2]))
+        groups[group] = groups.get(group, 0.0) + p
     return _mix([(p, gain, _future(adv, after, memo)) for (gain, after), p in groups.items()])
 
 

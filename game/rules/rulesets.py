@@ -89,10 +89,14 @@ class Ruleset:
         """Turns each player takes: one per box."""
         return len(self.boxes) * self.columns
 
+    @cached_property
+    def _boxes_by_name(self) -> dict[str, Box]:
+        return {b.name: b for b in self.boxes}
+
     def box(self, name: str) -> Box:
-        for b in self.boxes:
-            if b.name == name:
-                return b
+        found = self._boxes_by_name.get(name) if isinstance(name, str) else None
+        if found is not None:
+            return found
         raise UnknownBox(
             f"There is no box called {name!r} in {self.title}; "
             f"the boxes are: {', '.join(self.box_names)}."

@@ -13,8 +13,7 @@ from typing import Any
 from ..ai import CardState, advisor, standings_supported, table_ready
 from ..ai.multisets import positions_for
 from ..models import Game
-from ..rules import Game as RulesGame
-from ..rules import event_from_dict
+from . import rules_cache
 
 DECIMALS = 3
 
@@ -22,12 +21,13 @@ DECIMALS = 3
 def advice_message(game_id: int) -> dict[str, Any] | None:
     """The ``advice`` frame for the player to move after their roll, or None (no roll to
     advise on, triple, no table yet)."""
-    row = Game.objects.filter(pk=game_id).first()
-    if row is None or row.status != Game.Status.PLAYING:
+    row = Game.objects.filter(pk=game_id).values_list("seq", "status").first()
+    if row is None or row[1] != Game.Status.PLAYING:
         return None
-    # Folded privately up to the row's seq, like the standings: no game lock is held here.
-    game = RulesGame.from_events([event_from_dict(e.to_rules_dict())
-                                  for e in row.events.filter(seq__lte=row.seq).order_by("seq")])
+    seq = row[0]
+    # Up to the row's seq, from the readers' fold like the standings: no game lock is held.
+    game = rules_cache.readers.take(game_id, seq)
+    rules_cache.readers.keep(game_id, seq, game)  # read below, never changed
     if (game.is_over or game.dice is None or not standings_supported(game.ruleset)
             or not table_ready(game.ruleset)):
         return None
@@ -39,5 +39,5 @@ def advice_message(game_id: int) -> dict[str, Any] | None:
                "value": round(c.expected, DECIMALS)}
               for c in adv.hold_choices(state, dice, game.rolls_left)]
              if game.rolls_left else [])
-    return {"type": "advice", "game": row.pk, "seq": row.seq, "player": game.current_player,
+    return {"type": "advice", "game": game_id, "seq": seq, "player": game.current_player,
             "rolls_left": game.rolls_left, "boxes": boxes, "holds": holds}

@@ -13,8 +13,8 @@ from typing import Any
 
 from ..ai import Standings, standings_supported, table_ready
 from ..models import Game
-from ..rules import Game as RulesGame
-from ..rules import Ruleset, event_from_dict, get_ruleset
+from ..rules import Ruleset, get_ruleset
+from . import rules_cache
 
 SIZE = 64  # games whose distributions are kept (a card's changes once per turn)
 _kept: OrderedDict[int, Standings] = OrderedDict()
@@ -38,6 +38,12 @@ def _standings_of(game_id: int, ruleset: Ruleset) -> Standings | None:
     return found
 
 
+def clear() -> None:
+    """Forget every kept game's distributions (what a new process starts with)."""
+    with _lock:
+        _kept.clear()
+
+
 def _keep(game_id: int, standings: Standings) -> None:
     with _lock:
         _kept[game_id] = standings
@@ -48,18 +54,19 @@ def _keep(game_id: int, standings: Standings) -> None:
 def standings_message(game_id: int) -> dict[str, Any] | None:
     """The ``standings`` frame of a game as it stands now, or None where there is none
     (triple, no table yet, no such game)."""
-    row = Game.objects.filter(pk=game_id).first()
-    if row is None:
+    seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
+    if seq is None:
         return None
-    # Folded privately, up to the row's seq: the shared rules cache is for commands, which
-    # hold the game's lock; this reader does not.
-    game = RulesGame.from_events([event_from_dict(e.to_rules_dict())
-                                  for e in row.events.filter(seq__lte=row.seq).order_by("seq")])
-    standings = _standings_of(row.pk, game.ruleset)
-    if standings is None:
-        return None
-    players = standings.of(game.scorecards)
-    _keep(row.pk, standings)
-    return {"type": "standings", "game": row.pk, "seq": row.seq, "players": [
+    # Up to the row's seq, from this reader's own fold (no game lock is held here).
+    game = rules_cache.readers.take(game_id, seq)
+    try:
+        standings = _standings_of(game_id, game.ruleset)
+        if standings is None:
+            return None
+        players = standings.of(game.scorecards)
+    finally:
+        rules_cache.readers.keep(game_id, seq, game)
+    _keep(game_id, standings)
+    return {"type": "standings", "game": game_id, "seq": seq, "players": [
         {"expected": round(s.expected, 1), "sd": round(s.sd, 1), "chance": round(s.chance, 4)}
         for s in players]}

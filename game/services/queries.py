@@ -1,8 +1,10 @@
-"""The one query written in SQL: a command's first look at its game.
+"""The queries written in SQL: a command's first look at its game, and a game's events since
+a seq (what a kept rules game missed, read after every turn by the live standings).
 
-Raw SQL because this is every command's hot path: the same query through the ORM's subquery
-expressions took half of a loaded server's CPU to compile (docs/benchmarks.md).
-``tests/multiplayer/test_queries.py`` checks it against the ORM on SQLite and PostgreSQL.
+Raw SQL because these are hot paths: the first query through the ORM's subquery expressions
+took half of a loaded server's CPU to compile, and the ORM's compilation of the second was half
+of a standings update's reading (docs/benchmarks.md). ``tests/multiplayer/test_queries.py``
+checks them against the ORM on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from django.db import connection
 
@@ -73,3 +76,19 @@ def _locked_game_sql(vendor: str) -> str:
                    WHERE guest_key = %s AND guest_key <> '') s ON s.room_id = g.room_id
         WHERE r.code = %s
         ORDER BY g.id DESC LIMIT 1{lock}"""
+
+
+def event_rows(game_id: int, after: int, upto: int) -> list[dict[str, Any]]:
+    """The stored events of a game with ``after`` < seq <= ``upto``, in order, each as
+    ``game.rules.event_from_dict`` reads it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_event_rows_sql(connection.vendor), [game_id, after, upto])
+        rows = cursor.fetchall()
+    return [{"kind": kind, **(json.loads(payload) if isinstance(payload, str) else payload)}
+            for kind, payload in rows]
+
+
+@cache
+def _event_rows_sql(vendor: str) -> str:
+    return (f"SELECT kind, payload FROM {GameEvent._meta.db_table} "
+            "WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq")

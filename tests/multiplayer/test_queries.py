@@ -1,6 +1,7 @@
 """The raw SQL of every command's first look (``services.queries.locked_game``) says what the
 ORM says, on SQLite and on PostgreSQL: the room's latest game, the guest's seat, and whether
-the seat already sent the command id in that game."""
+the seat already sent the command id in that game; and so do a game's events since a seq
+(``services.queries.event_rows``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from game.models import Game, GameEvent, Room, Seat
-from game.services.queries import LockedGame, locked_game
+from game.services.queries import LockedGame, event_rows, locked_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,16 +89,39 @@ def test_locked_game_agrees_with_the_orm():
     assert {a[4] for a in answers if a} == {True, False}
 
 
-def test_locked_game_agrees_with_the_orm_on_postgresql(postgres_url, tmp_path):
-    """The same test in a pytest of its own, on a fresh PostgreSQL test database."""
+@pytest.mark.django_db
+def test_event_rows_agree_with_the_orm():
+    expected_vendor = os.environ.get("EXPECT_DB_VENDOR")
+    assert expected_vendor in (None, connection.vendor)
+    make_rooms()
+    game = Game.objects.get(room__code="first", seq=5)
+    payloads = [{"player": 1, "dice": [6, 6, 1, 2, 6], "held": [0, 1], "roll": 2},
+                {"player": 0, "box": "full_house", "column": 0, "points": 25, "joker": False},
+                {"totals": [312, 98], "winners": [0], "server_seed": "ab" * 32}]
+    for offset, payload in enumerate(payloads, start=6):  # after the game's five events
+        GameEvent.objects.create(game=game, seq=offset, kind=f"kind{offset}", payload=payload)
+    other = Game.objects.get(room__code="second")
+    for after, upto in itertools.product(range(-1, 10), range(0, 10)):
+        expected = [{"kind": kind, **payload} for kind, payload in GameEvent.objects.filter(
+            game=game, seq__gt=after, seq__lte=upto).order_by("seq").values_list(
+                "kind", "payload")]
+        assert event_rows(game.pk, after, upto) == expected, (after, upto)
+    assert [r["dice"] for r in event_rows(game.pk, 5, 6)] == [[6, 6, 1, 2, 6]]
+    assert event_rows(game.pk, 7, 8)[0]["winners"] == [0]
+    assert len(event_rows(other.pk, 0, 9)) == 1  # another game's events never mix in
+
+
+def test_the_raw_queries_agree_with_the_orm_on_postgresql(postgres_url, tmp_path):
+    """The same tests in a pytest of their own, on a fresh PostgreSQL test database."""
     database = postgres_url.rsplit("/", 1)[0] + f"/yahtzee_queries_{os.getpid()}"
     env = {**os.environ, "DATABASE_URL": database, "DATA_DIR": str(tmp_path),
            "EXPECT_DB_VENDOR": "postgresql"}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         f"{Path(__file__).relative_to(ROOT)}::test_locked_game_agrees_with_the_orm"],
+         f"{Path(__file__).relative_to(ROOT)}::test_locked_game_agrees_with_the_orm",
+         f"{Path(__file__).relative_to(ROOT)}::test_event_rows_agree_with_the_orm"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-4000:]
+    assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout[-4000:]
 
 
 @pytest.mark.django_db

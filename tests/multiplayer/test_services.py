@@ -245,6 +245,36 @@ def test_a_kept_game_another_server_moved_on_catches_up_from_the_events_it_misse
     play_to_end(room, guests)
 
 
+@pytest.mark.usefixtures("yahtzee_table")
+def test_standings_and_advice_read_only_the_events_since_their_last_look(
+        django_assert_num_queries):
+    room, guests = room_with_players(["Ann", "Bob"])
+    play_moves(room, guests, 3)
+    game_id = Game.objects.get(room=room).pk
+    rules_cache.clear()
+    first = services.standings_message(game_id)  # folds the game once
+    assert first is not None
+    kept = rules_cache.readers.take(game_id, first["seq"])
+    rules_cache.readers.keep(game_id, first["seq"], kept)
+    play_moves(room, guests, 2)  # Bob scores, Ann rolls
+    row = Game.objects.get(room=room)
+    with django_assert_num_queries(2):  # the row's seq, then only the events since
+        later = services.standings_message(game_id)
+    with django_assert_num_queries(1):  # the coach reads the same fold: nothing new to read
+        advice = services.advice_message(game_id)
+    assert later is not None and advice is not None
+    caught_up = rules_cache.readers.take(game_id, row.seq)
+    assert caught_up is kept  # caught up, not folded afresh
+    rules_cache.readers.keep(game_id, row.seq, caught_up)
+    assert later["seq"] == advice["seq"] == row.seq > first["seq"]
+    # As if computed afresh by a new process.
+    rules_cache.clear()
+    services.insight.clear()
+    assert services.standings_message(game_id) == later
+    assert services.advice_message(game_id) == advice
+    assert rules_cache.readers.take(game_id, row.seq).to_dict() == row.snapshot
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_simultaneous_score_commands_apply_exactly_once():
     room, guests = room_with_players(["Ann", "Bob"])
