@@ -26,6 +26,13 @@ def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
     return _KeepingConnection(func, thread_sensitive=False, executor=_pool())
 
 
+def in_insight_thread(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` made awaitable on the one thread of the live insight (standings, the coach):
+    their numbers are CPU work that, spread over the database threads, competed with every
+    command at each turn's end (docs/benchmarks.md). One at a time, off the commands' pool."""
+    return _KeepingConnection(func, thread_sensitive=False, executor=_insight_pool())
+
+
 class _KeepingConnection(SyncToAsync):
     """Channels' ``database_sync_to_async`` closes the thread's connections before and after
     every call, which with PostgreSQL's pool is a return, a checkout and a health check per
@@ -48,6 +55,11 @@ def _drop_broken_connections() -> None:
 @cache
 def _pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=settings.DB_THREADS, thread_name_prefix="db")
+
+
+@cache
+def _insight_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="insight")
 
 
 async def aplay(room_code: str, action: Action, **command: Any) -> services.PlayResult:

@@ -3,6 +3,8 @@ go to watchers always, and to players only in rooms with a computer player."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 
@@ -98,6 +100,55 @@ async def test_the_room_option_decides_what_players_see(connect, sessions, chanc
     await watcher.until_type("standings")  # watchers always
     await ann.request({"type": "sync"})
     assert bool([m for m in ann.messages if m["type"] == "standings"]) is players_see
+    for c in (ann, watcher):
+        await c.close()
+    await close_layer()
+
+
+async def test_turns_ending_while_standings_are_computed_fold_into_one_more(connect, sessions,
+                                                                           layer):
+    """A game's standings are computed once at a time: turn ends reported before a computation
+    starts are in it; those reported while it runs give one more computation, not one each."""
+    from game import services
+    from game.realtime import insight
+
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    ann = await connect(room.code, people[0][0], "ann")
+    watcher = await connect(room.code, None, "watcher")
+    await ann.send({"type": "start"})
+    for c in (ann, watcher):
+        await c.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    await one_turn(ann, (watcher,))
+    first = await watcher.until_type("standings")
+    game = await Game.objects.aget(room=room)
+    turn_end = services.PlayResult(messages=[{"event": {"kind": "turn_started"}}],
+                                   state={"id": game.pk, "rules": "yahtzee", "seq": game.seq})
+
+    async def standings_sent_by(report) -> list[dict]:
+        while game.pk in insight._publishing:  # a task ends just after its frame
+            await asyncio.sleep(0.01)
+        before = len([m for m in watcher.messages if m["type"] == "standings"])
+        await report()
+        while game.pk in insight._publishing:
+            await asyncio.sleep(0.01)
+        await watcher.request({"type": "sync"})  # what was sent before has arrived now
+        return [m for m in watcher.messages if m["type"] == "standings"][before:]
+
+    async def three_at_once():
+        for _ in range(3):
+            insight.after_events(room.code, turn_end)
+
+    async def one_then_two_while_it_runs():
+        insight.after_events(room.code, turn_end)
+        await asyncio.sleep(0)  # the task starts: its computation is on the insight thread
+        insight.after_events(room.code, turn_end)
+        insight.after_events(room.code, turn_end)
+
+    assert len(await standings_sent_by(three_at_once)) == 1
+
+    sent = await standings_sent_by(one_then_two_while_it_runs)
+    assert len(sent) == 2
+    assert all(m["seq"] == game.seq and m["players"] == first["players"] for m in sent)
     for c in (ann, watcher):
         await c.close()
     await close_layer()
