@@ -14,17 +14,19 @@ from ..ai import CardState, advisor, standings_supported, table_ready
 from ..ai.multisets import positions_for
 from ..models import Game
 from . import rules_cache
+from .queries import game_progress
 
 DECIMALS = 3
+PLAYING: str = Game.Status.PLAYING  # type: ignore[assignment]  # a str; untyped Django shows a tuple
 
 
 def advice_message(game_id: int) -> dict[str, Any] | None:
     """The ``advice`` frame for the player to move after their roll, or None (no roll to
     advise on, triple, no table yet)."""
-    row = Game.objects.filter(pk=game_id).values_list("seq", "status").first()
-    if row is None or row[1] != Game.Status.PLAYING:
+    found = game_progress(game_id)
+    if found is None or found[1] != PLAYING:
         return None
-    seq = row[0]
+    seq = found[0]
     # Up to the row's seq, from the readers' fold like the standings: no game lock is held.
     game = rules_cache.readers.take(game_id, seq)
     rules_cache.readers.keep(game_id, seq, game)  # read below, never changed

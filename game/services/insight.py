@@ -12,9 +12,9 @@ from collections import OrderedDict
 from typing import Any
 
 from ..ai import Standings, standings_supported, table_ready
-from ..models import Game
 from ..rules import Ruleset, get_ruleset
 from . import rules_cache
+from .queries import game_progress
 
 SIZE = 64  # games whose distributions are kept (a card's changes once per turn)
 _kept: OrderedDict[int, Standings] = OrderedDict()
@@ -54,9 +54,10 @@ def _keep(game_id: int, standings: Standings) -> None:
 def standings_message(game_id: int) -> dict[str, Any] | None:
     """The ``standings`` frame of a game as it stands now, or None where there is none
     (triple, no table yet, no such game)."""
-    seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
-    if seq is None:
+    found = game_progress(game_id)
+    if found is None:
         return None
+    seq = found[0]
     # Up to the row's seq, from this reader's own fold (no game lock is held here).
     game = rules_cache.readers.take(game_id, seq)
     try:

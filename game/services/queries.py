@@ -1,5 +1,6 @@
-"""The queries written in SQL: a command's first look at its game, and a game's events since
-a seq (what a kept rules game missed, read after every turn by the live standings).
+"""The queries written in SQL: a command's first look at its game, and, for the live standings
+after every turn, where a game stands and its events since a seq (what a kept rules game
+missed).
 
 Raw SQL because these are hot paths: the first query through the ORM's subquery expressions
 took half of a loaded server's CPU to compile, and the ORM's compilation of the second was half
@@ -76,6 +77,19 @@ def _locked_game_sql(vendor: str) -> str:
                    WHERE guest_key = %s AND guest_key <> '') s ON s.room_id = g.room_id
         WHERE r.code = %s
         ORDER BY g.id DESC LIMIT 1{lock}"""
+
+
+def game_progress(game_id: int) -> tuple[int, str] | None:
+    """A game's ``seq`` and ``status`` now, or None if there is no such game."""
+    with connection.cursor() as cursor:
+        cursor.execute(_game_progress_sql(connection.vendor), [game_id])
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+@cache
+def _game_progress_sql(vendor: str) -> str:
+    return f"SELECT seq, status FROM {Game._meta.db_table} WHERE id = %s"
 
 
 def event_rows(game_id: int, after: int, upto: int) -> list[dict[str, Any]]:

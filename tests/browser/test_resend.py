@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP
-from .pages import client_state, last_seq, wait_seq
+from .conftest import DESKTOP, PHONE
+from .pages import cell, client_state, last_seq, wait_seq
 from .test_game import create_room, start_game
 from .test_room_flow import roll
 
@@ -33,9 +33,12 @@ def sent_frames(page: Page) -> list[str]:
     return page.evaluate("window.sentFrames")
 
 
+@pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_a_score_dropped_by_the_rate_limit_is_sent_again_and_counts_once(daphne_server,
-                                                                          new_context):
-    page = new_context(DESKTOP).new_page()
+                                                                          new_context,
+                                                                          screenshots, device):
+    page = (new_context(DESKTOP) if device == "desktop"
+            else new_context(PHONE, is_mobile=True, has_touch=True)).new_page()
     # Every frame the page sends, as sent (the socket's own send, wrapped before any script).
     page.add_init_script("""
       window.sentFrames = [];
@@ -67,3 +70,5 @@ def test_a_score_dropped_by_the_rate_limit_is_sent_again_and_counts_once(daphne_
     assert sum(v is not None for v in game["scorecards"][0]["columns"][0]["boxes"].values()) == 1
     # The refusal was the page's business: the player saw no error.
     expect(page.locator("#error")).to_be_hidden()
+    cell(page, 0, box).scroll_into_view_if_needed()  # on a phone: the box it went in
+    page.screenshot(path=str(screenshots / f"room-resent-score-{device}.png"))

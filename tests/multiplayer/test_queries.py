@@ -1,7 +1,7 @@
 """The raw SQL of every command's first look (``services.queries.locked_game``) says what the
 ORM says, on SQLite and on PostgreSQL: the room's latest game, the guest's seat, and whether
-the seat already sent the command id in that game; and so do a game's events since a seq
-(``services.queries.event_rows``)."""
+the seat already sent the command id in that game; and so do where a game stands and its
+events since a seq (``services.queries.game_progress``, ``event_rows``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from game.models import Game, GameEvent, Room, Seat
-from game.services.queries import LockedGame, event_rows, locked_game
+from game.services.queries import LockedGame, event_rows, game_progress, locked_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -109,6 +109,9 @@ def test_event_rows_agree_with_the_orm():
     assert [r["dice"] for r in event_rows(game.pk, 5, 6)] == [[6, 6, 1, 2, 6]]
     assert event_rows(game.pk, 7, 8)[0]["winners"] == [0]
     assert len(event_rows(other.pk, 0, 9)) == 1  # another game's events never mix in
+    for each in Game.objects.all():
+        assert game_progress(each.pk) == (each.seq, each.status)
+    assert game_progress(max(Game.objects.values_list("pk", flat=True)) + 1) is None
 
 
 def test_the_raw_queries_agree_with_the_orm_on_postgresql(postgres_url, tmp_path):
