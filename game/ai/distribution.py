@@ -98,10 +98,10 @@ def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int,
     # once (a loop over rolls indexing each box's arrays was most of a standings update).
     reached = np.nonzero(final > 0)[0]
     chosen = box[reached]
-    columns = [np.stack([np.broadcast_to(v, rows.shape) for v in values])[chosen, reached]
-               .astype(np.intp) for values in ([o.points + o.bonuses for o in outcomes],
-                              [o.mask for o in outcomes], [o.upper for o in outcomes],
-                              [o.yahtzee_50 for o in outcomes])]
+    fields = ([o.points + o.bonuses for o in outcomes], [o.mask for o in outcomes],
+              [o.upper for o in outcomes], [o.yahtzee_50 for o in outcomes])
+    columns = [np.stack([np.broadcast_to(v, rows.shape) for v in per_box])[chosen, reached]
+               .astype(np.intp) for per_box in fields]
     groups: dict[tuple[int, StateKey], float] = {}
     for p, gain, *after in zip(final[reached].tolist(), *(c.tolist() for c in columns),
                                strict=True):

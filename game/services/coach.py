@@ -29,17 +29,20 @@ def advice_message(game_id: int) -> dict[str, Any] | None:
     seq = found[0]
     # Up to the row's seq, from the readers' fold like the standings: no game lock is held.
     game = rules_cache.readers.take(game_id, seq)
-    rules_cache.readers.keep(game_id, seq, game)  # read below, never changed
-    if (game.is_over or game.dice is None or not standings_supported(game.ruleset)
-            or not table_ready(game.ruleset)):
-        return None
-    adv = advisor(game.ruleset)
-    state, dice = CardState.of(game.scorecard), tuple(game.dice)
+    try:
+        if (game.is_over or game.dice is None or not standings_supported(game.ruleset)
+                or not table_ready(game.ruleset)):
+            return None
+        ruleset, player, rolls_left = game.ruleset, game.current_player, game.rolls_left
+        state, dice = CardState.of(game.scorecard), tuple(game.dice)
+    finally:
+        rules_cache.readers.keep(game_id, seq, game)
+    adv = advisor(ruleset)
     boxes = [{"box": c.box, "column": 0, "value": round(c.expected, DECIMALS)}
              for c in adv.box_choices(state, dice)]
     holds = ([{"hold": list(positions_for(dice, c.hold or ())), "dice": list(c.hold or ()),
                "value": round(c.expected, DECIMALS)}
-              for c in adv.hold_choices(state, dice, game.rolls_left)]
-             if game.rolls_left else [])
-    return {"type": "advice", "game": game_id, "seq": seq, "player": game.current_player,
-            "rolls_left": game.rolls_left, "boxes": boxes, "holds": holds}
+              for c in adv.hold_choices(state, dice, rolls_left)]
+             if rolls_left else [])
+    return {"type": "advice", "game": game_id, "seq": seq, "player": player,
+            "rolls_left": rolls_left, "boxes": boxes, "holds": holds}

@@ -99,11 +99,15 @@ const ANSWER_WAIT_MS = 4000;
 const REFUSED_WAIT_MS = 1000;
 /** Sends of one command, the first included, before the page gives up on an answer. */
 const MAX_SENDS = 3;
+/** The commands whose id the server applies once (docs/protocol.md): only these go again. A
+ * seat or start command sent twice could act twice. */
+const RESENDABLE = new Set(["roll", "score"]);
 
 /**
- * The one command in flight, sent again with the same id until something answers it. The
- * server applies an id once (docs/protocol.md), so a press the server refused for speed or
- * dropped in a flood (`rate_limited`), or left unanswered, is never lost nor done twice.
+ * The one command in flight. A roll or a score is sent again with the same id until something
+ * answers it: the server applies its id once (docs/protocol.md), so a press the server refused
+ * for speed or dropped in a flood (`rate_limited`), or left unanswered, is never lost nor done
+ * twice. Other commands are sent once; without an answer the page gives up as before.
  */
 export class CommandSender {
   /** onGiveUp(): no answer after the last send (the page frees its buttons). */
@@ -117,7 +121,8 @@ export class CommandSender {
   /** Send a command; false when offline (then nothing is pending). */
   send(type, fields = {}) {
     this.settle();
-    this.pending = { type, fields, id: randomId(), sends: 0 };
+    const sends = RESENDABLE.has(type) ? MAX_SENDS : 1;
+    this.pending = { type, fields, id: randomId(), sends: 0, maxSends: sends };
     return this.transmit();
   }
 
@@ -135,7 +140,7 @@ export class CommandSender {
   wait(ms) {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      if (this.pending.sends >= MAX_SENDS || !this.transmit()) {
+      if (this.pending.sends >= this.pending.maxSends || !this.transmit()) {
         this.settle();
         this.onGiveUp();
       }
@@ -145,7 +150,7 @@ export class CommandSender {
   /** The server refused one of this socket's frames for speed: it may have been the pending
    * command (or a frame before it, and the command was dropped). True when it goes again. */
   refused() {
-    if (this.pending === null || this.pending.sends >= MAX_SENDS) return false;
+    if (this.pending === null || this.pending.sends >= this.pending.maxSends) return false;
     this.wait(REFUSED_WAIT_MS);
     return true;
   }

@@ -72,3 +72,26 @@ def test_a_score_dropped_by_the_rate_limit_is_sent_again_and_counts_once(daphne_
     expect(page.locator("#error")).to_be_hidden()
     cell(page, 0, box).scroll_into_view_if_needed()  # on a phone: the box it went in
     page.screenshot(path=str(screenshots / f"room-resent-score-{device}.png"))
+
+
+def test_only_commands_the_server_applies_once_are_sent_again(daphne_server, new_context):
+    """A seat or start command sent twice could act twice (the server remembers only the ids
+    of rolls and scores): after `rate_limited` the page sends a roll again, never those."""
+    page = new_context(DESKTOP).new_page()
+    page.goto(daphne_server.url + "/")
+    answers = page.evaluate("""async () => {
+      const { CommandSender } = await import("/static/game/connection.js");
+      const sent = [];
+      const conn = { send: (type, fields, { id }) => { sent.push([type, id]); return id; } };
+      const sender = new CommandSender(conn, () => {});
+      const answers = {};
+      for (const type of ["roll", "score", "add_seat", "start", "seed"]) {
+        sender.send(type, {});
+        answers[type] = sender.refused();
+      }
+      sender.settle();
+      return { answers, sent };
+    }""")
+    assert answers["answers"] == {"roll": True, "score": True, "add_seat": False,
+                                  "start": False, "seed": False}
+    assert [t for t, _ in answers["sent"]] == ["roll", "score", "add_seat", "start", "seed"]
