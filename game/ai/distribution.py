@@ -38,36 +38,39 @@ Distribution = tuple[int, FloatArray]
 
 
 def final_distribution(adv: Advisor, state: CardState, dice: tuple[int, ...] | None = None,
-                       rolls_left: int = 0, memo: dict[StateKey, Distribution] | None = None
-                       ) -> Distribution:
+                       rolls_left: int = 0) -> Distribution:
     """The distribution of the column's final score from ``state`` — at the start of a turn,
     or (with ``dice``) when they have just landed with ``rolls_left`` re-rolls allowed.
-    Costs grow quickly with the open boxes: meant for the last two or three turns. ``memo``
-    (the states' distributions of points to come) may be shared by calls on one table."""
+    Costs grow quickly with the open boxes: meant for the last two or three turns."""
     adv.check(state)
-    memo = {} if memo is None else memo
     if dice is None:
-        start = ROLL_PROBABILITY.copy()
-        rolls_left = 2
+        lo, probs = _future(adv, state.key)
     else:
         start = np.zeros(len(ROLLS))
         start[ROLL_INDEX[tuple(sorted(dice))]] = 1.0
-    lo, probs = _turn(adv, state.key, start, rolls_left, memo)
+        lo, probs = _turn(adv, state.key, start, rolls_left)
     return lo + state.banked, probs
 
 
-def _future(adv: Advisor, key: StateKey, memo: dict[StateKey, Distribution]) -> Distribution:
-    """The points still to come from ``key`` at the start of a turn."""
+def _future(adv: Advisor, key: StateKey) -> Distribution:
+    """The points still to come from ``key`` at the start of a turn: they depend on the state
+    alone, so they are kept on the advisor for every game of its table (read-only arrays).
+    Only end-game states are asked for, so the memo stays small (docs/ai.md)."""
     if key[0] == adv.tables.full:
-        return 0, np.ones(1)
-    found = memo.get(key)
+        return 0, _CERTAIN
+    found = adv.distributions.get(key)
     if found is None:
-        found = memo[key] = _turn(adv, key, ROLL_PROBABILITY.copy(), 2, memo)
+        lo, probs = _turn(adv, key, ROLL_PROBABILITY.copy(), 2)
+        probs.flags.writeable = False
+        found = adv.distributions[key] = (lo, probs)
     return found
 
 
-def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int,
-          memo: dict[StateKey, Distribution]) -> Distribution:
+_CERTAIN = np.ones(1)
+_CERTAIN.flags.writeable = False
+
+
+def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int) -> Distribution:
     """The points to come when the dice show ``rolls`` (chances of each roll), with
     ``rolls_left`` re-rolls allowed, then optimal play."""
     t = adv.tables
@@ -107,7 +110,7 @@ def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int,
                                strict=True):
         group = (gain, (after[0], after[1], after[2]))
         groups[group] = groups.get(group, 0.0) + p
-    return _mix([(p, gain, _future(adv, after, memo)) for (gain, after), p in groups.items()])
+    return _mix([(p, gain, _future(adv, after)) for (gain, after), p in groups.items()])
 
 
 def _mix(parts: list[tuple[float, int, Distribution]]) -> Distribution:
@@ -128,12 +131,11 @@ EXACT_TURNS = 3
 
 def estimated_distribution(adv: Advisor, state: CardState,
                            dice: tuple[int, ...] | None = None, rolls_left: int = 0,
-                           exact_turns: int = EXACT_TURNS,
-                           memo: dict[StateKey, Distribution] | None = None) -> Distribution:
+                           exact_turns: int = EXACT_TURNS) -> Distribution:
     """A column's final score distribution for win chances: exact for the last
     ``exact_turns`` turns, else fitted to its expectation, sd and skewness (see win_chances)."""
     if adv.tables.n_boxes - state.mask.bit_count() <= exact_turns:
-        return final_distribution(adv, state, dice, rolls_left, memo)
+        return final_distribution(adv, state, dice, rolls_left)
     estimate = (adv.estimate(state) if dice is None
                 else adv.after_roll(state, dice, rolls_left))
     lo = math.floor(estimate.expected - SPAN * estimate.sd) - 1

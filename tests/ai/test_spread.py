@@ -134,3 +134,26 @@ def test_exact_distribution_has_the_tables_moments(yahtzee_table):
     lo, probs = final_distribution(adv, state, (6, 6, 6, 2, 1), 2)
     mean = float((lo + np.arange(len(probs))) @ probs)
     assert mean == pytest.approx(adv.after_roll(state, (6, 6, 6, 2, 1), 2).expected, abs=1e-9)
+
+
+def test_end_game_distributions_are_shared_and_unchanged_by_sharing(yahtzee_table):
+    """The points to come from a state depend on the state alone: a second game reaching it
+    reads the advisor's copy, identical to a fresh computation, and nobody can alter it."""
+    adv = advisor("yahtzee")
+    states = mid_game(3, 13, 11, 1)
+    adv.distributions.clear()
+    fresh = [final_distribution(adv, s) for s in states]
+    kept = dict(adv.distributions)
+    assert kept, "the end-game states' distributions were kept"
+    again = [final_distribution(adv, s) for s in states]
+    assert adv.distributions.keys() == kept.keys()  # read back, nothing recomputed
+    assert all(adv.distributions[key] is found for key, found in kept.items())
+    for (lo, probs), (lo2, probs2) in zip(fresh, again, strict=True):
+        assert lo == lo2 and np.array_equal(probs, probs2)
+    adv.distributions.clear()
+    for (lo, probs), state in zip(fresh, states, strict=True):
+        lo2, probs2 = final_distribution(adv, state)
+        assert lo == lo2 and np.array_equal(probs, probs2)
+    shared = next(iter(adv.distributions.values()))[1]
+    with pytest.raises(ValueError, match="read-only"):
+        shared[0] = 1.0
