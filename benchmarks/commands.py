@@ -7,6 +7,8 @@ apart from the transport (``benchmarks.load`` measures the whole server). ``--pr
 the functions that took the time (cProfile). ``--standings DIR`` (a ``STRATEGY_DIR`` holding
 the yahtzee table, ``manage.py build_strategy``) also computes the live standings after every
 turn, as a server does once its table is built, and reports their cost apart.
+``--connects N`` then opens and closes N sockets' worth of presence and ``state`` (what a
+server does when a websocket arrives and leaves: every socket comes back after a restart).
 """
 
 from __future__ import annotations
@@ -33,9 +35,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--standings", default="", metavar="STRATEGY_DIR",
                    help="a strategy directory with the table: compute the standings after "
                         "every turn, as a server with its table does")
+    p.add_argument("--connects", type=int, default=0,
+                   help="after the moves, this many socket arrivals and departures (presence "
+                        "stored and announced, the full state read), their CPU apart")
     args = p.parse_args(argv)
     if not 1 <= args.rooms <= 1000 or not 1 <= args.moves <= 1_000_000:
         p.error("--rooms must be 1-1000 and --moves 1-1000000")
+    if not 0 <= args.connects <= 1_000_000:
+        p.error("--connects must be 0-1000000")
 
     data = tempfile.mkdtemp(prefix="yahtzee-commands-")
     os.environ.update(DATA_DIR=data, DJANGO_SETTINGS_MODULE="yahtzee_site.settings",
@@ -158,6 +165,33 @@ def main(argv: list[str] | None = None) -> int:
     payloads = [len(json.dumps(p)) for p in GameEvent.objects.values_list("payload", flat=True)]
     print(f"mean stored JSON: game snapshot {sum(snapshots) / len(snapshots):.0f} bytes, event "
           f"payload {sum(payloads) / len(payloads):.0f} bytes")
+    if args.connects:
+        from game import selectors
+        from game.models import Room
+
+        by_code = {r.code: r for r in Room.objects.filter(code__in=[r["code"] for r in rooms])}
+
+        def one_socket(i: int) -> None:
+            """What ``RoomConsumer`` asks of the database when a player's socket opens (its
+            room, the presence stored and announced, the ``state``) and when it closes."""
+            code = rooms[i % len(rooms)]["code"]
+            guest = guests[code][i % 2]
+            room = Room.objects.filter(code=code).first()
+            assert room is not None
+            services.socket_opened(room, f"bench.{i}", guest, "127.0.0.1")
+            assert selectors.room_state(room, guest)["you"]["seat"] is not None
+            services.socket_closed(by_code[code], f"bench.{i}", guest)
+
+        cpu = time.process_time()
+        if profile:
+            profile.enable()
+        for i in range(args.connects):
+            one_socket(i)
+        if profile:
+            profile.disable()
+        cpu = time.process_time() - cpu
+        print(f"{args.connects} sockets opened and closed: {1000 * cpu / args.connects:.3f} ms "
+              "CPU each")
     if profile:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
     return 0

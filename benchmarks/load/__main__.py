@@ -161,16 +161,24 @@ def run_load(args: argparse.Namespace, target: str, servers_n: int,
     """One measured load; False when it broke and the run should stop."""
     rooms, http_urls = shape.rooms, servers.urls("http")
     moves_cpu: list[float] = []  # server CPU seconds from the first move to the last
+    connect_cpu: list[float] = []  # and from the first handshake to the last full state
     result = asyncio.run(run_phase(
         target + ("+hostile" if hostile else ""), shape, seatings, http_urls,
         relay=target == "baseline", on_start=servers.mark_cpu, hostile=hostile,
         holds=args.holds, on_moves_done=lambda: moves_cpu.append(servers.cpu_since_mark()),
+        on_connecting=servers.mark_cpu,
+        on_connected=lambda: connect_cpu.append(servers.cpu_since_mark()),
     ))
     cores = servers.cores_since_mark()
     moves = result["moves_ok"]
     # What one move costs the servers, whatever the machine's load does to latency.
     result["server_cpu_ms_per_move"] = (
         round(1000 * moves_cpu[0] / moves, 2) if moves and moves_cpu else None)
+    # What a socket's arrival costs them: the handshake, and on the app the full ``state``
+    # and the presence it announces (a restart brings every socket back at once).
+    sockets = rooms * (args.players + args.watchers)
+    result["server_cpu_ms_per_connect"] = (
+        round(1000 * connect_cpu[0] / sockets, 2) if connect_cpu else None)
     result.update(
         target=target, servers=servers_n, rooms=rooms, players=args.players,
         watchers=args.watchers, rate=args.rate, sockets=rooms * (args.players

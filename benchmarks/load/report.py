@@ -62,6 +62,7 @@ COLUMNS = [
     ("cpu", 4, lambda r: r["server_cpu_cores"]),
     ("ms/mv", 5, lambda r: r.get("server_cpu_ms_per_move", "")),
     ("B/ev", 4, lambda r: r.get("mean_event_bytes", "")),
+    ("ms/conn", 7, lambda r: r.get("server_cpu_ms_per_connect", "")),
     ("x base rtt50", 12, lambda r: r.get("ratio_to_baseline", {}).get("round_trip_p50", "")),
     ("x base cpu", 10, lambda r: r.get("ratio_to_baseline", {}).get("cpu_per_move", "")),
     ("held", 4, lambda r: "yes" if r["held"] else "NO"),

@@ -123,8 +123,11 @@ async def run_phase(
     name: str, shape: Shape, seatings: list[Seating], http_urls: list[str], relay: bool,
     on_start: Callable[[], None] = lambda: None, hostile: int = 0, holds: bool = False,
     on_moves_done: Callable[[], None] = lambda: None,
+    on_connecting: Callable[[], None] = lambda: None,
+    on_connected: Callable[[], None] = lambda: None,
 ) -> dict[str, Any]:
     rooms = build_rooms(seatings, http_urls, relay, holds)
+    on_connecting()
     t_connect = time.perf_counter()
     readers, connect_failures = await _open_all(rooms)
     connect_seconds = time.perf_counter() - t_connect
@@ -133,6 +136,7 @@ async def run_phase(
             asyncio.gather(*(c.state_seen.wait() for r in rooms for c in r.clients if c.ws)),
             120,
         )
+    on_connected()
     interval = 1.0 / shape.rate
     count = max(1, round(shape.duration * shape.rate))
     start = time.perf_counter() + 0.5
