@@ -14,12 +14,14 @@ from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
 from .models import Connection, Game, GameEvent, Room, Seat
+from .queries import live_guests, recent_event_rows, seat_rows
 
 #: How many of the current game's last events a ``state`` carries (the page's event log).
 RECENT_EVENTS = 50
 #: A ``Connection`` row not refreshed for this long counts as gone (Daphne skips
 #: ``disconnect()`` when it is killed or restarted).
 STALE_AFTER = timedelta(seconds=settings.PRESENCE_STALE_AFTER)
+BOT: str = Seat.Kind.BOT  # type: ignore[assignment]  # a TextChoices member is a str; untyped Django shows a tuple
 
 
 def current_game(room: Room) -> Game | None:
@@ -74,13 +76,11 @@ def game_state(game_row: Game, state: dict[str, Any] | None = None) -> dict[str,
 
 def recent_events(game_row: Game, limit: int = RECENT_EVENTS) -> list[dict[str, Any]]:
     """The last ``limit`` stored events of a game up to ``game_row.seq``, in ``seq`` order, each
-    shaped like an ``event`` message without its ``type`` and ``game``. One query on the
-    (game, seq) index; capped at the row's seq so it agrees with the rest of the ``state``
+    shaped like an ``event`` message without its ``type`` and ``game``. One query (raw SQL) on
+    the (game, seq) index; capped at the row's seq so it agrees with the rest of the ``state``
     even when a command stores events while this is read."""
-    rows = list(GameEvent.objects.filter(game=game_row, seq__lte=game_row.seq).order_by("-seq")
-                .values_list("seq", "kind", "payload", "by")[:limit])
-    return [{"seq": seq, "event": {"kind": kind, **payload}, "by": by}
-            for seq, kind, payload, by in reversed(rows)]
+    return [{"seq": seq, "event": event, "by": by}
+            for seq, event, by in recent_event_rows(game_row.pk, game_row.seq, limit)]
 
 
 def turn_deadline(room: Room, game_row: Game) -> datetime | None:
@@ -100,7 +100,8 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
     """The full ``state`` message of a room, as the socket of ``guest`` sees it."""
     room.refresh_from_db()
     seats = list(Seat.objects.filter(room=room).order_by("index"))
-    now_here = presence(room)
+    now_here, _ = presence_of([(s.index, s.kind, s.guest_key) for s in seats],
+                              live_guests([room.pk], timezone.now() - STALE_AFTER)[room.pk])
     connected = {p["seat"]: p["connected"] for p in now_here["seats"]}
     game_row = current_game(room)
     mine = next((s for s in seats if guest and s.guest_key == guest), None)
@@ -176,26 +177,27 @@ def presences(rooms: Iterable[Room]) -> dict[str, tuple[dict[str, Any], bool]]:
     """Per room code: the ``presence`` message, and whether the turn driver may have work
     there (a bot seat, or a seated person away). Two queries, however many rooms."""
     by_id = {room.pk: room for room in rooms}
-    seats: dict[int, list[Seat]] = {pk: [] for pk in by_id}
-    for seat in Seat.objects.filter(room_id__in=list(by_id)).order_by("index"):
-        seats[seat.room_id].append(seat)
-    here: dict[int, list[str]] = {pk: [] for pk in by_id}
-    for room_id, guest in (Connection.objects.filter(
-            room_id__in=list(by_id), last_seen__gte=timezone.now() - STALE_AFTER)
-            .values_list("room_id", "guest_key")):
-        here[room_id].append(guest)
-    found = {}
-    for pk, room in by_id.items():
-        present = set(here[pk]) - {""}
-        seated = {s.guest_key for s in seats[pk] if s.guest_key}
-        connected = [s.is_bot or s.guest_key in present for s in seats[pk]]
-        message = {
-            "type": "presence",
-            "seats": [{"seat": s.index, "connected": c}
-                      for s, c in zip(seats[pk], connected, strict=True)],
-            "watchers": sum(1 for guest in here[pk] if guest not in seated),
-        }
-        driver = any(s.is_bot or (s.guest_key and not c)
-                     for s, c in zip(seats[pk], connected, strict=True))
-        found[room.code] = (message, driver)
-    return found
+    ids = list(by_id)
+    seats = seat_rows(ids)
+    here = live_guests(ids, timezone.now() - STALE_AFTER)
+    return {room.code: presence_of(seats[pk], here[pk]) for pk, room in by_id.items()}
+
+
+def presence_of(seats: list[tuple[int, str, str]], here: list[str]
+                ) -> tuple[dict[str, Any], bool]:
+    """The ``presence`` message of a room whose seats are ``seats`` ((index, kind, guest key)
+    in order) and whose live sockets are those of the guest keys ``here`` ("" for anonymous
+    watchers), and whether the turn driver may have work there."""
+    present = set(here) - {""}
+    seated = {guest for _, _, guest in seats if guest}
+    bots = [kind == BOT for _, kind, _ in seats]
+    connected = [bot or guest in present for bot, (_, _, guest) in zip(bots, seats, strict=True)]
+    message = {
+        "type": "presence",
+        "seats": [{"seat": index, "connected": c}
+                  for (index, _, _), c in zip(seats, connected, strict=True)],
+        "watchers": sum(1 for guest in here if guest not in seated),
+    }
+    driver = any(bot or (guest and not c)
+                 for bot, (_, _, guest), c in zip(bots, seats, connected, strict=True))
+    return message, driver

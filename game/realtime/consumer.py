@@ -96,13 +96,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         group = services.group_name(self.code)
         await self.channel_layer.group_add(group, self.channel_name)
         try:
-            await in_db_thread(services.socket_opened)(
+            here = await in_db_thread(services.socket_opened)(
                 self.room, self.channel_name, self.guest, self.address)
         except services.ServiceError:  # over the socket caps: nothing was stored
             self.room = None  # nothing to leave
             await self.channel_layer.group_discard(group, self.channel_name)
             await self.close(code=4429)  # before accept: the handshake is refused
             return
+        await services.asend_presence(self.code, here)
         await self.accept()
         await self.send_state()
         if self.turn is not None and not self.turn["over"]:
@@ -135,7 +136,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         try:
             await self.channel_layer.group_discard(
                 services.group_name(self.code), self.channel_name)
-            await in_db_thread(services.socket_closed)(self.room, self.channel_name, self.guest)
+            here = await in_db_thread(services.socket_closed)(
+                self.room, self.channel_name, self.guest)
+            await services.asend_presence(self.code, here)
         except (Exception, asyncio.CancelledError):  # a server going down: staleness will do
             log.warning("room %s: could not announce a closed socket", self.code, exc_info=True)
             return

@@ -72,12 +72,8 @@ def _presence_message(message: dict[str, Any]) -> dict[str, Any]:
     return {"type": "room.presence", "message": message}
 
 
-def send_presence(room_code: str, message: dict[str, Any]) -> None:
-    """Who is connected changed: every connection passes the ``presence`` message on."""
-    group_send(room_code, _presence_message(message))
-
-
 async def asend_presence(room_code: str, message: dict[str, Any]) -> None:
+    """Who is connected changed: every connection passes the ``presence`` message on."""
     await agroup_send(room_code, _presence_message(message))
 
 

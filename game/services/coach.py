@@ -13,8 +13,8 @@ from typing import Any
 from ..ai import CardState, advisor, standings_supported, table_ready
 from ..ai.multisets import positions_for
 from ..models import Game
+from ..queries import game_progress
 from . import rules_cache
-from .queries import game_progress
 
 DECIMALS = 3
 PLAYING: str = Game.Status.PLAYING  # type: ignore[assignment]  # a str; untyped Django shows a tuple

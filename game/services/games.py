@@ -18,6 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from ..models import COMMAND_ID_MAX, Game, GameEvent, Room
+from ..queries import locked_game
 from ..rules import Action, Event, RulesError
 from ..rules import Game as RulesGame
 from ..rules.patches import state_patch
@@ -25,7 +26,6 @@ from ..selectors import current_game, game_state
 from . import broadcast, review, rules_cache
 from .dice import dice_for, draw_server_seed
 from .errors import ServiceError, no_room
-from .queries import locked_game
 
 
 @dataclass

@@ -12,9 +12,9 @@ from collections import OrderedDict
 from typing import Any
 
 from ..ai import Standings, standings_supported, table_ready
+from ..queries import game_progress
 from ..rules import Ruleset, get_ruleset
 from . import rules_cache
-from .queries import game_progress
 
 SIZE = 64  # games whose distributions are kept (a card's changes once per turn)
 _kept: OrderedDict[int, Standings] = OrderedDict()

@@ -1,5 +1,5 @@
 """Presence changes: a socket opens or closes, a server process's heartbeat refreshes its
-sockets. Each change is stored first and announced to the room (``presence``) after commit.
+sockets. Each change is stored first; the caller announces it to the room (``presence``).
 
 Each open socket is a ``Connection`` row; one not refreshed within ``selectors.STALE_AFTER``
 counts as gone (the reads live in ``game.selectors``).
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -17,8 +16,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from ..models import Connection, Room, Seat
+from ..queries import live_sockets_of
 from ..selectors import STALE_AFTER, presence
-from . import broadcast
 from .errors import ServiceError
 
 #: How often a server process refreshes its sockets: well inside ``selectors.STALE_AFTER``.
@@ -29,10 +28,6 @@ FORGET_AFTER = timedelta(hours=1)
 REFRESH_CHUNK = 500
 
 
-def _announce(room: Room) -> dict[str, Any]:
-    message = presence(room)
-    transaction.on_commit(partial(broadcast.send_presence, room.code, message))
-    return message
 
 
 def _touch_seat(room: Room, guest: str) -> None:
@@ -42,19 +37,22 @@ def _touch_seat(room: Room, guest: str) -> None:
 
 def _record_socket(room: Room, channel_name: str, guest: str, address: str | None) -> None:
     now = timezone.now()
-    fields: dict[str, Any] = {"room": room, "guest_key": guest, "last_seen": now}
-    if address is not None:
-        fields["address"] = address[:64]
+    row = Connection(room=room, channel_name=channel_name, guest_key=guest, last_seen=now,
+                     address=(address or "")[:64])
+    updated = ["room", "guest_key", "last_seen"] + (["address"] if address is not None else [])
     with transaction.atomic():
         Connection.objects.filter(room=room, last_seen__lt=now - FORGET_AFTER).delete()
-        Connection.objects.update_or_create(channel_name=channel_name, defaults=fields)
+        # One statement, inserted or updated (a restored socket keeps its row's address).
+        Connection.objects.bulk_create([row], update_conflicts=True,
+                                       unique_fields=["channel_name"], update_fields=updated)
         _touch_seat(room, guest)
 
 
 def socket_opened(room: Room, channel_name: str, guest: str,
                   address: str = "") -> dict[str, Any]:
-    """A socket of ``guest`` ("" for an anonymous watcher) joined the room: stored, then the
-    room's ``presence`` announced; returns that message.
+    """A socket of ``guest`` ("" for an anonymous watcher) joined the room: stored; returns
+    the room's ``presence`` message, for the caller to announce (``broadcast.asend_presence``,
+    from the event loop: a database thread does not wait on the channel layer).
 
     Raises ``too_many_sockets`` (and stores nothing) if the visitor now has more live sockets
     than one session (``guest``) or one address may have (settings ``SOCKETS_PER_SESSION``,
@@ -62,23 +60,25 @@ def socket_opened(room: Room, channel_name: str, guest: str,
     committed before the count, so sockets opened at the same moment see each other: a burst
     of handshakes cannot slip past the cap together."""
     _record_socket(room, channel_name, guest, address)
-    live = Connection.objects.filter(last_seen__gte=timezone.now() - STALE_AFTER)
+    by_session, by_address = live_sockets_of(guest, address[:64], timezone.now() - STALE_AFTER)
     refusal = ""
-    if guest and live.filter(guest_key=guest).count() > settings.SOCKETS_PER_SESSION:
+    if by_session > settings.SOCKETS_PER_SESSION:
         refusal = "You have too many tabs open on this site."
-    elif address and live.filter(address=address[:64]).count() > settings.SOCKETS_PER_ADDRESS:
+    elif by_address > settings.SOCKETS_PER_ADDRESS:
         refusal = "Too many connections from your address."
     if refusal:
         Connection.objects.filter(channel_name=channel_name).delete()
         raise ServiceError("too_many_sockets", refusal)
-    return _announce(room)
+    return presence(room)
 
 
 def socket_closed(room: Room, channel_name: str, guest: str) -> dict[str, Any]:
+    """A socket left the room: forgotten; returns the room's ``presence`` message, for the
+    caller to announce."""
     with transaction.atomic():
         Connection.objects.filter(channel_name=channel_name).delete()
         _touch_seat(room, guest)
-    return _announce(room)
+    return presence(room)
 
 
 def socket_restored(room: Room, channel_name: str, guest: str) -> None:

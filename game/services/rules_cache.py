@@ -17,9 +17,9 @@ import threading
 from collections import OrderedDict
 
 from ..models import Game
+from ..queries import event_rows
 from ..rules import Event, RulesError, event_from_dict
 from ..rules import Game as RulesGame
-from .queries import event_rows
 
 SIZE = 256
 

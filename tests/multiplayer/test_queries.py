@@ -1,7 +1,8 @@
-"""The raw SQL of every command's first look (``services.queries.locked_game``) says what the
+"""The raw SQL of every command's first look (``queries.locked_game``) says what the
 ORM says, on SQLite and on PostgreSQL: the room's latest game, the guest's seat, and whether
 the seat already sent the command id in that game; and so do where a game stands and its
-events since a seq (``services.queries.game_progress``, ``event_rows``)."""
+events since a seq (``queries.game_progress``, ``event_rows``), and what a socket's arrival
+reads (seats, live sockets, the recent events)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,25 @@ import itertools
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from game.models import Game, GameEvent, Room, Seat
-from game.services.queries import LockedGame, event_rows, game_progress, locked_game
+from game.models import Connection, Game, GameEvent, Room, Seat
+from game.queries import (
+    LockedGame,
+    event_rows,
+    game_progress,
+    live_guests,
+    live_sockets_of,
+    locked_game,
+    recent_event_rows,
+    seat_rows,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,6 +126,49 @@ def test_event_rows_agree_with_the_orm():
     assert game_progress(max(Game.objects.values_list("pk", flat=True)) + 1) is None
 
 
+@pytest.mark.django_db
+def test_what_a_socket_reads_agrees_with_the_orm():
+    expected_vendor = os.environ.get("EXPECT_DB_VENDOR")
+    assert expected_vendor in (None, connection.vendor)
+    make_rooms()
+    rooms = list(Room.objects.order_by("pk"))
+    now = timezone.now()
+    sockets = [("first", "ann", "10.0.0.1", 0), ("first", "ann", "10.0.0.2", 5),
+               ("first", "", "10.0.0.1", 1), ("first", "bob", "10.0.0.1", 120),
+               ("second", "cy", "10.0.0.3", 2), ("second", "", "10.0.0.1", 3)]
+    for i, (code, guest, address, age) in enumerate(sockets):
+        Connection.objects.create(room=Room.objects.get(code=code), channel_name=f"c{i}",
+                                  guest_key=guest, address=address,
+                                  last_seen=now - timedelta(seconds=age))
+    ids = [r.pk for r in rooms] + [max(r.pk for r in rooms) + 1]  # and a room that is not
+    assert seat_rows(ids) == {pk: [(s.index, s.kind, s.guest_key) for s in
+                                   Seat.objects.filter(room_id=pk).order_by("index")]
+                              for pk in ids}
+    assert seat_rows([]) == {}
+    for since in (now - timedelta(seconds=age) for age in (0, 2, 10, 600)):
+        found = live_guests(ids, since)
+        for pk in ids:
+            assert sorted(found[pk]) == sorted(Connection.objects.filter(
+                room_id=pk, last_seen__gte=since).values_list("guest_key", flat=True)), pk
+        for guest, address in itertools.product(["", "ann", "bob", "zed"],
+                                                ["", "10.0.0.1", "10.0.0.9"]):
+            live = Connection.objects.filter(last_seen__gte=since)
+            assert live_sockets_of(guest, address, since) == (
+                live.filter(guest_key=guest).count() if guest else 0,
+                live.filter(address=address).count() if address else 0), (guest, address)
+    assert sorted(live_guests(ids, now - timedelta(seconds=10))[rooms[0].pk]) == ["", "ann", "ann"]
+    game = Game.objects.get(room__code="first", seq=5)
+    GameEvent.objects.filter(game=game, seq=2).update(payload={"dice": [1, 2, 3, 4, 5]})
+    for upto, limit in itertools.product(range(0, 7), range(1, 7)):
+        expected = [(seq, {"kind": kind, **payload}, by) for seq, kind, payload, by in reversed(
+            GameEvent.objects.filter(game=game, seq__lte=upto).order_by("-seq")
+            .values_list("seq", "kind", "payload", "by")[:limit])]
+        assert recent_event_rows(game.pk, upto, limit) == expected, (upto, limit)
+    assert recent_event_rows(game.pk, 5, 2)[0][1] == {"kind": "rolled"}
+    assert recent_event_rows(game.pk, 2, 1) == [(2, {"kind": "rolled", "dice": [1, 2, 3, 4, 5]},
+                                                 "system")]
+
+
 def test_the_raw_queries_agree_with_the_orm_on_postgresql(postgres_url, tmp_path):
     """The same tests in a pytest of their own, on a fresh PostgreSQL test database."""
     database = postgres_url.rsplit("/", 1)[0] + f"/yahtzee_queries_{os.getpid()}"
@@ -122,9 +177,10 @@ def test_the_raw_queries_agree_with_the_orm_on_postgresql(postgres_url, tmp_path
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
          f"{Path(__file__).relative_to(ROOT)}::test_locked_game_agrees_with_the_orm",
-         f"{Path(__file__).relative_to(ROOT)}::test_event_rows_agree_with_the_orm"],
+         f"{Path(__file__).relative_to(ROOT)}::test_event_rows_agree_with_the_orm",
+         f"{Path(__file__).relative_to(ROOT)}::test_what_a_socket_reads_agrees_with_the_orm"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout[-4000:]
+    assert done.returncode == 0 and "3 passed" in done.stdout, done.stdout[-4000:]
 
 
 @pytest.mark.django_db

@@ -1,6 +1,6 @@
-"""The queries written in SQL: a command's first look at its game, and, for the live standings
+"""The queries written in SQL: a command's first look at its game; for the live standings
 after every turn, where a game stands and its events since a seq (what a kept rules game
-missed).
+missed); and, for each socket that comes or goes, who is connected and the recent events.
 
 Raw SQL because these are hot paths: the first query through the ORM's subquery expressions
 took half of a loaded server's CPU to compile, and the ORM's compilation of the second was half
@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from typing import Any
 
 from django.db import connection
 
-from ..models import Game, GameEvent, Room, Seat
+from .models import Connection, Game, GameEvent, Room, Seat
 
 
 @dataclass(frozen=True)
@@ -106,3 +107,67 @@ def event_rows(game_id: int, after: int, upto: int) -> list[dict[str, Any]]:
 def _event_rows_sql(vendor: str) -> str:
     return (f"SELECT kind, payload FROM {GameEvent._meta.db_table} "
             "WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq")
+
+
+# --- who is connected, and what a joining socket is shown ---------------------------------
+# Through the ORM, compiling these was most of what a socket's arrival cost: a room's presence
+# took 0.55 ms, and it is read when any socket comes or goes and for every room at each
+# heartbeat (docs/benchmarks.md).
+
+def seat_rows(room_ids: list[int]) -> dict[int, list[tuple[int, str, str]]]:
+    """Per room: each seat's (index, kind, guest key), in seat order."""
+    found: dict[int, list[tuple[int, str, str]]] = {pk: [] for pk in room_ids}
+    if room_ids:
+        marks = ", ".join(["%s"] * len(room_ids))
+        with connection.cursor() as cursor:
+            cursor.execute(f'SELECT room_id, "index", kind, guest_key FROM {Seat._meta.db_table} '
+                           f'WHERE room_id IN ({marks}) ORDER BY room_id, "index"', room_ids)
+            for room_id, index, kind, guest in cursor.fetchall():
+                found[room_id].append((index, kind, guest))
+    return found
+
+
+def live_guests(room_ids: list[int], since: datetime) -> dict[int, list[str]]:
+    """Per room: the guest key of each socket seen since ``since`` ("" for an anonymous
+    watcher; a guest with two tabs open counts twice)."""
+    found: dict[int, list[str]] = {pk: [] for pk in room_ids}
+    if room_ids:
+        marks = ", ".join(["%s"] * len(room_ids))
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT room_id, guest_key FROM {Connection._meta.db_table} "
+                           f"WHERE room_id IN ({marks}) AND last_seen >= %s",
+                           [*room_ids, connection.ops.adapt_datetimefield_value(since)])
+            for room_id, guest in cursor.fetchall():
+                found[room_id].append(guest)
+    return found
+
+
+def live_sockets_of(guest: str, address: str, since: datetime) -> tuple[int, int]:
+    """How many sockets seen since ``since`` belong to session ``guest``, and how many come
+    from ``address`` (0 for an empty key), in one read."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT COALESCE(SUM(CASE WHEN guest_key = %s THEN 1 ELSE 0 END), 0), "
+            "COALESCE(SUM(CASE WHEN address = %s THEN 1 ELSE 0 END), 0) "
+            f"FROM {Connection._meta.db_table} WHERE last_seen >= %s",
+            [guest, address, connection.ops.adapt_datetimefield_value(since)])
+        by_guest, by_address = cursor.fetchone()
+    return (int(by_guest) if guest else 0), (int(by_address) if address else 0)
+
+
+def recent_event_rows(game_id: int, upto: int, limit: int) -> list[tuple[int, dict[str, Any], str]]:
+    """The last ``limit`` stored events of a game with seq <= ``upto``, in seq order, each as
+    (seq, the event as ``game.rules.event_from_dict`` reads it, who made it)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_recent_sql(connection.vendor), [game_id, upto, limit])
+        rows = cursor.fetchall()
+    return [(seq, {"kind": kind, **(json.loads(payload) if isinstance(payload, str)
+                                    else payload)}, by)
+            for seq, kind, payload, by in reversed(rows)]
+
+
+@cache
+def _recent_sql(vendor: str) -> str:
+    return (f"SELECT seq, kind, payload, {connection.ops.quote_name('by')} "
+            f"FROM {GameEvent._meta.db_table} WHERE game_id = %s AND seq <= %s "
+            "ORDER BY seq DESC LIMIT %s")
