@@ -144,15 +144,16 @@ def live_guests(room_ids: list[int], since: datetime) -> dict[int, list[str]]:
 
 def live_sockets_of(guest: str, address: str, since: datetime) -> tuple[int, int]:
     """How many sockets seen since ``since`` belong to session ``guest``, and how many come
-    from ``address`` (0 for an empty key), in one read."""
+    from ``address`` (0 for an empty key): one statement, each count on its own index."""
+    table = Connection._meta.db_table
+    stamp = connection.ops.adapt_datetimefield_value(since)
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT COALESCE(SUM(CASE WHEN guest_key = %s THEN 1 ELSE 0 END), 0), "
-            "COALESCE(SUM(CASE WHEN address = %s THEN 1 ELSE 0 END), 0) "
-            f"FROM {Connection._meta.db_table} WHERE last_seen >= %s",
-            [guest, address, connection.ops.adapt_datetimefield_value(since)])
+            f"SELECT (SELECT COUNT(*) FROM {table} WHERE guest_key = %s AND last_seen >= %s), "
+            f"(SELECT COUNT(*) FROM {table} WHERE address = %s AND last_seen >= %s)",
+            [guest, stamp, address, stamp])
         by_guest, by_address = cursor.fetchone()
-    return (int(by_guest) if guest else 0), (int(by_address) if address else 0)
+    return (by_guest if guest else 0), (by_address if address else 0)
 
 
 def recent_event_rows(game_id: int, upto: int, limit: int) -> list[tuple[int, dict[str, Any], str]]:

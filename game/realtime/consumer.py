@@ -109,7 +109,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self.turn is not None and not self.turn["over"]:
             insight.spawn(self._send_insight(self.turn))
         heartbeat.register(self.channel_name, self.room, self.guest)
-        turn_driver.kick(self.code)
+        # An arrival may resume a game that waited for someone (a bot's turn, a person away);
+        # when the player to move is here, the driver has nothing to do: its queries are
+        # skipped for most arrivals (a restart brings every socket back at once).
+        if self.turn is not None and not self.turn["over"] and self._driver_may_act(
+                self.turn["player"]):
+            turn_driver.kick(self.code)
 
     def _session_guest(self) -> str:
         session = self.scope.get("session")
@@ -142,7 +147,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         except (Exception, asyncio.CancelledError):  # a server going down: staleness will do
             log.warning("room %s: could not announce a closed socket", self.code, exc_info=True)
             return
-        turn_driver.kick(self.code)  # if it was their turn, the away clock runs now
+        turn = self.turn
+        if turn is not None and not turn["over"] and (
+                turn["player"] == self.you_seat or self.turn_time):
+            turn_driver.kick(self.code)  # their turn: the away clock runs now
 
     # --- frames from the client -------------------------------------------------------------
 
@@ -249,11 +257,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         this socket last heard was away. Skipping the others saves the driver's queries on
         most turns; a presence this socket missed (a server that died) is caught by the
         heartbeat's kick."""
-        if last_event["kind"] != "turn_started":
-            return False
+        return last_event["kind"] == "turn_started" and self._driver_may_act(
+            last_event["player"])
+
+    def _driver_may_act(self, player: int) -> bool:
+        """Whether the turn of ``player`` may need the driver: it has a clock (a turn time),
+        or the seat is a bot's, or a person's this socket last heard was away."""
         if self.turn_time:
-            return True  # the turn's clock runs: the driver wakes when it runs out
-        seat = self.seats.get(last_event["player"])
+            return True  # the driver wakes when the clock runs out
+        seat = self.seats.get(player)
         return seat is None or seat["kind"] == "bot" or not seat["connected"]
 
     async def send_json(self, content: Any, close: bool = False) -> None:

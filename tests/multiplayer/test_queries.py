@@ -196,3 +196,18 @@ def test_the_duplicate_check_reads_the_command_index_not_every_event():
         cursor.execute("EXPLAIN QUERY PLAN " + sql)
         plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
     assert "INDEX event_unique_command" in plan, plan
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="reads SQLite's query plan")
+def test_the_socket_caps_count_on_their_indexes_not_every_live_socket():
+    """A socket's arrival counts its session's and its address's live sockets, each on its
+    own (key, last_seen) index: a count over every live socket grows with the whole site
+    (a restart brings every socket back at once)."""
+    make_rooms()
+    with CaptureQueriesContext(connection) as queries:
+        assert live_sockets_of("ann", "10.0.0.1", timezone.now()) == (0, 0)
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + queries.captured_queries[-1]["sql"])
+        plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "INDEX connection_guest_seen" in plan and "INDEX connection_address_seen" in plan, plan
