@@ -1,14 +1,15 @@
 """CPU per command on the service path alone: ``python -m benchmarks.commands``.
 
-Plays ``--moves`` commands (roll, then score the first allowed box, like the load benchmark's
-players) through ``services.apply_command`` in this one process, against a fresh SQLite
-database, with no socket and no channel layer: what the database and the rules cost a move,
-apart from the transport (``benchmarks.load`` measures the whole server). ``--profile`` prints
-the functions that took the time (cProfile). ``--standings DIR`` (a ``STRATEGY_DIR`` holding
-the yahtzee table, ``manage.py build_strategy``) also computes the live standings after every
-turn, as a server does once its table is built, and reports their cost apart.
-``--connects N`` then opens and closes N sockets' worth of presence and ``state`` (what a
-server does when a websocket arrives and leaves: every socket comes back after a restart).
+Plays ``--moves`` commands (roll, then score the first allowed box like the load benchmark's
+players, or with ``--boxes random`` a random one) through ``services.apply_command`` in this
+one process, against a fresh SQLite database, with no socket and no channel layer: what the
+database and the rules cost a move, apart from the transport (``benchmarks.load`` measures the
+whole server). ``--profile`` prints the functions that took the time (cProfile).
+``--standings DIR`` (a ``STRATEGY_DIR`` holding the yahtzee table, ``manage.py
+build_strategy``) also computes the live standings after every turn, as a server does once its
+table is built, and reports their cost apart. ``--connects N`` then opens and closes N
+sockets' worth of presence and ``state`` (what a server does when a websocket arrives and
+leaves: every socket comes back after a restart).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import cProfile
 import json
 import os
 import pstats
+import random
 import sys
 import tempfile
 import time
@@ -35,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--standings", default="", metavar="STRATEGY_DIR",
                    help="a strategy directory with the table: compute the standings after "
                         "every turn, as a server with its table does")
+    p.add_argument("--boxes", choices=["first", "random"], default="first",
+                   help="which allowed box a player scores: the first (as the load "
+                        "benchmark's players; every game then reaches the same end-game "
+                        "states) or a random one (seeded: games differ, as people's do)")
     p.add_argument("--connects", type=int, default=0,
                    help="after the moves, this many socket arrivals and departures (presence "
                         "stored and announced, the full state read), their CPU apart")
@@ -87,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.standings and not services.standings_available(args.rules):
         p.error(f"--standings: no {args.rules} table in {args.standings} (build_strategy)")
     standings = {"cpu": 0.0, "count": 0}
+    boxes = random.Random(2026)
 
     def one_move(i: int) -> None:
         code = rooms[i % len(rooms)]["code"]
@@ -96,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
             game = states[code] = current_state(code)
         who = guests[code][game["current_player"]]
         allowed = [o for o in game["options"] if o["allowed"]]
-        action = Score(allowed[0]["box"], allowed[0]["column"]) if allowed else Roll(())
+        box = (boxes.choice(allowed) if args.boxes == "random" else allowed[0]) if allowed else None
+        action = Score(box["box"], box["column"]) if box else Roll(())
         # An id on every command, as the room page sends (the duplicate check reads it).
         result = services.apply_command(code, action, guest_key=who, command_id=f"m{i}")
         assert result.state is not None
