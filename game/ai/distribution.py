@@ -55,7 +55,7 @@ def final_distribution(adv: Advisor, state: CardState, dice: tuple[int, ...] | N
 def _future(adv: Advisor, key: StateKey) -> Distribution:
     """The points still to come from ``key`` at the start of a turn: they depend on the state
     alone, so they are kept on the advisor for every game of its table (read-only arrays).
-    Only end-game states are asked for, so the memo stays small (docs/ai.md)."""
+    Only end-game states are asked for, so they stay few (docs/ai.md)."""
     if key[0] == adv.tables.full:
         return 0, _CERTAIN
     found = adv.distributions.get(key)
