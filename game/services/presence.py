@@ -28,8 +28,6 @@ FORGET_AFTER = timedelta(hours=1)
 REFRESH_CHUNK = 500
 
 
-
-
 def _touch_seat(room: Room, guest: str) -> None:
     if guest:
         Seat.objects.filter(room=room, guest_key=guest).update(last_seen=timezone.now())
