@@ -23,6 +23,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,15 +144,20 @@ def main(argv: list[str] | None = None) -> int:
         first = services.load_for_decision(rooms[0]["code"])
         assert first is not None and services.standings_message(first[0].pk) is not None
     profile = cProfile.Profile() if args.profile else None
+
+    def measured(step: Callable[[int], None], count: int) -> tuple[float, float]:
+        """CPU and wall seconds of ``count`` steps (profiled with --profile)."""
+        cpu, wall = time.process_time(), time.perf_counter()
+        if profile:
+            profile.enable()
+        for i in range(count):
+            step(i)
+        if profile:
+            profile.disable()
+        return time.process_time() - cpu, time.perf_counter() - wall
+
     wal, backend = wal_position(), backend_cpu()
-    cpu, wall = time.process_time(), time.perf_counter()
-    if profile:
-        profile.enable()
-    for i in range(args.moves):
-        one_move(i)
-    if profile:
-        profile.disable()
-    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    cpu, wall = measured(one_move, args.moves)
     print(f"{args.moves} commands in {args.rooms} rooms on {connection.vendor}: "
           f"{1000 * cpu / args.moves:.3f} ms CPU and {1000 * wall / args.moves:.3f} ms wall "
           "per command (this process)")
@@ -190,14 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             assert selectors.room_state(room, guest)["you"]["seat"] is not None
             services.socket_closed(by_code[code], f"bench.{i}", guest)
 
-        cpu = time.process_time()
-        if profile:
-            profile.enable()
-        for i in range(args.connects):
-            one_socket(i)
-        if profile:
-            profile.disable()
-        cpu = time.process_time() - cpu
+        cpu, _ = measured(one_socket, args.connects)
         print(f"{args.connects} sockets opened and closed: {1000 * cpu / args.connects:.3f} ms "
               "CPU each")
     if profile:

@@ -2,9 +2,9 @@
 after every turn, where a game stands and its events since a seq (what a kept rules game
 missed); and, for each socket that comes or goes, who is connected and the recent events.
 
-Raw SQL because these are hot paths: the first query through the ORM's subquery expressions
-took half of a loaded server's CPU to compile, and the ORM's compilation of the second was half
-of a standings update's reading (docs/benchmarks.md). ``tests/multiplayer/test_queries.py``
+Raw SQL because these are hot paths, and the ORM's compilation was most of their cost: half
+of a loaded server's CPU for the first query, half of a standings update's reading, most of a
+socket's arrival (docs/benchmarks.md). ``tests/multiplayer/test_queries.py``
 checks them against the ORM on SQLite and PostgreSQL.
 """
 

@@ -100,8 +100,7 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
     """The full ``state`` message of a room, as the socket of ``guest`` sees it."""
     room.refresh_from_db()
     seats = list(Seat.objects.filter(room=room).order_by("index"))
-    now_here, _ = presence_of([(s.index, s.kind, s.guest_key) for s in seats],
-                              live_guests([room.pk], timezone.now() - STALE_AFTER)[room.pk])
+    now_here, _ = presence_of([(s.index, s.kind, s.guest_key) for s in seats], _here(room))
     connected = {p["seat"]: p["connected"] for p in now_here["seats"]}
     game_row = current_game(room)
     mine = next((s for s in seats if guest and s.guest_key == guest), None)
@@ -144,17 +143,18 @@ def room_state(room: Room, guest: str | None) -> dict[str, Any]:
 
 # --- presence: who is connected, kept in the database so every server process agrees ------
 
-def _fresh(room: Room) -> QuerySet[Connection]:
-    return Connection.objects.filter(room=room, last_seen__gte=timezone.now() - STALE_AFTER)
+def _here(room: Room) -> list[str]:
+    """The guest key of each live socket to the room ("" for an anonymous watcher)."""
+    return live_guests([room.pk], timezone.now() - STALE_AFTER)[room.pk]
 
 
 def connected_guests(room: Room) -> set[str]:
-    return set(_fresh(room).exclude(guest_key="").values_list("guest_key", flat=True))
+    return set(_here(room)) - {""}
 
 
 def someone_here(room: Room) -> bool:
     """Whether anyone (a player or a watcher) has a live socket to the room."""
-    return _fresh(room).exists()
+    return bool(_here(room))
 
 
 def with_someone_here(rooms: QuerySet[Room]) -> QuerySet[Room]:
@@ -165,7 +165,7 @@ def with_someone_here(rooms: QuerySet[Room]) -> QuerySet[Room]:
 
 def others_here(room: Room, guest: str) -> bool:
     """Whether anyone but ``guest`` (a player or a watcher) has a live socket to the room."""
-    return _fresh(room).exclude(guest_key=guest).exists() if guest else _fresh(room).exists()
+    return any(other != guest for other in _here(room))
 
 
 def presence(room: Room) -> dict[str, Any]:
