@@ -7,8 +7,10 @@ second sees the first one's events. Events are stored before anything is sent.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import threading
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any
@@ -152,6 +154,18 @@ def _insert_sql(vendor: str, rows: int) -> str:
     return f"INSERT INTO {_EVENT.db_table} ({quoted}) VALUES " + ", ".join([row] * rows)
 
 
+#: SQLite takes one writer at a time, and a writer that finds the lock taken sleeps on SQLite's
+#: busy-handler schedule (1, 2, 5, 10 ... 100 ms), oversleeping a holder that needed ~1 ms: at 200
+#: rooms ~3 commands a second waited 33-178 ms that way, once 533 (docs/benchmarks.md). This
+#: process's commands queue on a lock of their own instead, which hands over at once. On
+#: PostgreSQL a command locks its game's row alone, and commands of other games run beside it.
+_SQLITE_COMMANDS = threading.Lock()
+
+
+def _one_writer_at_a_time() -> contextlib.AbstractContextManager[Any]:
+    return _SQLITE_COMMANDS if connection.vendor == "sqlite" else contextlib.nullcontext()
+
+
 def play(room_code: str, action: Action, **command: Any) -> PlayResult:
     """Apply a roll or a score (see :func:`apply_command`), then broadcast its events."""
     result = apply_command(room_code, action, **command)
@@ -176,7 +190,7 @@ def apply_command(
     again."""
     if len(command_id) > COMMAND_ID_MAX:
         raise ServiceError("bad_message", f"A command id has at most {COMMAND_ID_MAX} characters.")
-    with transaction.atomic():
+    with _one_writer_at_a_time(), transaction.atomic():
         locked = locked_game(room_code, guest_key, seat_index, command_id)
         if locked is None:
             if not Room.objects.filter(code=room_code).exists():

@@ -302,3 +302,32 @@ def test_two_simultaneous_score_commands_apply_exactly_once():
     game = Game.objects.get(room=room)
     assert game.events.filter(kind="scored").count() == 1
     assert game.snapshot["current_player"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_sqlite_a_command_queues_behind_this_process_s_other_commands():
+    """Not on SQLite's busy handler, whose sleeps oversleep the holder (games.py): a command
+    waits on the process's own lock, and goes as soon as it is free."""
+    from game.services import games
+
+    assert connection.vendor == "sqlite"  # the embedded default, which the tests run on
+    room, guests = room_with_players(["Ann", "Bob"])
+    game = Game.objects.get(room=room)
+    outcome: list[object] = []
+
+    def roll() -> None:
+        try:
+            outcome.append(services.play(room.code, Roll(), guest_key=guests[0]))
+        finally:
+            connection.close()
+
+    with games._SQLITE_COMMANDS:  # another command of this process holds it
+        waiting = threading.Thread(target=roll)
+        waiting.start()
+        waiting.join(0.3)
+        assert waiting.is_alive() and not outcome
+        assert not game.events.filter(kind="rolled").exists()
+    waiting.join(5)
+    assert not waiting.is_alive()
+    assert isinstance(outcome[0], services.PlayResult)
+    assert game.events.filter(kind="rolled").count() == 1
