@@ -1,8 +1,9 @@
 """Apply one command to one game: lock, validate with the rules engine, store, then broadcast.
 
 The game row is locked for the whole transaction (``select_for_update``; on SQLite every write
-transaction is ``BEGIN IMMEDIATE``), so two commands for the same game never interleave: the
-second sees the first one's events. Events are stored before anything is sent.
+transaction is ``BEGIN IMMEDIATE``, and a process's commands also queue on a lock of their
+own), so two commands for the same game never interleave: the second sees the first one's
+events. Events are stored before anything is sent.
 """
 
 from __future__ import annotations
