@@ -1,6 +1,5 @@
 """ASGI entry point: HTTP to Django, websockets to the game's consumers."""
 
-import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -10,9 +9,12 @@ django_asgi_app = get_asgi_application()  # before importing anything that touch
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from game.realtime.origin import SameOriginValidator  # noqa: E402
 from game.realtime.routing import websocket_urlpatterns  # noqa: E402
+
+from .collector import FreezeSurvivors  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -23,7 +25,5 @@ application = ProtocolTypeRouter(
     }
 )
 
-# What startup made (Django, Channels, Twisted, the rulesets) lives as long as the process: out
-# of the collector's sight, a full collection scans only what serving made, so a loaded
-# server's pauses stay short (docs/benchmarks.md).
-gc.freeze()
+# Full collections scan only what came since the last one (yahtzee_site/collector.py).
+FreezeSurvivors(settings.GC_THAW_SECONDS).install()

@@ -1,0 +1,76 @@
+"""The server's garbage-collection policy (yahtzee_site/collector.py), on the real collector."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from yahtzee_site.collector import FreezeSurvivors
+
+
+class Node:
+    """Something that dies in a reference cycle, as a closed socket's objects do."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture
+def clock() -> list[float]:
+    return [0.0]
+
+
+@pytest.fixture
+def policy(clock: list[float]) -> Iterator[FreezeSurvivors]:
+    # Alone: a server module imported by other tests may have installed one already.
+    others = [cb for cb in gc.callbacks if isinstance(cb, FreezeSurvivors)]
+    for cb in others:
+        gc.callbacks.remove(cb)
+    gc.unfreeze()
+    found = FreezeSurvivors(600.0, clock=lambda: clock[0])
+    found.install()
+    try:
+        yield found
+    finally:
+        found.uninstall()
+        gc.callbacks.extend(others)
+        if others:
+            gc.freeze()
+
+
+def test_survivors_of_a_full_collection_leave_the_collectors_sight(policy: FreezeSurvivors):
+    node = Node()
+    frozen = gc.get_freeze_count()
+    gc.collect()
+    assert gc.get_freeze_count() > frozen
+    assert not any(o is node for o in gc.get_objects())  # the next full scan skips it
+    assert gc.get_objects(generation=2) == []
+
+
+def test_what_died_frozen_is_reclaimed_after_the_thaw(policy: FreezeSurvivors,
+                                                      clock: list[float]):
+    node = Node()
+    gone = weakref.ref(node)
+    gc.collect()  # it survives: frozen
+    del node
+    gc.collect()
+    assert gone() is not None  # garbage, but out of sight until the thaw
+    clock[0] = 599.0
+    gc.collect()
+    assert gone() is not None
+    clock[0] = 600.0
+    gc.collect()  # the thaw: after this collection, everything is in sight again
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert gone() is None
+    assert gc.get_freeze_count() > 0  # and the survivors are frozen again
+
+
+def test_young_collections_change_nothing(policy: FreezeSurvivors):
+    frozen = gc.get_freeze_count()
+    for generation in (0, 1):
+        gc.collect(generation)
+    assert gc.get_freeze_count() == frozen
