@@ -8,6 +8,17 @@ import pytest
 multiprocessing.set_start_method("spawn", force=True)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """This process imports the ASGI module (in-process websocket tests) but is no server: the
+    servers' garbage-collection policy would freeze the test run's objects, which hides them
+    from ``gc.get_referrers`` (Hypothesis then warns that a referenced PRNG has no referrers).
+    The Daphnes that the browser and fault tests start keep the policy: this is the test
+    process's own settings, not the environment they inherit."""
+    from django.conf import settings
+
+    settings.GC_THAW_SECONDS = 0
+
+
 #: Fixtures that build a strategy table (minutes of CPU on a busy machine).
 TABLE_FIXTURES = {"build_output", "yahtzee_table", "free_joker_table", "yatzy_table"}
 

@@ -74,3 +74,26 @@ def test_young_collections_change_nothing(policy: FreezeSurvivors):
     for generation in (0, 1):
         gc.collect(generation)
     assert gc.get_freeze_count() == frozen
+
+
+def test_a_server_installs_the_policy_and_zero_leaves_the_collector_alone(settings):
+    """A Daphne imports the ASGI module with the default; this test process runs with 0 (the
+    root conftest), so that frozen objects hide nothing from ``gc.get_referrers``."""
+    import importlib
+
+    import yahtzee_site.asgi
+
+    def installed() -> list[FreezeSurvivors]:
+        return [cb for cb in gc.callbacks if isinstance(cb, FreezeSurvivors)]
+
+    assert installed() == []
+    settings.GC_THAW_SECONDS = 600
+    importlib.reload(yahtzee_site.asgi)
+    try:
+        assert [cb.thaw_seconds for cb in installed()] == [600]
+    finally:
+        for cb in installed():
+            cb.uninstall()
+    settings.GC_THAW_SECONDS = 0
+    importlib.reload(yahtzee_site.asgi)
+    assert installed() == []

@@ -243,7 +243,7 @@ STRATEGY_DIR = Path(env.str("STRATEGY_DIR", default=str(DATA_DIR / "strategy")))
 #: write lock and the GIL (docs/benchmarks.md).
 DB_THREADS = env.int("DB_THREADS", default=6)
 #: A server process hands the objects it froze back to the garbage collector this often
-#: (yahtzee_site/collector.py): the one long collection pause in that time.
+#: (yahtzee_site/collector.py): the one long collection pause in that time. 0: freeze nothing.
 GC_THAW_SECONDS = env.float("GC_THAW_SECONDS", default=600.0)
 #: Seconds a computer player waits before each action, so people can follow (0 in tests).
 BOT_DELAY = env.float("BOT_DELAY", default=0.8)
