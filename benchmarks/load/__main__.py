@@ -1,8 +1,9 @@
 """``python -m benchmarks.load``: start servers, run the load phases, print and save figures.
 
 For each server count (1, and 2 with --scale-out) and each target (the bare relay baseline,
-then the real app), Daphne processes are started on free loopback ports with a private Redis,
-every load of --rooms is played for --duration seconds, and the servers are stopped again.
+then the real app; ``stock`` adds the relay on Channels' own dispatch), Daphne processes are
+started on free loopback ports with a private Redis, every load of --rooms is played for
+--duration seconds, and the servers are stopped again.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from .run import Seating, Shape, relay_seating, run_phase
 from .seed import seed_in_subprocess
 
 DEFAULT_PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+#: The relays' applications by target (benchmarks/load/relay_asgi.py).
+RELAYS = {"baseline": "benchmarks.load.relay_asgi:application",
+          "stock": "benchmarks.load.relay_asgi:stock_application"}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -34,7 +38,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--watchers", type=int, default=5, help="watchers per room")
     p.add_argument("--rate", type=float, default=1.0, help="moves per second per room")
     p.add_argument("--duration", type=float, default=40.0, help="seconds of moves per load")
-    p.add_argument("--targets", default="baseline,app", help="baseline, app or both")
+    p.add_argument("--targets", default="baseline,app",
+                   help="a comma list of baseline (the relay, the floor), stock (the relay on "
+                        "Channels' own dispatch) and app, run in the order given")
     p.add_argument("--scale-out", action="store_true",
                    help="also run every load split over two Daphne processes")
     p.add_argument("--only-scale-out", action="store_true", help="two Daphne processes only")
@@ -73,8 +79,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if not args.room_steps or min(args.room_steps) < 1 or max(args.room_steps) > 5000:
         p.error("--rooms must be between 1 and 5000")
     args.targets = [t.strip() for t in args.targets.split(",") if t.strip()]
-    if not args.targets or not set(args.targets) <= {"baseline", "app"}:
-        p.error("--targets takes baseline, app or baseline,app")
+    if not args.targets or not set(args.targets) <= {"baseline", "stock", "app"}:
+        p.error("--targets takes a comma list of baseline, stock and app")
     if not 1 <= args.players <= 6 or not 0 <= args.watchers <= 100:
         p.error("--players must be 1-6 and --watchers 0-100")
     if not 0.01 <= args.rate <= 50 or not 1 <= args.duration <= 3600:
@@ -122,9 +128,9 @@ def save(path: Path, results: list[dict[str, Any]]) -> None:
 
 def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[str, str],
                log_dir: Path, results: list[dict[str, Any]], path: Path) -> None:
-    if target == "baseline":
+    if target in RELAYS:
         env = dict(env, DJANGO_SETTINGS_MODULE="benchmarks.load.relay_settings")
-        application = "benchmarks.load.relay_asgi:application"
+        application = RELAYS[target]
     else:
         application = "yahtzee_site.asgi:application"
     tag = f"{target}-{servers_n}"
@@ -146,7 +152,7 @@ def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[
 
 def make_seatings(args: argparse.Namespace, target: str, shape: Shape, http_urls: list[str],
                   env: dict[str, str]) -> list[Seating]:
-    if target == "baseline":
+    if target in RELAYS:
         return relay_seating(shape)
     if args.setup == "orm":
         return [Seating(r["code"], r["player_cookies"], [""] * args.watchers)
@@ -164,7 +170,7 @@ def run_load(args: argparse.Namespace, target: str, servers_n: int,
     connect_cpu: list[float] = []  # and from the first handshake to the last full state
     result = asyncio.run(run_phase(
         target + ("+hostile" if hostile else ""), shape, seatings, http_urls,
-        relay=target == "baseline", on_start=servers.mark_cpu, hostile=hostile,
+        relay=target in RELAYS, on_start=servers.mark_cpu, hostile=hostile,
         holds=args.holds, on_moves_done=lambda: moves_cpu.append(servers.cpu_since_mark()),
         on_connecting=servers.mark_cpu,
         on_connected=lambda: connect_cpu.append(servers.cpu_since_mark()),

@@ -24,27 +24,34 @@ def held(r: dict[str, Any]) -> bool:
 
 
 def with_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Add app/baseline ratios to every app phase that has a baseline of the same shape."""
-    base = {(r["servers"], r["rooms"]): r for r in results if r["target"] == "baseline"}
+    """Add app/relay ratios to every app phase that has a relay phase of the same shape:
+    ``ratio_to_baseline`` (the floor) and, when it ran, ``ratio_to_stock``."""
+    for relay, key in (("baseline", "ratio_to_baseline"), ("stock", "ratio_to_stock")):
+        base = {(r["servers"], r["rooms"]): r for r in results if r["target"] == relay}
+        for r in results:
+            b = base.get((r["servers"], r["rooms"]))
+            if r["target"] == "app" and b is not None:
+                r[key] = _ratios(r, b)
     for r in results:
-        b = base.get((r["servers"], r["rooms"]))
-        if r["target"] != "app" or b is None:
-            continue
-        ratios = {}
-        for metric in ("round_trip_ms", "fanout_ms"):
-            for q in ("p50", "p95", "p99"):
-                ours, theirs = r[metric][q], b[metric][q]
-                if ours is not None and theirs:
-                    ratios[f"{metric[:-3]}_{q}"] = round(ours / theirs, 2)
-        # CPU per move beside the relay's: on this shared machine the absolute figure moves
-        # with the hour (2x between sessions), the ratio much less (docs/benchmarks.md).
-        ours, theirs = r.get("server_cpu_ms_per_move"), b.get("server_cpu_ms_per_move")
-        if ours and theirs:
-            ratios["cpu_per_move"] = round(ours / theirs, 2)
-        r["ratio_to_baseline"] = ratios
-        rtt_ratio = ratios.get("round_trip_p50")
-        r["rtt_p50_within_3x"] = rtt_ratio is not None and rtt_ratio <= RTT_P50_RATIO_TARGET
+        rtt_ratio = r.get("ratio_to_baseline", {}).get("round_trip_p50")
+        if r["target"] == "app" and "ratio_to_baseline" in r:
+            r["rtt_p50_within_3x"] = rtt_ratio is not None and rtt_ratio <= RTT_P50_RATIO_TARGET
     return results
+
+
+def _ratios(r: dict[str, Any], b: dict[str, Any]) -> dict[str, float]:
+    ratios = {}
+    for metric in ("round_trip_ms", "fanout_ms"):
+        for q in ("p50", "p95", "p99"):
+            ours, theirs = r[metric][q], b[metric][q]
+            if ours is not None and theirs:
+                ratios[f"{metric[:-3]}_{q}"] = round(ours / theirs, 2)
+    # CPU per move beside the relay's: on this shared machine the absolute figure moves
+    # with the hour (2x between sessions), the ratio much less (docs/benchmarks.md).
+    ours, theirs = r.get("server_cpu_ms_per_move"), b.get("server_cpu_ms_per_move")
+    if ours and theirs:
+        ratios["cpu_per_move"] = round(ours / theirs, 2)
+    return ratios
 
 
 COLUMNS = [
@@ -65,6 +72,7 @@ COLUMNS = [
     ("ms/conn", 7, lambda r: r.get("server_cpu_ms_per_connect", "")),
     ("x base rtt50", 12, lambda r: r.get("ratio_to_baseline", {}).get("round_trip_p50", "")),
     ("x base cpu", 10, lambda r: r.get("ratio_to_baseline", {}).get("cpu_per_move", "")),
+    ("x stock rtt50", 13, lambda r: r.get("ratio_to_stock", {}).get("round_trip_p50", "")),
     ("held", 4, lambda r: "yes" if r["held"] else "NO"),
 ]
 
