@@ -99,7 +99,7 @@ MARKDOWN_HEADER = (
     "| target | servers | database | rooms (sockets) | moves/s (offered) "
     "| round trip p50/p95/p99 ms | fan-out p50/p95/p99 ms | lost | out of order | errors "
     "| server CPU (cores) | ms/move | machine load | × baseline RTT p50 | × baseline CPU/move "
-    "| held |"
+    "| × stock RTT p50 | held |"
 )
 
 
@@ -118,6 +118,7 @@ def markdown_table(results: list[dict[str, Any]]) -> str:
             r.get("server_cpu_ms_per_move", ""), "–".join(f"{x:g}" for x in load),
             r.get("ratio_to_baseline", {}).get("round_trip_p50", ""),
             r.get("ratio_to_baseline", {}).get("cpu_per_move", ""),
+            r.get("ratio_to_stock", {}).get("round_trip_p50", ""),
             "yes" if r["held"] else "no",
         ]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
