@@ -33,8 +33,8 @@ def with_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if r["target"] == "app" and b is not None:
                 r[key] = _ratios(r, b)
     for r in results:
-        rtt_ratio = r.get("ratio_to_baseline", {}).get("round_trip_p50")
-        if r["target"] == "app" and "ratio_to_baseline" in r:
+        if "ratio_to_baseline" in r:
+            rtt_ratio = r["ratio_to_baseline"].get("round_trip_p50")
             r["rtt_p50_within_3x"] = rtt_ratio is not None and rtt_ratio <= RTT_P50_RATIO_TARGET
     return results
 
