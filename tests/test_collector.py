@@ -25,20 +25,13 @@ def clock() -> list[float]:
 
 @pytest.fixture
 def policy(clock: list[float]) -> Iterator[FreezeSurvivors]:
-    # Alone: a server module imported by other tests may have installed one already.
-    others = [cb for cb in gc.callbacks if isinstance(cb, FreezeSurvivors)]
-    for cb in others:
-        gc.callbacks.remove(cb)
-    gc.unfreeze()
+    # The test process runs without the servers' policy (the root conftest): this one is alone.
     found = FreezeSurvivors(600.0, clock=lambda: clock[0])
     found.install()
     try:
         yield found
     finally:
         found.uninstall()
-        gc.callbacks.extend(others)
-        if others:
-            gc.freeze()
 
 
 def test_survivors_of_a_full_collection_leave_the_collectors_sight(policy: FreezeSurvivors):

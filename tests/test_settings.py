@@ -82,3 +82,14 @@ def test_the_database_and_secret_key_are_readable_by_their_owner_only(tmp_path):
     for name in ("secret_key", "db.sqlite3"):
         assert (data / name).stat().st_mode & 0o777 == 0o600, name
     assert data.stat().st_mode & 0o077 == 0
+
+
+def test_a_negative_gc_thaw_is_refused_with_a_clear_message(tmp_path):
+    assert settings_value("GC_THAW_SECONDS", tmp_path, GC_THAW_SECONDS="0") == "0.0"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        env={**os.environ, "DATA_DIR": str(tmp_path), "GC_THAW_SECONDS": "-5"},
+        cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert "GC_THAW_SECONDS is a number of seconds, 0 or more" in result.stderr
+    assert "not -5" in result.stderr

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -245,6 +246,10 @@ DB_THREADS = env.int("DB_THREADS", default=6)
 #: A server process hands the objects it froze back to the garbage collector this often
 #: (yahtzee_site/collector.py): the one long collection pause in that time. 0: freeze nothing.
 GC_THAW_SECONDS = env.float("GC_THAW_SECONDS", default=600.0)
+if GC_THAW_SECONDS < 0:
+    raise ImproperlyConfigured(
+        f"GC_THAW_SECONDS is a number of seconds, 0 or more (0: freeze nothing), "
+        f"not {GC_THAW_SECONDS:g}.")
 #: Seconds a computer player waits before each action, so people can follow (0 in tests).
 BOT_DELAY = env.float("BOT_DELAY", default=0.8)
 #: Per-socket rate limit: a token bucket of this size, refilled at this many messages/second.
