@@ -12,7 +12,7 @@ from game.models import Game
 from game.presenters.replay import replay_data
 from game.rules import Game as RulesGame
 from game.rules import event_from_dict
-from tests.multiplayer.helpers import as_action, next_move, room_with_players
+from tests.support.rooms import as_action, next_move, room_with_players
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,7 @@ from channels.db import database_sync_to_async
 from game import services
 from game.models import Game, GameEvent
 from game.rules import get_ruleset
-
-from .test_consumer import play_move, seated_room
+from tests.support.sockets import play_move, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

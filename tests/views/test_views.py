@@ -12,8 +12,7 @@ from django.utils import timezone
 from game import services
 from game.models import Connection, Game, Room, Seat
 from game.rules import Roll
-
-from .helpers import as_action, next_move, room_with_players
+from tests.support.rooms import as_action, next_move, room_with_players
 
 pytestmark = pytest.mark.django_db
 
