@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from game.rules import Game, event_from_dict
 from game.rules.patches import apply_patch, event_messages, state_after, state_patch
 
-from .test_properties import play_random_game, rulesets
+from .random_games import play_random_game, rulesets
 
 #: The events that end a command's result: a roll's only event, a score's last.
 LAST = ("rolled", "turn_started", "game_finished")

@@ -63,3 +63,9 @@ def play_to_end(room: Room, guests: list[str]) -> Game:
         services.play(room.code, as_action(next_move(game.snapshot)), guest_key=guests[player])
         game.refresh_from_db()
     return game
+
+
+def finished_game(names: list[str], rules: str = "yahtzee") -> Game:
+    """A started room of ``names`` whose game was played to the end through the services."""
+    room, guests = room_with_players(names, rules=rules)
+    return play_to_end(room, guests)

@@ -1,27 +1,47 @@
-"""Real Daphne processes for the scale-out tests, sharing the test database and a Redis."""
+"""Real servers for the tests that need one: a free port, and Daphne serving the site.
+
+``serve`` is the one way a test starts a Daphne: the browser tests' live server, the
+scale-out tests' two servers over the test database, the fault tests' sites. It starts the
+server as the benchmarks do (benchmarks.load.services) and returns once the port listens
+(Daphne imports the application before it listens, so a listening server is a ready one).
+"""
 
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 from urllib.parse import quote
 
 from django.conf import settings
 from django.db import connection
 
-from benchmarks.load.services import TEARDOWN_WAIT, stop
+from benchmarks.load.services import (
+    REPO,
+    TEARDOWN_WAIT,
+    free_port,
+    start_daphne,
+    stop,
+    wait_for_port,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
+__all__ = ["APPLICATION", "REPO", "TEARDOWN_WAIT", "Daphne", "free_port", "serve", "stop"]
+
+APPLICATION = "yahtzee_site.asgi:application"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def serve(port: int, env: dict[str, str], log_path: Path, options: tuple[str, ...] = (),
+          timeout: float = 60) -> subprocess.Popen:
+    """Daphne serving the site on 127.0.0.1:``port`` with ``env``, once it listens."""
+    proc = start_daphne(APPLICATION, port, env, log_path, wait=False, options=options)
+    try:
+        wait_for_port(port, timeout, proc)
+    except (RuntimeError, TimeoutError) as exc:
+        stop(proc, timeout=TEARDOWN_WAIT)
+        log = log_path.read_text(errors="replace")[-2000:] if log_path.exists() else ""
+        raise RuntimeError(f"Daphne on port {port} did not start ({exc}); {log_path}:\n{log}") \
+            from exc
+    return proc
 
 
 def database_url() -> str:
@@ -34,7 +54,7 @@ def database_url() -> str:
 
 
 class Daphne:
-    """``python -m daphne`` on a free port, with this test's database, secret key and Redis."""
+    """A server over this test's database, with its secret key and a Redis (scale-out)."""
 
     def __init__(self, redis_url: str, data_dir: Path, **env: str) -> None:
         self.port = free_port()
@@ -46,7 +66,6 @@ class Daphne:
             "DATA_DIR": str(data_dir),
             "DICE_SEED": str(settings.DICE_SEED),
             "BOT_DELAY": "0",
-            "PYTHONPATH": str(ROOT),
             **env,
         }
         self.log = data_dir / f"daphne-{self.port}.log"
@@ -60,21 +79,9 @@ class Daphne:
     def origin(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 60) -> Daphne:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-             "yahtzee_site.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=self.log.open("ab"), stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"daphne exited: {self.log.read_text()[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"daphne did not listen on {self.port}")
+    def start(self) -> Daphne:
+        self.proc = serve(self.port, self.env, self.log)
+        return self
 
     def stop(self) -> None:
         if self.proc:
