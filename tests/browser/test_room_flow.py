@@ -1,4 +1,4 @@
-"""Issue 13, the room page: no game gets stuck (a late friend takes a seat for the rematch, the
+"""The room page: no game gets stuck (a late friend takes a seat for the rematch, the
 turn timer), the phone is the main screen (dice on screen while choosing a lower box, a second
 tap before a 0), and dark mode. Each test saves its screenshots in var/screenshots/."""
 
