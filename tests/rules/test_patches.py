@@ -82,7 +82,7 @@ def test_patches_name_only_what_changed(before, after, patch):
 @given(data=st.data())
 def test_event_frames_are_a_fraction_of_the_state(data):
     """The point of patches: a command's frame in a two-player game is far smaller than the
-    state it updates (the issue's budget is 600 bytes on average; the whole state ~1.5 KB)."""
+    state it updates (a budget of 600 bytes on average; the whole state is ~1.5 KB)."""
     game = play_random_game(data, "yahtzee", 2)
     start, frames = frames_of(game)
     sizes, held = [], start
