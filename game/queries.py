@@ -4,7 +4,7 @@ missed); and, for each socket that comes or goes, who is connected and the recen
 
 Raw SQL because these are hot paths, and the ORM's compilation was most of their cost: half
 of a loaded server's CPU for the first query, half of a standings update's reading, most of a
-socket's arrival (docs/benchmarks.md). ``tests/multiplayer/test_queries.py``
+socket's arrival (docs/benchmarks.md). ``tests/selectors/test_queries.py``
 checks them against the ORM on SQLite and PostgreSQL.
 """
 

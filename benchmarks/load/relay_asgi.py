@@ -4,7 +4,7 @@ Same URL shape and Origin check as the real app (``/ws/rooms/<code>/``), no pars
 database, no rules. Serve with ``DJANGO_SETTINGS_MODULE=benchmarks.load.relay_settings daphne
 benchmarks.load.relay_asgi:application``: the floor (``--targets baseline``), which skips
 Channels' per-message hop as the app's consumer does; ``stock_application`` is the same relay
-on Channels' own dispatch (``--targets stock``), what issue 15 first measured as "the relay".
+on Channels' own dispatch (``--targets stock``), what the first relay runs measured as "the relay".
 """
 
 import os

@@ -37,7 +37,7 @@ class _KeepingConnection(SyncToAsync):
     """Channels' ``database_sync_to_async`` closes the thread's connections before and after
     every call, which with PostgreSQL's pool is a return, a checkout and a health check per
     command. The pool threads are few and long-lived: each keeps its connection, and drops it
-    only when it broke (docs/benchmarks.md, issue 15)."""
+    only when it broke (docs/benchmarks.md: a command path as lean as the relay's)."""
 
     def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
         try:

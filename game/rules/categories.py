@@ -86,7 +86,7 @@ def is_large_straight(dice: Dice) -> bool:
 
 # --- The Scandinavian game (Yatzy) ----------------------------------------------------------
 # Five of a kind counts as a pair, three and four of a kind (docs/rules.md: the
-# standard reading, not seed 003's "exactly N").
+# standard reading, not one Yatzy kata's "exactly N").
 
 def one_pair(dice: Dice) -> int:
     """The two highest matching dice."""

@@ -166,7 +166,7 @@ def test_command_bad_input_exits_2_with_one_line(manage, args):
 @pytest.mark.django_db(transaction=True)
 def test_a_game_that_finishes_is_analysed_without_being_asked(yahtzee_table, settings):
     from game import services
-    from tests.multiplayer.helpers import as_action, next_move, room_with_players
+    from tests.support.rooms import as_action, next_move, room_with_players
 
     settings.REVIEW_ON_FINISH = True
     room, guests = room_with_players(["Ann"], rules="yahtzee")

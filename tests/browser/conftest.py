@@ -7,11 +7,9 @@ real services and the real database. Nothing here touches the ORM in the test pr
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,7 +26,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from benchmarks.load.services import TEARDOWN_WAIT, stop
+from tests.support.servers import TEARDOWN_WAIT, free_port, serve, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "var" / "screenshots"
@@ -41,12 +39,6 @@ expect.set_options(timeout=15_000)
 PHONE = {"width": 390, "height": 844}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @dataclass
 class LiveServer:
     """One Daphne process over one data dir; `stop()` and `start()` keep the data and port."""
@@ -54,7 +46,7 @@ class LiveServer:
     data_dir: Path
     redis_url: str  # the real channel layer, as deployed
     strategy_dir: Path  # the test session's strategy tables (built by the tests that need them)
-    port: int = field(default_factory=_free_port)
+    port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
 
     @property
@@ -88,25 +80,7 @@ class LiveServer:
                        cwd=ROOT, env=self.env, check=True, timeout=120)
 
     def start(self) -> None:
-        log = open(self.data_dir / "daphne.log", "ab")  # noqa: SIM115 - lives with the process
-        daphne = Path(sys.executable).with_name("daphne")
-        self.proc = subprocess.Popen(
-            [str(daphne), "-b", "127.0.0.1", "-p", str(self.port),
-             "yahtzee_site.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"Daphne exited; see {self.data_dir / 'daphne.log'}")
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"Daphne did not answer; see {self.data_dir / 'daphne.log'}")
-            time.sleep(0.2)
+        self.proc = serve(self.port, self.env, self.data_dir / "daphne.log")
 
     def stop(self) -> None:
         if self.proc is not None:

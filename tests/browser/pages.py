@@ -6,9 +6,14 @@ Selectors live here (one place to change when the page changes); the tests read 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from playwright.sync_api import Page, expect
+
+if TYPE_CHECKING:
+    from .conftest import LiveServer
 
 
 @dataclass
@@ -167,3 +172,34 @@ def confirm_if_asked(page: Page) -> bool:
         return False
     bar.locator(".confirm-yes").click()
     return True
+
+
+def create_room(page: Page, server: LiveServer, *, name: str, rules: str, seats: list[str],
+                nickname: str) -> str:
+    """Create a room in the lobby (seats: "human" or a bot level); returns the room's URL."""
+    page.goto(server.url + "/")
+    page.fill("[name=name]", name)
+    page.select_option(".create-form [name=rules]", rules)
+    page.select_option("[name=seats]", str(len(seats)))
+    page.fill("[name=nickname]", nickname)
+    for i, kind in enumerate(seats):
+        page.select_option(f"[name=seat_{i}]", kind)
+    page.get_by_role("button", name="Create room").click()
+    page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
+    wait_connected(page)
+    return page.url
+
+
+def start_game(page: Page) -> None:
+    """The host starts the game; until the page shows the first turn."""
+    page.locator("#start-btn").click()
+    expect(page.locator("#turn")).to_contain_text("round 1 of")
+
+
+def roll(page: Page) -> None:
+    # Only once the page shows the turn as this player's: before that (a new game's state
+    # still on its way) R does nothing, and the seq read here would be the last game's.
+    expect(page.locator("#roll-btn")).to_be_enabled()
+    before = last_seq(page)
+    press(page, "r")
+    wait_seq(page, before + 1)

@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import DESKTOP, PHONE, LiveServer
+from .conftest import DESKTOP, PHONE
 from .pages import (
     assert_fits,
     cell,
     client_state,
     confirm_if_asked,
+    create_room,
     dice,
     held,
     join,
@@ -32,28 +33,6 @@ pytestmark = pytest.mark.browser
 
 ROOM_NAME = "Friday night <script>"  # untrusted text must show as text
 BOB = "<b>Bob</b>"
-
-
-def create_room(page: Page, server: LiveServer, *, name: str, rules: str, seats: list[str],
-                nickname: str) -> str:
-    """Create a room in the lobby (seats: "human" or a bot level); returns the room's URL."""
-    page.goto(server.url + "/")
-    page.fill("[name=name]", name)
-    page.select_option(".create-form [name=rules]", rules)
-    page.select_option("[name=seats]", str(len(seats)))
-    page.fill("[name=nickname]", nickname)
-    for i, kind in enumerate(seats):
-        page.select_option(f"[name=seat_{i}]", kind)
-    page.get_by_role("button", name="Create room").click()
-    page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
-    wait_connected(page)
-    return page.url
-
-
-def start_game(page: Page) -> None:
-    """The host starts the game; until the page shows the first turn."""
-    page.locator("#start-btn").click()
-    expect(page.locator("#turn")).to_contain_text("round 1 of")
 
 
 def watcher_tries_to_roll(page: Page) -> dict:

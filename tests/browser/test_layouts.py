@@ -14,16 +14,17 @@ from .pages import (
     cell,
     client_state,
     confirm_if_asked,
+    create_room,
     dice,
     last_seq,
     low_contrast_text,
     options,
     press,
     settle,
+    start_game,
     wait_connected,
     wait_seq,
 )
-from .test_game import create_room, start_game
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,17 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE
-from .pages import dice, held, join, last_seq, wait_connected, wait_dice, wait_seq
-from .test_game import create_room, start_game
+from .pages import (
+    create_room,
+    dice,
+    held,
+    join,
+    last_seq,
+    start_game,
+    wait_connected,
+    wait_dice,
+    wait_seq,
+)
 
 pytestmark = pytest.mark.browser
 

@@ -8,9 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE
-from .pages import cell, client_state, last_seq, wait_seq
-from .test_game import create_room, start_game
-from .test_room_flow import roll
+from .pages import cell, client_state, create_room, last_seq, roll, start_game, wait_seq
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, ROOT, LiveServer
-from .pages import assert_fits, low_contrast_text, press
-from .test_game import create_room
+from .pages import assert_fits, create_room, low_contrast_text, press
 
 pytestmark = pytest.mark.browser
 

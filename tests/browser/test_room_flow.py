@@ -1,4 +1,4 @@
-"""Issue 13, the room page: no game gets stuck (a late friend takes a seat for the rematch, the
+"""The room page: no game gets stuck (a late friend takes a seat for the rematch, the
 turn timer), the phone is the main screen (dice on screen while choosing a lower box, a second
 tap before a 0), and dark mode. Each test saves its screenshots in var/screenshots/."""
 
@@ -15,27 +15,19 @@ from .pages import (
     cell,
     client_state,
     confirm_if_asked,
+    create_room,
     join,
     last_seq,
     low_contrast_text,
     options,
     press,
+    roll,
     settle,
+    start_game,
     wait_connected,
-    wait_seq,
 )
-from .test_game import create_room, start_game
 
 pytestmark = pytest.mark.browser
-
-
-def roll(page: Page) -> None:
-    # Only once the page shows the turn as this player's: before that (a new game's state
-    # still on its way) R does nothing, and the seq read here would be the last game's.
-    expect(page.locator("#roll-btn")).to_be_enabled()
-    before = last_seq(page)
-    press(page, "r")
-    wait_seq(page, before + 1)
 
 
 def play_solo_game(page: Page) -> None:

@@ -16,17 +16,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.load.services import (
-    REPO,
-    TEARDOWN_WAIT,
-    free_port,
-    start_daphne,
-    start_redis,
-    stop,
-    wait_for_port,
-)
-
-APPLICATION = "yahtzee_site.asgi:application"
+from benchmarks.load.services import start_redis
+from tests.support.servers import REPO, TEARDOWN_WAIT, free_port, serve, stop
 
 
 def site_env(data_dir: Path, redis_url: str) -> dict[str, str]:
@@ -100,10 +91,8 @@ class Site:
     # -- Daphne ----------------------------------------------------------------------------
     def start_daphne(self, i: int = 0) -> None:
         env = {**site_env(self.data_dir, self.redis_url), **self.env}
-        self.daphnes[i] = start_daphne(
-            APPLICATION, self.ports[i], env, self.data_dir / f"daphne-{i}.log", wait=False,
-            options=self.daphne_options)
-        wait_for_port(self.ports[i], 60, self.daphnes[i])
+        self.daphnes[i] = serve(self.ports[i], env, self.data_dir / f"daphne-{i}.log",
+                                options=self.daphne_options)
 
     def kill_daphne(self, i: int = 0, sig: int = signal.SIGKILL) -> None:
         """End a server abruptly (SIGKILL: no disconnect(), no cleanup), like a crash."""

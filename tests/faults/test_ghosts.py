@@ -1,7 +1,7 @@
 """Real Daphne servers: a player's socket ends badly — its server is killed, or its client
 stops reading — and the room does not keep a ghost: the seat turns away within the stale
 window and autoplay takes the turn. (The in-process ways a consumer ends — clean close, an
-exception in a handler, a cancel by the server — are in tests/multiplayer/test_ghosts.py.)"""
+exception in a handler, a cancel by the server — are in tests/realtime/test_ghosts.py.)"""
 
 from __future__ import annotations
 

@@ -7,26 +7,14 @@ import time
 
 import pytest
 
-from game import services
-from game.models import Game
 from game.presenters.replay import replay_data
 from game.rules import Game as RulesGame
 from game.rules import event_from_dict
-from tests.multiplayer.helpers import as_action, next_move, room_with_players
+from tests.support.rooms import finished_game
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"]
-
-
-def finished_game(names: list[str], rules: str = "yahtzee") -> Game:
-    room, guests = room_with_players(names, rules=rules)
-    game = Game.objects.get(room=room)
-    while game.status == "playing":
-        services.play(room.code, as_action(next_move(game.snapshot)),
-                      guest_key=guests[game.snapshot["current_player"]])
-        game.refresh_from_db()
-    return game
 
 
 def fold(data: dict) -> list[dict]:

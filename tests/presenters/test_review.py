@@ -10,8 +10,7 @@ import pytest
 from game.ai.review import VERSION
 from game.models import GameAnalysis
 from game.presenters.review import review_view
-
-from .test_replay import finished_game
+from tests.support.rooms import finished_game
 
 GRADES = {"best": 1, "good": 0, "inaccuracy": 0, "mistake": 1, "blunder": 0}
 

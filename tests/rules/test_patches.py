@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from game.rules import Game, event_from_dict
 from game.rules.patches import apply_patch, event_messages, state_after, state_patch
 
-from .test_properties import play_random_game, rulesets
+from .random_games import play_random_game, rulesets
 
 #: The events that end a command's result: a roll's only event, a score's last.
 LAST = ("rolled", "turn_started", "game_finished")
@@ -82,7 +82,7 @@ def test_patches_name_only_what_changed(before, after, patch):
 @given(data=st.data())
 def test_event_frames_are_a_fraction_of_the_state(data):
     """The point of patches: a command's frame in a two-player game is far smaller than the
-    state it updates (the issue's budget is 600 bytes on average; the whole state ~1.5 KB)."""
+    state it updates (a budget of 600 bytes on average; the whole state is ~1.5 KB)."""
     game = play_random_game(data, "yahtzee", 2)
     start, frames = frames_of(game)
     sizes, held = [], start

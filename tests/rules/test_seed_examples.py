@@ -1,4 +1,5 @@
-"""Every scoring example in shared/seeds/, one test case each, for the ruleset it belongs to.
+"""Every scoring example of the rule texts the project started from (four katas and challenges),
+one test case each, for the ruleset it belongs to.
 
 Examples that docs/rules.md overrules are listed at the bottom with the ruling we follow instead.
 """
@@ -12,9 +13,9 @@ def score(ruleset, dice: str, box: str) -> int:
     return ruleset.box(box).score(parse_dice(dice))
 
 
-# seed 001 (Coding Dojo KataYahtzee) and seed 003 (the kata's README): the Scandinavian game.
+# The Coding Dojo wiki's KataYahtzee and a Yatzy kata's README: the Scandinavian game.
 YATZY_EXAMPLES = [
-    # seed 001
+    # the Coding Dojo wiki's KataYahtzee
     ("1,1,2,4,4", "fours", 8),
     ("3,3,3,4,4", "one_pair", 8),
     ("1,1,2,3,3", "two_pairs", 8),
@@ -25,7 +26,7 @@ YATZY_EXAMPLES = [
     ("1,1,2,2,2", "full_house", 8),
     ("4,4,4,4,4", "full_house", 0),
     ("6,6,6,6,6", "yatzy", 50),
-    # seed 003
+    # the Yatzy kata's README
     ("1,1,3,3,6", "chance", 14),
     ("4,5,5,6,1", "chance", 21),
     ("1,1,1,1,1", "yatzy", 50),
@@ -49,7 +50,7 @@ YATZY_EXAMPLES = [
     ("4,4,4,4,4", "full_house", 0),
 ]
 
-# seed 004 (Yahtzee kata, steps 1 and 3) and seed 002 (Magic Night): the standard game.
+# A step-by-step Yahtzee kata (steps 1 and 3) and the Magic Night challenge: the standard game.
 YAHTZEE_EXAMPLES = [
     ("1,1,3,5,6", "ones", 2),
     ("1,3,2,2,2", "twos", 6),
@@ -64,7 +65,8 @@ YAHTZEE_EXAMPLES = [
     ("1,2,3,4,5", "large_straight", 40),
     ("2,2,2,2,2", "yahtzee", 50),
     ("1,6,4,3,1", "chance", 15),
-    # seed 002: "2, 3, 4 and 5 can be a Small Straight"; "a run of at least four dice"
+    # the Magic Night challenge: "2, 3, 4 and 5 can be a Small Straight";
+    # "a run of at least four dice"
     ("2,3,4,5,5", "small_straight", 30),
     ("2,3,4,5,6", "small_straight", 30),
     ("2,3,4,5,1", "large_straight", 40),
@@ -81,9 +83,9 @@ def test_yahtzee_seed_example(dice, box, points):
     assert score(YAHTZEE, dice, box) == points
 
 
-# Seed 003 reads some Yatzy boxes as "exactly N"; docs/rules.md follows the standard reading:
-# five of a kind counts as a pair, three and four of a kind, and a full four of a kind
-# still holds a pair and three of a kind. (seed says -> we score)
+# The Yatzy kata's README reads some boxes as "exactly N"; docs/rules.md follows the standard
+# reading: five of a kind counts as a pair, three and four of a kind, and a full four of a kind
+# still holds a pair and three of a kind. (the kata says -> we score)
 OVERRULED_YATZY = [
     ("3,3,3,4,1", "one_pair", 0, 6),
     ("3,3,3,3,1", "one_pair", 0, 6),
@@ -94,5 +96,5 @@ OVERRULED_YATZY = [
 
 
 @pytest.mark.parametrize(("dice", "box", "seed_says", "points"), OVERRULED_YATZY)
-def test_seed_003_exactly_n_examples_are_overruled(dice, box, seed_says, points):
+def test_the_yatzy_katas_exactly_n_examples_are_overruled(dice, box, seed_says, points):
     assert score(YATZY, dice, box) == points != seed_says

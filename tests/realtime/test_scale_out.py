@@ -12,9 +12,8 @@ from websockets.asyncio.client import connect
 from game import services
 from game.models import Game, GameEvent, Seat
 from game.rules.patches import event_messages
-
-from .helpers import make_session, room_with_players
-from .servers import Daphne
+from tests.support.rooms import make_session, room_with_players
+from tests.support.servers import Daphne
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 TIMEOUT = 30

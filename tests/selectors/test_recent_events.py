@@ -14,10 +14,8 @@ from game import services
 from game.models import Game
 from game.rules import Roll, Score
 from game.selectors import RECENT_EVENTS, recent_events
-
-from .conftest import close_layer
-from .helpers import as_action, next_move, room_with_players
-from .test_consumer import play_move, seated_room
+from tests.support.rooms import as_action, next_move, room_with_players
+from tests.support.sockets import close_layer, play_move, seated_room
 
 DB = pytest.mark.django_db(transaction=True)
 

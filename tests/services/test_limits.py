@@ -8,8 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from game.models import Room, Seat
-
-from .helpers import room_with_players
+from tests.support.rooms import room_with_players
 
 pytestmark = pytest.mark.django_db
 

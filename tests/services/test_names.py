@@ -10,8 +10,7 @@ from django.urls import reverse
 from game import services
 from game.models import Seat
 from game.services.names import skeleton
-
-from .helpers import room_with_players
+from tests.support.rooms import room_with_players
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PROBE = str(Path(__file__).with_name("layer_probe.py"))
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def probe_env(tmp_path, **extra: str) -> dict[str, str]:

@@ -13,19 +13,9 @@ from game.models import Game, GameEvent, Room, Seat
 from game.rules import NotYourTurn, Roll, RulesError, Score
 from game.rules.patches import event_messages, state_after
 from game.services import ServiceError, rules_cache
-
-from .helpers import as_action, next_move, room_with_players
+from tests.support.rooms import as_action, next_move, play_to_end, room_with_players
 
 pytestmark = pytest.mark.django_db
-
-
-def play_to_end(room: Room, guests: list[str]) -> Game:
-    game = Game.objects.get(room=room)
-    while game.status == Game.Status.PLAYING:
-        player = game.snapshot["current_player"]
-        services.play(room.code, as_action(next_move(game.snapshot)), guest_key=guests[player])
-        game.refresh_from_db()
-    return game
 
 
 @pytest.mark.parametrize("rules", ["yahtzee", "yatzy", "triple"])

@@ -80,9 +80,8 @@ async def test_sockets_per_session_and_per_address_are_capped(settings):
     from channels.db import database_sync_to_async
 
     from game import services
+    from tests.support.rooms import make_session
     from yahtzee_site.asgi import application
-
-    from .helpers import make_session
 
     settings.SOCKETS_PER_SESSION, settings.SOCKETS_PER_ADDRESS = 2, 3
     settings.CLIENT_IP_HEADER = "X-Forwarded-For"

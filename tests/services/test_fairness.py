@@ -23,10 +23,8 @@ from game.models import Game, GameEvent, Room, Seat
 from game.rules import Roll
 from game.rules.fairness import commitment
 from game.services.dice import draw_server_seed
-
-from .conftest import close_layer
-from .helpers import as_action, next_move, room_with_players
-from .test_consumer import play_move, seated_room
+from tests.support.rooms import as_action, next_move, room_with_players
+from tests.support.sockets import close_layer, play_move, seated_room
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
 DB = pytest.mark.django_db(transaction=True)

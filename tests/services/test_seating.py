@@ -10,10 +10,8 @@ from game import services
 from game.models import Game, GameEvent, Room, Seat
 from game.selectors import room_state
 from game.services import ServiceError
-
-from .helpers import room_with_players
-from .test_consumer import seated_room
-from .test_services import play_to_end
+from tests.support.rooms import play_to_end, room_with_players
+from tests.support.sockets import seated_room
 
 HOST = "host-Ann"
 

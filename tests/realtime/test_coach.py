@@ -12,9 +12,7 @@ from channels.db import database_sync_to_async
 from django.core.management import call_command
 
 from game.models import Room
-
-from .conftest import close_layer
-from .test_consumer import play_move, seated_room
+from tests.support.sockets import close_layer, play_move, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("yahtzee_table")]

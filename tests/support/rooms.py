@@ -1,4 +1,4 @@
-"""Small helpers for the multiplayer tests: make rooms, pick a legal move from a state."""
+"""Rooms for the tests that go through the services: sessions, seated rooms, legal moves."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.sessions.backends.db import SessionStore
 
 from game import services
-from game.models import Room
+from game.models import Game, Room
 from game.rules import Action, Roll, Score
 
 
@@ -53,3 +53,19 @@ def as_action(move: dict[str, Any]) -> Action:
     if move["type"] == "roll":
         return Roll(tuple(move["hold"]))
     return Score(move["box"], move["column"])
+
+
+def play_to_end(room: Room, guests: list[str]) -> Game:
+    """Play the room's game through the services, each seat's guest moving in turn."""
+    game = Game.objects.get(room=room)
+    while game.status == Game.Status.PLAYING:
+        player = game.snapshot["current_player"]
+        services.play(room.code, as_action(next_move(game.snapshot)), guest_key=guests[player])
+        game.refresh_from_db()
+    return game
+
+
+def finished_game(names: list[str], rules: str = "yahtzee") -> Game:
+    """A started room of ``names`` whose game was played to the end through the services."""
+    room, guests = room_with_players(names, rules=rules)
+    return play_to_end(room, guests)

@@ -11,9 +11,7 @@ from channels.db import database_sync_to_async
 from game.ai import CardState, advisor
 from game.models import Game, Room
 from game.services import rules_cache
-
-from .conftest import close_layer
-from .test_consumer import seated_room
+from tests.support.sockets import close_layer, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("yahtzee_table")]

@@ -16,9 +16,7 @@ from django.db import connection
 
 from game.models import Connection, GameEvent, Room
 from game.realtime import heartbeat
-
-from .conftest import close_layer
-from .test_consumer import seated_room
+from tests.support.sockets import close_layer, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.redis]
 

@@ -9,50 +9,10 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from game import services
 from game.models import Game, GameEvent, Room
-
-from .conftest import close_layer
-from .helpers import next_move
+from tests.support.sockets import close_layer, play_move, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-async def make_room(n_seats: int, rules: str = "yahtzee", bots=()):
-    def _make(host):
-        specs = [services.SeatSpec() for _ in range(n_seats)]
-        specs += [services.SeatSpec(b) for b in bots]
-        return services.create_room(name="Room", rules=rules, seats=specs, host_key=host)
-    return _make
-
-
-async def seated_room(sessions, names, rules="yahtzee", bots=()):
-    """A waiting room with ``names`` seated; returns (room, [(session, guest)])."""
-    people = await sessions(len(names))
-
-    def _make():
-        specs = [services.SeatSpec() for _ in names] + [services.SeatSpec(b) for b in bots]
-        room = services.create_room(name="Room", rules=rules, seats=specs,
-                                    host_key=people[0][1])
-        for i, (name, (_, guest)) in enumerate(zip(names, people, strict=True)):
-            services.take_seat(room.code, guest, name, i)
-        return room
-
-    return await database_sync_to_async(_make)(), people
-
-
-async def play_move(mover, everyone) -> int:
-    """The player to move makes one legal move; every client reads up to its last event."""
-    move = next_move(mover.game)
-    await mover.send(move)
-    last_kind = "rolled" if move["type"] == "roll" else ("turn_started", "game_finished")
-    msg = await mover.until(lambda m: m["type"] == "error" or (
-        m["type"] == "event" and m["event"]["kind"] in last_kind))
-    assert msg["type"] == "event", msg
-    for c in everyone:
-        if c is not mover:
-            await c.until_seq(msg["seq"])
-    return msg["seq"]
 
 
 @pytest.mark.parametrize(("layer", "rules"), [

@@ -12,8 +12,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from game.models import Connection, Game, GameEvent, Room, Seat
-
-from .helpers import room_with_players
+from tests.support.rooms import room_with_players
 
 pytestmark = pytest.mark.django_db
 

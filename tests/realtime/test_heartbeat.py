@@ -14,8 +14,7 @@ from django.utils import timezone
 from game import selectors, services
 from game.models import Connection, Seat
 from game.realtime import heartbeat
-
-from .test_consumer import seated_room
+from tests.support.sockets import seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

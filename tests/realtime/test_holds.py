@@ -7,9 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from game.models import Game
-
-from .conftest import close_layer
-from .test_consumer import seated_room
+from tests.support.sockets import close_layer, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -1,4 +1,6 @@
-"""Fixtures for the multiplayer tests: websocket clients on the real ASGI application."""
+"""Websocket clients on the real ASGI application (in this process), and rooms to play in.
+
+Fixtures for every test that talks to the room socket: tests/conftest.py registers them."""
 
 from __future__ import annotations
 
@@ -10,9 +12,10 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
+from game import services
 from game.rules.patches import event_messages, state_after
 
-from .helpers import make_session
+from .rooms import make_session, next_move
 
 ORIGIN = (b"origin", b"http://localhost")
 HOST = (b"host", b"localhost")
@@ -138,3 +141,32 @@ async def close_layer() -> None:
     layer = get_channel_layer()
     if hasattr(layer, "flush") and type(layer).__name__ == "RedisPubSubChannelLayer":
         await layer.flush()
+
+
+async def seated_room(sessions, names, rules="yahtzee", bots=()):
+    """A waiting room with ``names`` seated; returns (room, [(session, guest)])."""
+    people = await sessions(len(names))
+
+    def _make():
+        specs = [services.SeatSpec() for _ in names] + [services.SeatSpec(b) for b in bots]
+        room = services.create_room(name="Room", rules=rules, seats=specs,
+                                    host_key=people[0][1])
+        for i, (name, (_, guest)) in enumerate(zip(names, people, strict=True)):
+            services.take_seat(room.code, guest, name, i)
+        return room
+
+    return await database_sync_to_async(_make)(), people
+
+
+async def play_move(mover, everyone) -> int:
+    """The player to move makes one legal move; every client reads up to its last event."""
+    move = next_move(mover.game)
+    await mover.send(move)
+    last_kind = "rolled" if move["type"] == "roll" else ("turn_started", "game_finished")
+    msg = await mover.until(lambda m: m["type"] == "error" or (
+        m["type"] == "event" and m["event"]["kind"] in last_kind))
+    assert msg["type"] == "event", msg
+    for c in everyone:
+        if c is not mover:
+            await c.until_seq(msg["seq"])
+    return msg["seq"]

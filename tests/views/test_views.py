@@ -12,8 +12,7 @@ from django.utils import timezone
 from game import services
 from game.models import Connection, Game, Room, Seat
 from game.rules import Roll
-
-from .helpers import as_action, next_move, room_with_players
+from tests.support.rooms import as_action, next_move, play_to_end, room_with_players
 
 pytestmark = pytest.mark.django_db
 
@@ -129,10 +128,7 @@ def test_join_by_code_takes_a_code_or_a_link(client):
 
 def test_lobby_links_recently_finished_games(client):
     room, guests = room_with_players(["Ann"], rules="yatzy")
-    game = Game.objects.get(room=room)
-    while game.status == "playing":
-        services.play(room.code, as_action(next_move(game.snapshot)), guest_key=guests[0])
-        game.refresh_from_db()
+    game = play_to_end(room, guests)
     html = client.get("/").content.decode()
     assert game.get_absolute_url() in html and room.get_absolute_url() in html
     assert "won by <strong>Ann</strong>" in html
