@@ -63,8 +63,8 @@ function receive(msg) {
   // Too fast: the command in flight goes again in a moment, with no error shown.
   if (msg.type === "error" && msg.code === "rate_limited" && sender.refused()) return;
   const before = state;
-  let next = reduce(state, msg, {
-    now: Date.now(), savedHolds: (game) => loadHolds(state.page.code, game) });
+  let next = reduce(state, msg,
+    { now: Date.now(), savedHolds: (game) => loadHolds(state.page.code, game) });
   if (next.reload) {
     location.reload();
     return;
@@ -86,13 +86,17 @@ function receive(msg) {
     for (const e of msg.events) feeling.onEvent(e.event || {}, next.game.players, myPlayer(next));
     saveHolds(next.page.code, next.game, next.held);
   }
-  if (msg.type === "error") setTimeout(() => { if (state.error === next.error) update(errorSeen(state)); }, ERROR_MS);
+  if (msg.type === "error") hideErrorLater(next.error);
   update(next);
   if (applied) {
     const kinds = msg.events.map((e) => (e.event || {}).kind);
     if (kinds.includes("turn_started") && isMyTurn(state)) feeling.yourTurn();
     if (kinds.includes("game_finished")) $("result-title").focus();
   }
+}
+
+function hideErrorLater(error) {
+  setTimeout(() => { if (state.error === error) update(errorSeen(state)); }, ERROR_MS);
 }
 
 // One sync at a time: the state it brings covers every event until then. The server answers
