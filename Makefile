@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup dev-setup lint
+.PHONY: run test test-js setup dev-setup lint
 .DEFAULT_GOAL := run
 
 # Each stamp is remade when one of its requirement files changes. pip is not quiet: a first
@@ -47,3 +47,10 @@ test: dev-setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(MAKE) test-js
+
+# The room page's JavaScript (Node's own test runner, no packages): its fixture, whole games
+# played over the websocket, is written by a Python test first.
+test-js: dev-setup
+	$(BIN)/python -m pytest -q tests/js/test_room_frames.py
+	node --test tests/js/

@@ -19,7 +19,8 @@ from .models import TURN_TIMES, Game, GameAnalysis, Room
 from .presenters.fairness import fairness_data
 from .presenters.replay import replay_data
 from .presenters.review import review_view
-from .rules import RULESETS, get_ruleset
+from .rules import MAX_PLAYERS, RULESETS, get_ruleset
+from .rules.dice import DICE_COUNT
 
 LOBBY_LIMIT = 20
 RECENT = timedelta(days=2)
@@ -111,6 +112,8 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "rulesets": RULESETS.values(),
         "ruleset": get_ruleset(room.rules).to_dict(),
         "turn_times": TURN_TIMES,
+        "max_seats": MAX_PLAYERS,
+        "dice_count": DICE_COUNT,
     }
     return render(request, "game/room.html", context, status=status)
 

@@ -1,4 +1,4 @@
-// Five dice drawn as SVG with pips; each die is a real toggle button (aria-pressed = held).
+// The dice drawn as SVG with pips; each die is a real toggle button (aria-pressed = held).
 
 import { h, svg } from "./dom.js";
 
@@ -24,12 +24,13 @@ export function dieFace(value) {
   return face;
 }
 
-/** The dice tray: five buttons, created once and updated in place so focus survives. */
+/** The dice tray: one button per die, created once and updated in place so focus survives. */
 export class DiceTray {
-  constructor(container, onToggle) {
+  /** count: how many dice the game rolls (the page's data). */
+  constructor(container, count, onToggle) {
     this.buttons = [];
-    this.values = [null, null, null, null, null];
-    for (let i = 0; i < 5; i += 1) {
+    this.values = Array(count).fill(null);
+    for (let i = 0; i < count; i += 1) {
       const button = h("button", {
         type: "button", class: "die", "aria-pressed": "false", dataset: { pos: String(i) },
         onclick: () => onToggle(i),
@@ -42,7 +43,7 @@ export class DiceTray {
   }
 
   /**
-   * Draw `dice` (array of 5 values or null), `held` (Set of positions), whether holding is
+   * Draw `dice` (an array of values, one per die, or null), `held` (Set of positions), whether holding is
    * possible now, and which positions just rolled (they get the roll animation).
    */
   update({ dice, held, canHold, rolled = [] }) {

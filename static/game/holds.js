@@ -21,7 +21,7 @@ export function loadHolds(code, game) {
     const saved = JSON.parse(sessionStorage.getItem(`holds:${code}`) || "null");
     const key = turnKey(game);
     if (key && saved && saved.turn === key && Array.isArray(saved.held)) {
-      return new Set(saved.held.filter((i) => Number.isInteger(i) && i >= 0 && i < 5));
+      return new Set(saved.held.filter((i) => Number.isInteger(i) && i >= 0 && i < game.dice.length));
     }
   } catch (err) { /* a damaged entry: start afresh */ }
   return new Set();

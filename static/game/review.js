@@ -5,7 +5,7 @@
 
 import { h, replaceChildren, svg } from "./dom.js";
 import { slotLabel } from "./labels.js";
-import { RULESET } from "./ruleset.js";
+import { RULESET, parseSlot } from "./ruleset.js";
 
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const GRADE_WORDS = {
@@ -25,8 +25,8 @@ const signed = (x) => `${x < 0 ? "−" : "+"}${Math.abs(x).toFixed(2)}`;
 /** "keep 3 3", "re-roll all five", "score Chance": the best choice, in words. */
 function choiceText(best, columns) {
   if (Array.isArray(best)) return best.length ? `keep ${best.join(" ")}` : "re-roll all five";
-  const [box, column] = best.split("@");
-  return `score ${slotLabel(box, column ? Number(column) - 1 : 0, columns)}`;
+  const { box, column } = parseSlot(best);
+  return `score ${slotLabel(box, column, columns)}`;
 }
 
 /** What the move at `frame` chose: "Kept 2 3 5", "Scored Chance". */

@@ -4,7 +4,7 @@
 import { h } from "./dom.js";
 import { boxHelp } from "./help.js";
 import { boxLabel, boxShort, slotLabel } from "./labels.js";
-import { RULESET, sectionBoxes } from "./ruleset.js";
+import { RULESET, sectionBoxes, slotName } from "./ruleset.js";
 
 /**
  * Build the scorecard table.
@@ -19,7 +19,7 @@ export function renderScorecard(view, onScore) {
   const columns = game.scorecards[0].columns.length;
   const multi = columns > 1;
   const current = game.finished ? null : game.current_player;
-  const options = new Map((game.options || []).map((o) => [`${o.box}@${o.column}`, o]));
+  const options = new Map((game.options || []).map((o) => [slotName(o.box, o.column, columns), o]));
   const hasYahtzeeBonus = RULESET.yahtzee_bonus > 0;
 
   const table = h("table", {
@@ -153,7 +153,7 @@ function boxCell(ctx, onScore) {
     td.textContent = String(points);
     return td;
   }
-  const option = p === current ? options.get(`${box}@${c}`) : undefined;
+  const option = p === current ? options.get(slotName(box, c, columns)) : undefined;
   if (!option) return td;
   const where = slotLabel(box, c, columns);
   if (!option.allowed) {

@@ -204,3 +204,28 @@ def test_joker_forbidden_boxes_and_seq_gaps(daphne_server, new_context, screensh
     expect(page.locator("#cards")).to_be_hidden()
     expect(page.locator("#start-btn")).to_be_visible()
     assert client_state(page) is None
+
+
+def test_a_presence_change_redraws_the_turn_line(daphne_server, new_context):
+    """The player to move leaves mid-turn: the others' turn line says at once that the
+    computer plays the turn, as the seats and the scorecard say that the player is away."""
+    page = phone_page(new_context)
+    create_room(page, daphne_server, name="Away", rules="yahtzee", seats=["human"],
+                nickname="Jo")
+    events = [
+        {"kind": "game_started", "rules": "yahtzee", "players": ["Jo", "Al"]},
+        {"kind": "turn_started", "player": 0, "round": 1},
+        {"kind": "rolled", "player": 0, "dice": [1, 2, 3, 4, 6], "held": [], "roll": 1},
+        {"kind": "scored", "player": 0, "box": "chance", "column": 0, "points": 16},
+        {"kind": "turn_started", "player": 1, "round": 1},
+    ]
+    page.evaluate("m => window.yahtzeeRoom.receive(m)", rules_state(events, you=0))
+    expect(page.locator("#turn")).to_have_text("Al’s turn · round 1 of 13")
+    page.evaluate("m => window.yahtzeeRoom.receive(m)",
+                  {"type": "presence", "seats": [{"seat": 1, "connected": False}]})
+    expect(page.locator('#seats li[data-seat="1"] .presence')).to_have_text("away")
+    expect(page.locator("#turn")).to_have_text(
+        "Al’s turn — the computer plays it · round 1 of 13")
+    page.evaluate("m => window.yahtzeeRoom.receive(m)",
+                  {"type": "presence", "seats": [{"seat": 1, "connected": True}]})
+    expect(page.locator("#turn")).to_have_text("Al’s turn · round 1 of 13")

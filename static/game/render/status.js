@@ -1,0 +1,43 @@
+// What the page says about itself: the connection, the last error, a computer getting ready.
+
+import { h, replaceChildren } from "../dom.js";
+
+/** How long an error stays on screen. */
+export const ERROR_MS = 8000;
+
+/** actions: {retryNow()}. */
+export function renderConnection(state, el, actions) {
+  const { status, retryInMs } = state.connection;
+  // Drawn again only when it changed: a redraw must not replace the focused button.
+  const key = `${status}/${retryInMs}`;
+  if (el.dataset.drawn === key) return;
+  el.dataset.drawn = key;
+  el.dataset.state = status;
+  replaceChildren(el);
+  if (status === "connecting") el.append("Connecting…");
+  else if (status === "reconnecting") el.append("Reconnecting…");
+  else if (status === "open") el.append("Connected");
+  else if (status === "back") el.append("Back online — the game is up to date.");
+  else if (status === "lost") {
+    const secs = Math.max(1, Math.round(retryInMs / 1000));
+    el.append(`Connection lost — trying again in ${secs} s. `,
+      h("button", { type: "button", class: "link-button", onclick: actions.retryNow },
+        "Reconnect now"));
+  }
+}
+
+export function renderError(state, box, now) {
+  const e = state.error;
+  box.hidden = !e || now - e.at >= ERROR_MS;
+  if (box.hidden) return;
+  box.textContent = e.message;
+  box.dataset.code = e.code;
+}
+
+export function renderPreparing(state, el) {
+  const p = state.preparing;
+  el.hidden = !p;
+  if (!p) return;
+  el.textContent = `${p.name} is getting ready (${p.percent}\u00a0%): `
+    + "its strategy table is built once, the first time it plays.";
+}

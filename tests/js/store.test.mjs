@@ -1,0 +1,233 @@
+// The room page's reducer: whole games' frames give the server's states, and each kind of
+// frame changes what it should and nothing else.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { loadFixture, pageData, usePageRuleset } from "./fixture.mjs";
+
+const { games } = loadFixture();
+usePageRuleset(games[0].ruleset);
+const {
+  LOG_LIMIT, awayPlayers, canHold, connectionChanged, initialState, isMyTurn, reduce, toggleHeld,
+  turnLine,
+} = await import("../../static/game/store.js");
+
+const ctx = { now: 1_000_000, savedHolds: () => new Set() };
+
+/** Apply `frames` from the page's first state; call `each(state, frame, game)` after each. */
+function play(frames, page = pageData(), each = () => {}) {
+  let state = connectionChanged(initialState(page), "open");
+  for (const { frame, game } of frames) {
+    state = reduce(state, frame, ctx);
+    each(state, frame, game);
+  }
+  return state;
+}
+
+/** The state just after the first `events` frame that leaves `pred(game)` true. */
+function stateWhere(frames, pred) {
+  let found = null;
+  play(frames, pageData(), (state, frame) => {
+    if (!found && frame.type === "events" && pred(state.game)) found = state;
+  });
+  assert.ok(found, "no such moment in the fixture");
+  return found;
+}
+
+const twoPlayers = games.find((g) => g.players.length === 2);
+
+for (const { rules, frames } of games) {
+  test(`the reducer follows a whole ${rules} game to the server's states`, () => {
+    let checked = 0;
+    const end = play(frames, pageData({ rules }), (state, frame, game) => {
+      if (frame.type !== "events") return;
+      assert.deepEqual(state.game, game, `after seq ${frame.events.at(-1).seq}`);
+      assert.equal(state.seq, game.seq);
+      assert.equal(state.needsSync, false);
+      checked += 1;
+    });
+    assert.ok(checked > 20);
+    assert.equal(end.room.status, "finished");
+    assert.equal(end.turnEnds, null);
+    assert.match(end.log[0].text, /^Game over: /);
+    const seqs = end.log.map((l) => l.seq);
+    assert.deepEqual(seqs, [...seqs].sort((a, b) => b - a)); // newest first
+    assert.equal(new Set(seqs).size, seqs.length); // each event once
+  });
+}
+
+test("a presence change reaches the turn line: the computer plays for a person away", () => {
+  const bobToMove = stateWhere(twoPlayers.frames, (g) => g.current_player === 1 && !g.finished);
+  assert.equal(turnLine(bobToMove, ctx.now).autoplay, false);
+  const away = reduce(bobToMove, { type: "presence", seats: [{ seat: 1, connected: false }],
+    watchers: 0 }, ctx);
+  assert.deepEqual([...awayPlayers(away)], [1]);
+  assert.deepEqual(turnLine(away, ctx.now), { mine: false, name: "Bob", bot: false,
+    autoplay: true, round: bobToMove.game.round, rounds: 13 });
+  assert.equal(bobToMove.room.seats[1].connected, true); // the state before is not changed
+  const back = reduce(away, { type: "presence", seats: [{ seat: 1, connected: true }] }, ctx);
+  assert.equal(turnLine(back, ctx.now).autoplay, false);
+  assert.equal(back.room.watchers, 0); // a presence frame without watchers keeps the count
+});
+
+test("a computer's turn is named so, never played 'for' it", () => {
+  const bobToMove = stateWhere(twoPlayers.frames, (g) => g.current_player === 1 && !g.finished);
+  const bot = reduce(bobToMove, { type: "presence",
+    seats: [{ seat: 1, kind: "bot", name: "Bot 1", connected: false }] }, ctx);
+  assert.deepEqual([...awayPlayers(bot)], []);
+  const line = turnLine(bot, ctx.now);
+  assert.equal(line.bot, true);
+  assert.equal(line.autoplay, false);
+});
+
+test("a turn out of time is played by the computer", () => {
+  const bobToMove = stateWhere(twoPlayers.frames, (g) => g.current_player === 1 && !g.finished);
+  const timed = { ...bobToMove, turnEnds: ctx.now + 1500 };
+  assert.equal(turnLine(timed, ctx.now).autoplay, false);
+  assert.equal(turnLine(timed, ctx.now + 1500).autoplay, true);
+});
+
+test("events after a gap or of another game change nothing but ask for the state", () => {
+  const mid = stateWhere(twoPlayers.frames, (g) => g.round === 3);
+  const at = mid.game.seq;
+  const event = { kind: "rolled", player: mid.game.current_player, dice: [1, 2, 3, 4, 5],
+    held: [], roll: 1 };
+  const gap = reduce(mid, { type: "events", game: mid.game.id, by: "human",
+    events: [{ seq: at + 2, event }], changes: { dice: [1, 2, 3, 4, 5] } }, ctx);
+  assert.equal(gap.needsSync, true);
+  assert.equal(gap.game, mid.game);
+  assert.equal(gap.seq, at);
+  const other = reduce(mid, { type: "events", game: mid.game.id + 1, by: "human",
+    events: [{ seq: at + 1, event }], changes: {} }, ctx);
+  assert.equal(other.needsSync, true);
+  assert.equal(other.game, mid.game);
+  // Events a state already brought: nothing at all.
+  const old = reduce(mid, { type: "events", game: mid.game.id, by: "human",
+    events: [{ seq: at, event }], changes: { dice: [6, 6, 6, 6, 6] } }, ctx);
+  assert.equal(old, mid);
+});
+
+test("a roll animates the dice thrown and keeps my holds; a new turn clears them", () => {
+  let sawMine = false;
+  let sawTheirs = false;
+  play(twoPlayers.frames, pageData(), (state, frame) => {
+    if (frame.type !== "events") return;
+    const roll = frame.events.map((e) => e.event).find((e) => e.kind === "rolled");
+    const last = frame.events.at(-1).event;
+    if (last.kind === "turn_started") {
+      assert.equal(state.held.size + state.lastHeld.size, 0);
+    } else if (roll) {
+      const kept = new Set(roll.held);
+      assert.deepEqual(state.rolled, [0, 1, 2, 3, 4].filter((i) => !kept.has(i)));
+      assert.deepEqual([...state.lastHeld], roll.held);
+      if (roll.player === 0) {
+        assert.deepEqual([...state.held], roll.held);
+        sawMine = true;
+      } else {
+        assert.equal(state.held.size, 0);
+        sawTheirs = true;
+      }
+    }
+  });
+  assert.ok(sawMine && sawTheirs);
+});
+
+test("the mover's holds show to the others, never echo back, only at the same moment", () => {
+  let theirs = 0;
+  let before = null;
+  play(twoPlayers.frames, pageData(), (state, frame) => {
+    if (frame.type === "holding") {
+      if (frame.player === 1) {
+        assert.deepEqual([...state.lastHeld], frame.held);
+        theirs += 1;
+      } else {
+        assert.equal(state.lastHeld, before.lastHeld); // my own echo
+      }
+    }
+    before = state;
+  });
+  assert.ok(theirs > 0);
+  const mid = stateWhere(twoPlayers.frames, (g) => g.current_player === 1 && g.dice !== null);
+  const stale = reduce(mid, { type: "holding", game: mid.game.id, seq: mid.game.seq - 1,
+    player: 1, held: [0] }, ctx);
+  assert.equal(stale, mid);
+});
+
+test("a state replaces the game, keeps the log's lines once, and restores my saved holds", () => {
+  const frames = twoPlayers.frames;
+  const mine = stateWhere(frames, (g) => g.current_player === 0 && g.dice !== null
+    && g.rolls_left > 0);
+  const sync = { type: "state", seq: mine.game.seq, room: {}, you: { seat: 0, host: true },
+    game: mine.game, turn_ends_in: 30,
+    recent: mine.log.slice(0, 3).map((l) => ({ seq: l.seq, event: { kind: "rolled", player: 0,
+      dice: [1, 1, 1, 1, 1], held: [], roll: 1 }, by: "human" })) };
+  const saved = new Set([1, 3]);
+  const after = reduce({ ...mine, busy: true }, sync,
+    { now: ctx.now, savedHolds: (game) => (game === mine.game ? saved : new Set()) });
+  assert.equal(after.log.length, mine.log.length);
+  assert.deepEqual(after.held, saved);
+  assert.equal(after.busy, false);
+  assert.equal(after.turnEnds, ctx.now + 30_000);
+  assert.equal(after.synced, true);
+  // A watcher's page holds nothing.
+  const watcher = reduce({ ...mine, you: { seat: null, host: false } },
+    { ...sync, you: { seat: null, host: false } }, ctx);
+  assert.equal(watcher.reload, true); // the page was a player's: it reloads as a watcher's
+  const watching = reduce(initialState(pageData({ seat: null, joinForm: true })),
+    { ...sync, you: { seat: null, host: false } }, ctx);
+  assert.equal(watching.reload, false);
+  assert.equal(watching.held.size, 0);
+  assert.equal(isMyTurn(watching), false);
+});
+
+test("the log keeps the newest lines, games apart", () => {
+  let state = initialState(pageData());
+  const game = { ...stateWhere(twoPlayers.frames, () => true).game };
+  for (let id = 1; id <= 2; id += 1) {
+    const recent = [];
+    for (let seq = 1; seq <= LOG_LIMIT; seq += 1) {
+      recent.push({ seq, event: { kind: "turn_started", player: 1, round: seq }, by: "system" });
+    }
+    state = reduce(state, { type: "state", seq: 5, room: {}, you: { seat: 0, host: true },
+      game: { ...game, id }, recent }, ctx);
+  }
+  assert.equal(state.log.length, LOG_LIMIT);
+  assert.ok(state.log.every((l) => l.game === 2));
+  assert.equal(state.log[0].seq, LOG_LIMIT);
+  assert.equal(state.log[0].text, `Round ${LOG_LIMIT}: Bob's turn.`);
+});
+
+test("standings: the latest position of a game wins", () => {
+  let state = initialState(pageData());
+  state = reduce(state, { type: "standings", game: 4, seq: 10, players: [] }, ctx);
+  const older = reduce(state, { type: "standings", game: 4, seq: 8, players: [] }, ctx);
+  assert.equal(older, state);
+  const next = reduce(state, { type: "standings", game: 5, seq: 2, players: [] }, ctx);
+  assert.equal(next.standings.game, 5);
+});
+
+test("errors free the buttons; preparing counts up and hides at 100 %", () => {
+  let state = { ...initialState(pageData()), busy: true };
+  state = reduce(state, { type: "error", code: "not_your_turn", message: "Wait." }, ctx);
+  assert.deepEqual(state.error, { code: "not_your_turn", message: "Wait.", at: ctx.now });
+  assert.equal(state.busy, false);
+  state = reduce(state, { type: "preparing", name: "Bot 1", percent: 42.7 }, ctx);
+  assert.deepEqual(state.preparing, { name: "Bot 1", percent: 42 });
+  assert.equal(reduce(state, { type: "preparing", percent: 100 }, ctx).preparing, null);
+  assert.equal(reduce(state, { type: "news", text: "?" }, ctx), state); // unknown: ignored
+});
+
+test("holding dice: only the player to move, between rolls, within the dice", () => {
+  const mine = stateWhere(twoPlayers.frames, (g) => g.current_player === 0 && g.dice !== null
+    && g.rolls_left > 0);
+  assert.equal(canHold(mine), true);
+  const one = toggleHeld({ ...mine, held: new Set() }, 2);
+  assert.deepEqual([...one.held], [2]);
+  assert.deepEqual([...toggleHeld(one, 2).held], []);
+  assert.equal(toggleHeld(one, 5), one);
+  const offline = connectionChanged(one, "lost", 1000);
+  assert.equal(toggleHeld(offline, 3), offline);
+  const theirs = stateWhere(twoPlayers.frames, (g) => g.current_player === 1 && g.dice !== null);
+  assert.equal(toggleHeld(theirs, 0), theirs);
+});
