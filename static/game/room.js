@@ -598,7 +598,9 @@ function renderTurn() {
   if (g.dice === null) rollBtn.textContent = "Roll";
   else if (g.rolls_left === 0) rollBtn.textContent = "No rolls left";
   else rollBtn.textContent = `Roll ${free} ${free === 1 ? "die" : "dice"}`;
-  left.textContent = g.rolls_left === 1 ? "1 roll left" : `${g.rolls_left} rolls left`;
+  // With none left the button already says so: the line beside it says what to do instead.
+  left.textContent = g.rolls_left === 0 ? "Pick a box to score"
+    : g.rolls_left === 1 ? "1 roll left" : `${g.rolls_left} rolls left`;
   left.dataset.left = String(g.rolls_left);
 }
 
