@@ -152,7 +152,7 @@ def set_name(request: HttpRequest) -> HttpResponse:
         back = "/"
     player = current_player(request)
     try:
-        name = services.clean_nickname(request.POST.get("name", ""))
+        name = services.clean_nickname(request.POST.get("player_name", ""))
         player = player or acting_player(request)
         services.rename_player(player, name)
     except services.ServiceError as exc:

@@ -22,6 +22,7 @@ from .pages import (
     options,
     press,
     rolls_left,
+    room_options,
     settle,
     wait_connected,
     wait_dice,
@@ -38,13 +39,14 @@ def create_room(page: Page, server: LiveServer, *, name: str, rules: str, seats:
                 nickname: str) -> str:
     """Create a room in the lobby (seats: "human" or a bot level); returns the room's URL."""
     page.goto(server.url + "/")
+    room_options(page)
     page.fill("[name=name]", name)
     page.select_option(".create-form [name=rules]", rules)
     page.select_option("[name=seats]", str(len(seats)))
     page.fill("[name=nickname]", nickname)
     for i, kind in enumerate(seats):
         page.select_option(f"[name=seat_{i}]", kind)
-    page.get_by_role("button", name="Create room").click()
+    page.get_by_role("button", name="Play with friends").click()
     page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
     wait_connected(page)
     return page.url
@@ -193,6 +195,7 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     expect(ann.locator("#start-btn")).to_be_visible()
 
     bob.goto(daphne_server.url + "/")
+    room_options(bob)
     expect(bob.locator("select[name=seat_1]")).to_be_visible()
     expect(bob.locator("select[name=seat_2]")).to_be_hidden()  # only as many as seats
     assert_fits(bob)

@@ -8,7 +8,16 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE
-from .pages import dice, held, join, last_seq, wait_connected, wait_dice, wait_seq
+from .pages import (
+    dice,
+    held,
+    join,
+    last_seq,
+    room_options,
+    wait_connected,
+    wait_dice,
+    wait_seq,
+)
 from .test_game import create_room, start_game
 
 pytestmark = pytest.mark.browser
@@ -87,12 +96,13 @@ def test_standings_after_each_turn_beside_a_computer(daphne_server, yahtzee_tabl
 
 def open_practice_room(page, server, name: str) -> None:
     page.goto(server.url + "/")
+    room_options(page)
     page.fill("[name=name]", name)
     page.select_option("[name=rules]", "yahtzee")
     page.select_option("[name=seats]", "1")
     page.fill("[name=nickname]", "Ann")
     page.check("[name=practice]")
-    page.get_by_role("button", name="Create room").click()
+    page.get_by_role("button", name="Play with friends").click()
     page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
     wait_connected(page)
 

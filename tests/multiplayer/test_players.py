@@ -45,7 +45,7 @@ def test_the_player_cookie_lasts_a_year_and_scripts_cannot_read_it(client, setti
     assert cookie["httponly"] and cookie["samesite"] == "Lax" and not cookie["secure"]
     settings.SESSION_COOKIE_SECURE = True  # the site behind HTTPS
     other = Client()
-    assert other.post(reverse("game:set_name"), {"name": "Bea"}).cookies[COOKIE]["secure"]
+    assert other.post(reverse("game:set_name"), {"player_name": "Bea"}).cookies[COOKIE]["secure"]
 
 
 def test_the_name_follows_the_browser_to_quick_play_the_lobby_and_other_rooms(client):
@@ -74,26 +74,27 @@ def test_a_visitor_who_only_looks_makes_no_player_record(client):
 def test_the_header_changes_the_name_from_any_page_and_refuses_bad_ones(client):
     room, _ = room_with_players(["Ann"], start=False)
     back = room.get_absolute_url()
-    resp = client.post(reverse("game:set_name"), {"name": "  Bea  ", "next": back})
+    resp = client.post(reverse("game:set_name"), {"player_name": "  Bea  ", "next": back})
     assert resp.status_code == 302 and resp["Location"] == back
     assert Player.objects.get().name == "Bea"
     page = client.get(back).content.decode()
     assert '<span class="name-current">Bea</span>' in page
     assert "You are Bea on this browser." in page
     for bad in ("", "   ", "x" * 25, "Bot 9", "A\u202eB", "zero\u200bwidth"):
-        resp = client.post(reverse("game:set_name"), {"name": bad, "next": back}, follow=True)
+        resp = client.post(reverse("game:set_name"), {"player_name": bad, "next": back},
+                           follow=True)
         assert resp.redirect_chain == [(back, 302)]
         assert resp.context["messages"] and Player.objects.get().name == "Bea"
     # Only back to this site: a foreign "next" goes to the lobby.
     for away in ("https://evil.example/", "//evil.example/x"):
-        resp = client.post(reverse("game:set_name"), {"name": "Bea", "next": away})
+        resp = client.post(reverse("game:set_name"), {"player_name": "Bea", "next": away})
         assert resp["Location"] == "/"
     assert client.get(reverse("game:set_name")).status_code == 405
 
 
 def test_renaming_keeps_the_names_of_seats_already_taken(client):
     play_with_friends(client)
-    client.post(reverse("game:set_name"), {"name": "Annie"})
+    client.post(reverse("game:set_name"), {"player_name": "Annie"})
     assert Seat.objects.get(index=0).nickname == "Ann"
     assert Player.objects.get().name == "Annie"
 
