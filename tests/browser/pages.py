@@ -44,7 +44,7 @@ def room_options(page: Page) -> None:
     """Unfold the lobby's room options (the name, rules, seats… of "Play with friends")."""
     options = page.locator(".more-options")
     if options.get_attribute("open") is None:
-        options.locator("summary").click()
+        options.locator("> summary").click()
 
 
 def join(page: Page, nickname: str, seat: int | None = None) -> None:

@@ -127,6 +127,12 @@ def test_dark_lobby_join_and_invite(daphne_server, new_context, screenshots, vie
     host.goto(daphne_server.url + "/")
     assert low_contrast_text(host) == []
     host.screenshot(path=str(screenshots / f"friends-lobby-dark-{viewport}.png"))
+    host.locator(".more-options > summary").click()
+    host.locator(".more-options .own-seed summary").click()
+    assert low_contrast_text(host) == []
+    assert_fits(host)
+    host.screenshot(path=str(screenshots / f"friends-options-dark-{viewport}.png"),
+                    full_page=True)
     host.fill("#friends_nickname", "Ann")
     host.get_by_role("button", name="Play with friends").click()
     wait_connected(host)
