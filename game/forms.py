@@ -38,18 +38,19 @@ def _clean_dice_seed(form: forms.Form) -> str:
     return _validated(services.clean_dice_seed, raw) if raw.strip() else ""
 
 
-def nickname_field(**attrs: str) -> forms.CharField:
+def nickname_field(*, required: bool = True, css_class: str = "") -> forms.CharField:
     """A player's name for a seat: the name they chose once is filled in."""
-    return forms.CharField(
-        max_length=NICKNAME_MAX, label="Your name",
-        widget=forms.TextInput(attrs={"autocomplete": "nickname", "spellcheck": "false",
-                                      **attrs}))
+    attrs = {"autocomplete": "nickname", "spellcheck": "false"}
+    if css_class:
+        attrs["class"] = css_class
+    return forms.CharField(max_length=NICKNAME_MAX, label="Your name", required=required,
+                           widget=forms.TextInput(attrs=attrs))
 
 
 class CreateRoomForm(forms.Form):
     """The lobby's "Play with friends": a name is all it needs; the rest are options."""
 
-    nickname = nickname_field()
+    nickname = nickname_field(required=False)
     name = forms.CharField(max_length=ROOM_NAME_MAX, label="Room name", required=False,
                            help_text="Optional: “Your name’s table” if you leave it empty.")
     rules = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="yahtzee")
@@ -84,7 +85,8 @@ class CreateRoomForm(forms.Form):
         return _validated(services.clean_room_name, raw) if raw.strip() else ""
 
     def clean_nickname(self) -> str:
-        return _validated(services.clean_nickname, self.cleaned_data["nickname"])
+        raw = self.cleaned_data.get("nickname", "")
+        return _validated(services.clean_nickname, raw) if raw.strip() else ""
 
     def clean_dice_seed(self) -> str:
         return _clean_dice_seed(self)
@@ -96,15 +98,18 @@ class CreateRoomForm(forms.Form):
             kinds = [data.get(f"seat_{i}") or "human" for i in range(count)]
             data["seat_specs"] = [
                 services.SeatSpec(None if k == "human" else k) for k in kinds]
-            if "human" not in kinds:
-                self.add_error("seats", "Every seat is a computer: leave a seat for a person.")
+            # Computers alone make a game to watch; with a seat for a person, it is yours.
+            if "human" in kinds and not data.get("nickname") and "nickname" not in self.errors:
+                self.add_error("nickname", "Your name, please: it goes on your seat.")
+            elif data.get("nickname") and "human" not in kinds:
+                self.add_error("nickname", "Every seat is a computer: leave a seat for a person.")
         return data
 
 
 class JoinForm(forms.Form):
     """A room's one button, "Join as Bea": the first free seat unless one is named."""
 
-    nickname = nickname_field(**{"class": "join-name"})
+    nickname = nickname_field(css_class="join-name")
     seat = forms.TypedChoiceField(coerce=int, required=False, empty_value=None,
                                   widget=forms.HiddenInput)
     dice_seed = dice_seed_field()

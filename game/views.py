@@ -43,7 +43,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            if player.name != data["nickname"]:  # the name given here follows them
+            if data["nickname"] and player.name != data["nickname"]:  # it follows them
                 services.rename_player(player, data["nickname"])
             return redirect(room)
     context = {

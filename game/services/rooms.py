@@ -158,13 +158,16 @@ def set_dice_seed(code: str, guest: str | None, raw: object) -> Seat:
 
 
 def start_game(code: str, guest: str | None) -> Game:
-    """Start the room's first game or a rematch (host only, no game running). Free seats are
-    removed and the others renumbered, so seat i is always player i of the game."""
+    """Start the room's first game (the host) or a rematch (the host or anyone seated), no
+    game running. Free seats are removed and the others renumbered, so seat i is always player
+    i of the game."""
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(code=code).first()
         if room is None:
             raise no_room(code)
-        if not guest or guest != room.host_key:
+        # A rematch needs no host: whoever sat at the last game may offer it.
+        seated = room.status == Room.Status.FINISHED and seat_of(room, guest) is not None
+        if not guest or (guest != room.host_key and not seated):
             raise ServiceError("not_host", "Only the host can start a game.")
         if room.status == Room.Status.PLAYING:
             raise ServiceError("game_running", "A game is already running in this room.")
@@ -207,22 +210,26 @@ DEFAULT_NICKNAME = "Player"
 
 
 def default_room_name(nickname: str) -> str:
-    """The name of a room whose creator gave none: "Ann’s table"."""
-    return f"{nickname}’s table"[:ROOM_NAME_MAX]
+    """The name of a room whose creator gave none: "Ann’s table" (a room of computers alone:
+    "The computers’ table")."""
+    return f"{nickname}’s table"[:ROOM_NAME_MAX] if nickname else "The computers’ table"
 
 
 def open_room(guest: str, *, nickname: str, name: str, rules: str, seats: Sequence[SeatSpec],
               player: Player | None = None, dice_seed: str = "", practice: bool = False,
               chances: str = "auto") -> Room:
     """A room with its creator in the first seat for a person (``name`` "" for
-    ``default_room_name``): the lobby's "Play with friends"."""
-    nickname = clean_nickname(nickname)
-    if all(spec.bot_level is not None for spec in seats):
+    ``default_room_name``): the lobby's "Play with friends". A room of computers alone has
+    no seat for them: they host it and watch (``nickname`` "")."""
+    watching = all(spec.bot_level is not None for spec in seats)
+    if watching and nickname:
         raise ServiceError("bad_room", "Every seat is a computer: leave a seat for a person.")
+    nickname = "" if watching else clean_nickname(nickname)
     with transaction.atomic():
         room = create_room(name=name or default_room_name(nickname), rules=rules, seats=seats,
                            host_key=guest, practice=practice, chances=chances)
-        take_seat(room.code, guest, nickname, None, dice_seed, player)
+        if not watching:
+            take_seat(room.code, guest, nickname, None, dice_seed, player)
     return room
 
 

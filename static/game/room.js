@@ -442,7 +442,7 @@ function renderHostControls(st) {
   const rematch = $("rematch-btn");
   start.hidden = !(host && st === "waiting");
   start.disabled = !state.connected || state.busy || !state.room.seats.some((s) => s.name);
-  rematch.hidden = !(host && st === "finished");
+  rematch.hidden = !((host || (state.you && state.you.seat !== null)) && st === "finished");
   rematch.disabled = !state.connected || state.busy;
   // Between games the host sets the seats and the options of the next one.
   const between = host && (st === "waiting" || st === "finished");
@@ -466,7 +466,7 @@ function renderHostControls(st) {
       : "Waiting for the host to start the game…";
   } else if (st === "finished" && !host) {
     note.hidden = false;
-    note.textContent = "The host can start a rematch in this room.";
+    note.textContent = "Anyone at the table can start a rematch in this room.";
   } else {
     note.hidden = true;
   }

@@ -298,7 +298,8 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     lobby.goto(daphne_server.url + "/")
     finished = lobby.locator("section", has=lobby.locator("#finished-title"))
     expect(finished.get_by_role("link", name=ROOM_NAME)).to_be_visible()
-    expect(finished.locator("li", has_text=ROOM_NAME)).to_contain_text(f"won by {names[winner]}")
+    expect(finished.locator("li", has_text=ROOM_NAME)).to_contain_text(
+        f"{names[winner]} beat {names[1 - winner]}")
     lobby.screenshot(path=str(screenshots / "lobby-after.png"), full_page=True)
     assert low_contrast_text(lobby) == []
     finished.locator("li", has_text=ROOM_NAME).get_by_role("link", name="review").click()

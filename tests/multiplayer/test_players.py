@@ -13,7 +13,7 @@ from game import services
 from game.models import Game, Player, Room, Seat
 from game.players import COOKIE, COOKIE_AGE
 
-from .helpers import room_with_players
+from .helpers import as_action, next_move, room_with_players
 
 pytestmark = pytest.mark.django_db
 
@@ -143,10 +143,38 @@ def test_a_finished_games_result_reads_as_a_sentence(players, totals, winners, l
     assert Game(players=players, totals=totals, winners=winners).result_line == line
 
 
-def test_the_creator_needs_a_person_seat_and_a_name(client):
-    for fields in ({"nickname": ""}, {"seats": "1", "seat_0": "easy"}, {"nickname": "Bot 2"}):
-        assert play_with_friends(client, **fields).status_code == 400
+def test_a_seat_for_a_person_needs_the_creators_name_and_computers_alone_are_watched(client):
+    for fields in ({"nickname": ""}, {"nickname": "Bot 2"},
+                   {"seats": "1", "seat_0": "easy"}):  # Ann and no seat for her
+        resp = play_with_friends(client, **fields)
+        assert resp.status_code == 400 and resp.context["form"].errors["nickname"]
     with pytest.raises(services.ServiceError):
         services.open_room("g", nickname="Ann", name="", rules="yahtzee",
                            seats=[services.SeatSpec("easy")])
     assert Room.objects.count() == 0 and Player.objects.count() == 0
+    resp = play_with_friends(client, nickname="", seats="2", seat_0="easy", seat_1="medium")
+    room = Room.objects.get()
+    assert resp["Location"] == room.get_absolute_url()
+    assert room.name == "The computers’ table" and room.host_key
+    assert not room.seats.exclude(kind="bot").exists()
+
+
+def test_any_seated_player_may_offer_the_rematch_but_only_the_host_starts_the_first_game():
+    room, guests = room_with_players(["Ann", "Bob"], start=False)
+    with pytest.raises(services.ServiceError) as refused:
+        services.start_game(room.code, guests[1])
+    assert refused.value.code == "not_host"
+    first = services.start_game(room.code, guests[0])
+    game = first
+    while game.status == Game.Status.PLAYING:
+        player = game.snapshot["current_player"]
+        services.play(room.code, as_action(next_move(game.snapshot)), guest_key=guests[player])
+        game.refresh_from_db()
+    for stranger in ("a-watcher", "", None):
+        with pytest.raises(services.ServiceError) as refused:
+            services.start_game(room.code, stranger)
+        assert refused.value.code == "not_host"
+    second = services.start_game(room.code, guests[1])  # Bob, not the host
+    assert second.pk != first.pk and second.players == ["Ann", "Bob"]
+    room.refresh_from_db()
+    assert room.status == "playing" and room.host_key == guests[0]  # Ann is still the host
