@@ -38,15 +38,25 @@ def _clean_dice_seed(form: forms.Form) -> str:
     return _validated(services.clean_dice_seed, raw) if raw.strip() else ""
 
 
+def nickname_field(*, required: bool = True, css_class: str = "") -> forms.CharField:
+    """A player's name for a seat: the name they chose once is filled in."""
+    attrs = {"autocomplete": "nickname", "spellcheck": "false"}
+    if css_class:
+        attrs["class"] = css_class
+    return forms.CharField(max_length=NICKNAME_MAX, label="Your name", required=required,
+                           widget=forms.TextInput(attrs=attrs))
+
+
 class CreateRoomForm(forms.Form):
-    name = forms.CharField(max_length=ROOM_NAME_MAX, label="Room name")
+    """The lobby's "Play with friends": a name is all it needs; the rest are options."""
+
+    nickname = nickname_field(required=False)
+    name = forms.CharField(max_length=ROOM_NAME_MAX, label="Room name", required=False,
+                           help_text="Optional: “Your name’s table” if you leave it empty.")
     rules = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="yahtzee")
     seats = forms.TypedChoiceField(
         coerce=int, choices=[(n, str(n)) for n in range(1, MAX_PLAYERS + 1)], initial=2,
         label="Seats")
-    nickname = forms.CharField(
-        max_length=NICKNAME_MAX, required=False, label="Your nickname",
-        help_text="Optional: takes the first seat for a person for you.")
     practice = forms.BooleanField(
         required=False, label="Practice room",
         help_text="A coach shows what each choice is worth and asks before a costly one. "
@@ -58,20 +68,21 @@ class CreateRoomForm(forms.Form):
     dice_seed = dice_seed_field()
 
     def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "friends_%s")
         super().__init__(*args, **kwargs)
         for i in range(MAX_PLAYERS):
             self.fields[f"seat_{i}"] = forms.ChoiceField(
                 choices=SEAT_CHOICES, initial="human", required=False, label=f"Seat {i + 1}")
 
-    def main_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("name", "rules", "seats", "nickname", "dice_seed",
-                                        "practice", "chances")]
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("name", "rules", "seats", "practice", "chances")]
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(MAX_PLAYERS)]
 
     def clean_name(self) -> str:
-        return _validated(services.clean_room_name, self.cleaned_data["name"])
+        raw = self.cleaned_data["name"]
+        return _validated(services.clean_room_name, raw) if raw.strip() else ""
 
     def clean_nickname(self) -> str:
         raw = self.cleaned_data.get("nickname", "")
@@ -87,22 +98,27 @@ class CreateRoomForm(forms.Form):
             kinds = [data.get(f"seat_{i}") or "human" for i in range(count)]
             data["seat_specs"] = [
                 services.SeatSpec(None if k == "human" else k) for k in kinds]
-            if data.get("nickname") and "human" not in kinds:
+            # Computers alone make a game to watch; with a seat for a person, it is yours.
+            if "human" in kinds and not data.get("nickname") and "nickname" not in self.errors:
+                self.add_error("nickname", "Your name, please: it goes on your seat.")
+            elif data.get("nickname") and "human" not in kinds:
                 self.add_error("nickname", "Every seat is a computer: leave a seat for a person.")
         return data
 
 
 class JoinForm(forms.Form):
-    nickname = forms.CharField(max_length=NICKNAME_MAX, label="Nickname")
-    seat = forms.TypedChoiceField(coerce=int, label="Seat")
+    """A room's one button, "Join as Bea": the first free seat unless one is named."""
+
+    nickname = nickname_field(css_class="join-name")
+    seat = forms.TypedChoiceField(coerce=int, required=False, empty_value=None,
+                                  widget=forms.HiddenInput)
     dice_seed = dice_seed_field()
 
     def __init__(self, room: Room, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "join_%s")
         super().__init__(*args, **kwargs)
-        free = [s for s in room.seats.order_by("index") if s.is_free]
-        self.fields["seat"].choices = [(s.index, f"Seat {s.index + 1}") for s in free]
-        if free:
-            self.fields["seat"].initial = free[0].index
+        self.free_seats = [s.index for s in room.seats.order_by("index") if s.is_free]
+        self.fields["seat"].choices = [(i, f"Seat {i + 1}") for i in self.free_seats]
 
     def clean_nickname(self) -> str:
         return _validated(services.clean_nickname, self.cleaned_data["nickname"])
@@ -114,6 +130,10 @@ class JoinForm(forms.Form):
 class PlayComputerForm(forms.Form):
     """The lobby's one-click game: nothing to type, sensible defaults."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "computer_%s")
+        super().__init__(*args, **kwargs)
+
     rules = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="yahtzee")
     level = forms.ChoiceField(choices=[(level, level.capitalize()) for level in LEVELS],
                               label="Computer", initial="medium")
@@ -121,6 +141,10 @@ class PlayComputerForm(forms.Form):
 
 class JoinByCodeForm(forms.Form):
     """A room's code, or its whole link pasted (``…/r/<code>/``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "code_%s")
+        super().__init__(*args, **kwargs)
 
     code = forms.CharField(max_length=200, label="Room code",
                            help_text="The 8 letters after /r/ in the link, or the whole link.")

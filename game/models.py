@@ -28,6 +28,25 @@ TURN_TIMES = (0, 60, 120, 300)
 COMMAND_ID_MAX = 64
 
 
+def new_player_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class Player(models.Model):
+    """A visitor, from their first action on: the name they chose once, remembered on their
+    browser by a long-lived cookie holding ``token`` (``game.players``). Seats point to it, so
+    history, stats and an optional account can hang on it later (DESIGN.md, "Players")."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_player_token,
+                             editable=False)
+    #: The name used for quick play, new rooms and seats ("" until they choose one).
+    name = models.CharField(max_length=NICKNAME_MAX, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name or f"Player {self.pk}"
+
+
 def new_room_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -94,7 +113,12 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.HUMAN)
     bot_level = models.CharField(max_length=8, choices=BOT_LEVEL_CHOICES, blank=True, default="")
+    #: The name shown for this seat in this room's games (a copy: renaming the player later
+    #: does not rename past games).
     nickname = models.CharField(max_length=NICKNAME_MAX, blank=True, default="")
+    #: Who sits here (None for a computer, a free seat, or a guest from before player records).
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="seats")
     #: The guest key kept in the Django session of whoever took the seat ("" while free).
     guest_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
     #: Last moment a connection of this seat was known to be open (for the away rule).
@@ -171,6 +195,26 @@ class Game(models.Model):
     @property
     def winner_names(self) -> list[str]:
         return [self.players[i] for i in self.winners if 0 <= i < len(self.players)]
+
+    @property
+    def result_line(self) -> str:
+        """A finished game's result in words: "Ann beat Bea 221 to 165", "Ann and Bea tied on
+        200", "Ann won with 221; Bea 165, Cy 120", "Ann scored 240"."""
+        scores = self.final_scores
+        if not scores:
+            return ""
+        if len(scores) == 1:
+            return f"{scores[0][0]} scored {scores[0][1]}"
+        winners = self.winner_names
+        if len(winners) > 1:
+            tied = f"{', '.join(winners[:-1])} and {winners[-1]} tied on {scores[0][1]}"
+            others = [f"{name} {total}" for name, total in scores[len(winners):]]
+            return tied + (f"; {', '.join(others)}" if others else "")
+        if len(scores) == 2:
+            (first, high), (second, low) = scores
+            return f"{first} beat {second} {high} to {low}"
+        rest = ", ".join(f"{name} {total}" for name, total in scores[1:])
+        return f"{scores[0][0]} won with {scores[0][1]}; {rest}"
 
     @property
     def final_scores(self) -> list[tuple[str, int]]:

@@ -8,6 +8,7 @@ urlpatterns = [
     path("lobby/rooms", views.lobby_rooms, name="lobby_rooms"),
     path("play-computer", views.play_computer, name="play_computer"),
     path("join", views.join_by_code, name="join_by_code"),
+    path("name", views.set_name, name="set_name"),
     path("r/<slug:code>/", views.room, name="room"),
     path("r/<slug:code>/join", views.join, name="join"),
     path("games/<int:pk>/", views.game_detail, name="game_detail"),

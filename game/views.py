@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.http import ConditionalGetMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.decorators import decorator_from_middleware
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
@@ -16,7 +17,9 @@ from . import selectors, services
 from .clients import client_address
 from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
 from .models import TURN_TIMES, Game, GameAnalysis, Room
+from .players import acting_player, current_player, player_name
 from .presenters.fairness import fairness_data
+from .presenters.invite import invite_qr_svg
 from .presenters.replay import replay_data
 from .presenters.review import review_view
 from .rules import MAX_PLAYERS, RULESETS, get_ruleset
@@ -27,33 +30,29 @@ RECENT = timedelta(days=2)
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    form = CreateRoomForm(request.POST or None, initial={
-        "nickname": request.session.get(services.SESSION_NICKNAME, "")})
+    form = CreateRoomForm(request.POST or None, initial={"nickname": player_name(request)})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         guest = services.guest_key(request.session)
         try:
             services.check_rate_limit("create_room", session=guest, address=client_address(request))
+            player = acting_player(request)
+            room = services.open_room(
+                guest, nickname=data["nickname"], name=data["name"], rules=data["rules"],
+                seats=data["seat_specs"], player=player, dice_seed=data["dice_seed"],
+                practice=data["practice"], chances=data["chances"] or "auto")
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            room = services.create_room(name=data["name"], rules=data["rules"],
-                                        seats=data["seat_specs"], host_key=guest,
-                                        practice=data["practice"],
-                                        chances=data["chances"] or "auto")
-            if data["nickname"]:
-                first = next(i for i, s in enumerate(data["seat_specs"]) if s.bot_level is None)
-                services.take_seat(room.code, guest, data["nickname"], first,
-                                   data["dice_seed"])
-                request.session[services.SESSION_NICKNAME] = data["nickname"]
+            if data["nickname"] and player.name != data["nickname"]:  # it follows them
+                services.rename_player(player, data["nickname"])
             return redirect(room)
     context = {
         "form": form,
         "rulesets": RULESETS.values(),
         "computer_form": PlayComputerForm(),
         "code_form": JoinByCodeForm(),
-        "default_nickname": request.session.get(services.SESSION_NICKNAME)
-        or services.DEFAULT_NICKNAME,
+        "default_nickname": player_name(request) or services.DEFAULT_NICKNAME,
         **selectors.lobby_rooms(LOBBY_LIMIT, RECENT),
     }
     return render(request, "game/lobby.html", context, status=400 if form.errors else 200)
@@ -79,9 +78,10 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     guest = services.guest_key(request.session)
     try:
         services.check_rate_limit("create_room", session=guest, address=client_address(request))
+        player = acting_player(request)
         room = services.play_the_computer(
-            guest, nickname=request.session.get(services.SESSION_NICKNAME, ""),
-            rules=form.cleaned_data["rules"], level=form.cleaned_data["level"])
+            guest, nickname=player.name, rules=form.cleaned_data["rules"],
+            level=form.cleaned_data["level"], player=player)
     except services.ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("game:lobby")
@@ -102,12 +102,15 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
                status: int = 200) -> HttpResponse:
     guest = services.guest_key(request.session, create=False)
     seat = services.seat_of(room, guest)
-    nickname = seat.nickname if seat else request.session.get(services.SESSION_NICKNAME, "")
+    nickname = seat.nickname if seat else player_name(request)
+    invite_url = request.build_absolute_uri(room.get_absolute_url())
     context = {
         "room": room,
         "seat": seat.index if seat else None,
         "nickname": nickname,
         "join_form": join_form or JoinForm(room, initial={"nickname": nickname}),
+        "invite_url": invite_url,
+        "invite_qr": invite_qr_svg(invite_url),
         "is_host": bool(guest) and guest == room.host_key,
         "rulesets": RULESETS.values(),
         "ruleset": get_ruleset(room.rules).to_dict(),
@@ -130,14 +133,37 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         guest = services.guest_key(request.session)
         try:
             services.check_rate_limit("take_seat", session=guest, address=client_address(request))
+            player = acting_player(request)
             services.take_seat(code, guest, form.cleaned_data["nickname"],
-                               form.cleaned_data["seat"], form.cleaned_data["dice_seed"])
+                               form.cleaned_data["seat"], form.cleaned_data["dice_seed"], player)
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            request.session[services.SESSION_NICKNAME] = form.cleaned_data["nickname"]
+            if player.name != form.cleaned_data["nickname"]:  # the name follows them
+                services.rename_player(player, form.cleaned_data["nickname"])
             return redirect(room)
     return _room_page(request, room, form, status=400)
+
+
+@require_POST
+def set_name(request: HttpRequest) -> HttpResponse:
+    """The site header's name control: the name this browser's player goes by from now on
+    (seats already taken keep theirs). Back to the page it was sent from."""
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        back = "/"
+    player = current_player(request)
+    try:
+        name = services.clean_nickname(request.POST.get("player_name", ""))
+        player = player or acting_player(request)
+        services.rename_player(player, name)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        acting_player(request)  # a year from now
+        messages.success(request, f"You are {player.name} on this browser.")
+    return redirect(back)
 
 
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:

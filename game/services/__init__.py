@@ -23,6 +23,7 @@ from .errors import ServiceError
 from .games import PlayResult, apply_command, end_game, load_for_decision, play
 from .insight import standings_available, standings_message
 from .limits import check_rate_limit
+from .players import find_player, new_player, rename_player
 from .presence import (
     HEARTBEAT_SECONDS,
     refresh_sockets,
@@ -33,7 +34,6 @@ from .presence import (
 from .rooms import (
     DEFAULT_NICKNAME,
     SESSION_GUEST,
-    SESSION_NICKNAME,
     SeatSpec,
     clean_dice_seed,
     clean_nickname,
@@ -41,6 +41,7 @@ from .rooms import (
     create_room,
     get_room,
     guest_key,
+    open_room,
     play_the_computer,
     seat_of,
     set_dice_seed,
@@ -51,7 +52,7 @@ from .rules_cache import rebuild
 from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_turn_time
 
 __all__ = [
-    "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST", "SESSION_NICKNAME",
+    "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",
     "SeatSpec", "ServiceError", "add_seat", "advice_message", "apply_command", "asend_advice",
     "asend_events", "asend_frame", "asend_presence", "asend_standings",
     "check_rate_limit", "clean_dice_seed", "clean_nickname", "clean_room_name", "create_room",
@@ -61,4 +62,5 @@ __all__ = [
     "socket_closed", "socket_opened", "socket_restored", "standings_available",
     "standings_message", "start_game",
     "take_seat", "turn_summary",
+    "find_player", "new_player", "open_room", "rename_player",
 ]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from ..ai.actions import LEVELS
-from ..models import NICKNAME_MAX, ROOM_NAME_MAX, Game, Room, Seat
+from ..models import NICKNAME_MAX, ROOM_NAME_MAX, Game, Player, Room, Seat
 from ..rules import MAX_PLAYERS, RULESETS, FairDice, InvalidSeed
 from ..rules import Game as RulesGame
 from ..rules.fairness import clean_client_seed, commitment
@@ -19,7 +19,6 @@ from .errors import ServiceError, no_room
 from .games import store_events
 
 SESSION_GUEST = "guest"
-SESSION_NICKNAME = "nickname"
 
 
 @dataclass(frozen=True)
@@ -100,10 +99,10 @@ def seat_of(room: Room, guest: str | None) -> Seat | None:
     return Seat.objects.filter(room=room, guest_key=guest).first()
 
 
-def take_seat(code: str, guest: str, nickname: str, index: int,
-              dice_seed: str = "") -> Seat:
-    """Give seat ``index`` to the guest, with their dice seed (made here if ""); a guest
-    already seated here keeps their seat."""
+def take_seat(code: str, guest: str, nickname: str, index: int | None,
+              dice_seed: str = "", player: Player | None = None) -> Seat:
+    """Give seat ``index`` (None: the first free one) to the guest, who is ``player``, with
+    their dice seed (made here if ""); a guest already seated here keeps their seat."""
     nickname = clean_nickname(nickname)
     dice_seed = clean_dice_seed(dice_seed) if dice_seed else ""
     with transaction.atomic():
@@ -116,7 +115,13 @@ def take_seat(code: str, guest: str, nickname: str, index: int,
         if room.status == Room.Status.PLAYING:
             raise ServiceError("game_running", "A game is running: watch it, and take a free "
                                                "seat for the next one.")
-        seat = Seat.objects.filter(room=room, index=index).first()
+        seats = Seat.objects.filter(room=room).order_by("index")
+        if index is None:
+            seat = next((s for s in seats if s.is_free), None)
+            if seat is None:
+                raise ServiceError("seat_taken", "Every seat is taken; watch this game.")
+        else:
+            seat = seats.filter(index=index).first()
         if seat is None:
             raise ServiceError("no_seat", "There is no such seat in this room.")
         if not seat.is_free:
@@ -125,9 +130,9 @@ def take_seat(code: str, guest: str, nickname: str, index: int,
         if alike is not None:
             raise ServiceError("name_taken", f"“{nickname}” is too much like “{alike}”, who "
                                              "already sits in this room; choose another name.")
-        seat.nickname, seat.guest_key = nickname, guest
+        seat.nickname, seat.guest_key, seat.player = nickname, guest, player
         seat.client_seed = dice_seed or default_client_seed(room.pk, seat.index)
-        seat.save(update_fields=["nickname", "guest_key", "client_seed"])
+        seat.save(update_fields=["nickname", "guest_key", "player", "client_seed"])
     broadcast.send_room_changed(code)
     return seat
 
@@ -153,13 +158,16 @@ def set_dice_seed(code: str, guest: str | None, raw: object) -> Seat:
 
 
 def start_game(code: str, guest: str | None) -> Game:
-    """Start the room's first game or a rematch (host only, no game running). Free seats are
-    removed and the others renumbered, so seat i is always player i of the game."""
+    """Start the room's first game (the host) or a rematch (the host or anyone seated), no
+    game running. Free seats are removed and the others renumbered, so seat i is always player
+    i of the game."""
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(code=code).first()
         if room is None:
             raise no_room(code)
-        if not guest or guest != room.host_key:
+        # A rematch needs no host: whoever sat at the last game may offer it.
+        seated = room.status == Room.Status.FINISHED and seat_of(room, guest) is not None
+        if not guest or (guest != room.host_key and not seated):
             raise ServiceError("not_host", "Only the host can start a game.")
         if room.status == Room.Status.PLAYING:
             raise ServiceError("game_running", "A game is already running in this room.")
@@ -201,7 +209,32 @@ def start_game(code: str, guest: str | None) -> Game:
 DEFAULT_NICKNAME = "Player"
 
 
-def play_the_computer(guest: str, *, nickname: str, rules: str, level: str) -> Room:
+def default_room_name(nickname: str) -> str:
+    """The name of a room whose creator gave none: "Ann’s table" (a room of computers alone:
+    "The computers’ table")."""
+    return f"{nickname}’s table"[:ROOM_NAME_MAX] if nickname else "The computers’ table"
+
+
+def open_room(guest: str, *, nickname: str, name: str, rules: str, seats: Sequence[SeatSpec],
+              player: Player | None = None, dice_seed: str = "", practice: bool = False,
+              chances: str = "auto") -> Room:
+    """A room with its creator in the first seat for a person (``name`` "" for
+    ``default_room_name``): the lobby's "Play with friends". A room of computers alone has
+    no seat for them: they host it and watch (``nickname`` "")."""
+    watching = all(spec.bot_level is not None for spec in seats)
+    if watching and nickname:
+        raise ServiceError("bad_room", "Every seat is a computer: leave a seat for a person.")
+    nickname = "" if watching else clean_nickname(nickname)
+    with transaction.atomic():
+        room = create_room(name=name or default_room_name(nickname), rules=rules, seats=seats,
+                           host_key=guest, practice=practice, chances=chances)
+        if not watching:
+            take_seat(room.code, guest, nickname, None, dice_seed, player)
+    return room
+
+
+def play_the_computer(guest: str, *, nickname: str, rules: str, level: str,
+                      player: Player | None = None) -> Room:
     """A room with the visitor and one computer player of ``level``, its game started: the
     lobby's one-click game. No name needed: ``nickname`` may be empty."""
     if level not in LEVELS:
@@ -210,7 +243,7 @@ def play_the_computer(guest: str, *, nickname: str, rules: str, level: str) -> R
     with transaction.atomic():
         room = create_room(name=f"{nickname} vs the computer"[:ROOM_NAME_MAX], rules=rules,
                            seats=[SeatSpec(), SeatSpec(level)], host_key=guest)
-        take_seat(room.code, guest, nickname, 0)
+        take_seat(room.code, guest, nickname, 0, player=player)
         start_game(room.code, guest)
     room.refresh_from_db()
     return room

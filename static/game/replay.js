@@ -151,8 +151,8 @@ function renderDice(frame) {
     return h("li", { class: `die${value === null ? " blank" : ""}${kept ? " held" : ""}`,
       dataset: { value: value === null ? "" : String(value) } },
     dieFace(value),
-    h("span", { class: "die-held-tag", "aria-hidden": "true" }, "Kept"),
-    h("span", { class: "visually-hidden" }, `Die ${pos + 1}: ${what}${kept ? ", kept" : ""}`));
+    h("span", { class: "die-held-tag", "aria-hidden": "true" }, "Held"),
+    h("span", { class: "visually-hidden" }, `Die ${pos + 1}: ${what}${kept ? ", held" : ""}`));
   }));
 }
 
@@ -219,7 +219,7 @@ function rollButton(i) {
   // Kept dice marked; the others stay plain text (hundreds of rolls: few elements).
   const dice = f.dice.flatMap((d, pos) => [pos ? " " : null,
     kept.has(pos) ? h("span", { class: "kept" }, d) : String(d)]);
-  const keptText = kept.size ? `, kept ${f.held.map((pos) => f.dice[pos]).join(" ")}` : "";
+  const keptText = kept.size ? `, held ${f.held.map((pos) => f.dice[pos]).join(" ")}` : "";
   return moveButton(i, dice, `Roll ${f.roll}: ${f.dice.join(" ")}${keptText}`);
 }
 

@@ -29,11 +29,11 @@ function choiceText(best, columns) {
   return `score ${slotLabel(box, column, columns)}`;
 }
 
-/** What the move at `frame` chose: "Kept 2 3 5", "Scored Chance". */
+/** What the move at `frame` chose: "Held 2 3 5", "Scored Chance". */
 function chosenText(frame, columns) {
   if (frame.kind === "scored") return `Scored ${slotLabel(frame.box, frame.column, columns)}`;
   const kept = frame.held.map((pos) => frame.dice[pos]).sort((a, b) => a - b);
-  return kept.length ? `Kept ${kept.join(" ")}` : "Kept nothing";
+  return kept.length ? `Held ${kept.join(" ")}` : "Held nothing";
 }
 
 export class Review {

@@ -45,15 +45,20 @@ def wait_seq(page: Page, seq: int) -> None:
     page.wait_for_function("n => (window.yahtzeeRoom.seq.last || 0) >= n", arg=seq)
 
 
-def join(page: Page, nickname: str, seat: int) -> None:
-    """Take a seat with the room page's join form."""
+def room_options(page: Page) -> None:
+    """Unfold the lobby's room options (the name, rules, seats… of "Play with friends")."""
+    options = page.locator(".more-options")
+    if options.get_attribute("open") is None:
+        options.locator("> summary").click()
+
+
+def join(page: Page, nickname: str, seat: int | None = None) -> None:
+    """Take a seat with the room page's one button ("Join as …"): the first free seat, or
+    ``seat`` (the form's hidden field, as a stale page would send it)."""
     page.fill("#join [name=nickname]", nickname)
-    seat_field = page.locator("#join [name=seat]")
-    if seat_field.evaluate("el => el.tagName") == "SELECT":
-        seat_field.select_option(str(seat))
-    else:
-        seat_field.fill(str(seat))
-    page.locator("#join button[type=submit]").click()
+    if seat is not None:
+        page.locator("#join [name=seat]").evaluate("(el, s) => { el.value = s; }", str(seat))
+    page.locator("#join-btn").click()
     page.wait_for_load_state()
     wait_connected(page)
 
@@ -178,13 +183,14 @@ def create_room(page: Page, server: LiveServer, *, name: str, rules: str, seats:
                 nickname: str) -> str:
     """Create a room in the lobby (seats: "human" or a bot level); returns the room's URL."""
     page.goto(server.url + "/")
+    room_options(page)
     page.fill("[name=name]", name)
     page.select_option(".create-form [name=rules]", rules)
     page.select_option("[name=seats]", str(len(seats)))
     page.fill("[name=nickname]", nickname)
     for i, kind in enumerate(seats):
         page.select_option(f"[name=seat_{i}]", kind)
-    page.get_by_role("button", name="Create room").click()
+    page.get_by_role("button", name="Play with friends").click()
     page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
     wait_connected(page)
     return page.url

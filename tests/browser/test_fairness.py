@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, ROOT, LiveServer
-from .pages import assert_fits, create_room, low_contrast_text, wait_connected
+from .pages import assert_fits, create_room, low_contrast_text, room_options, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -106,11 +106,12 @@ def test_the_forms_bring_a_random_seed_and_a_player_changes_theirs_in_the_room(
     host.goto(daphne_server.url + "/")
     seed = host.locator("[name=dice_seed]").input_value()
     assert re.fullmatch("[0-9a-f]{16}", seed)  # the browser's own random seed
+    room_options(host)
     host.fill("[name=name]", "Seeds")
     host.select_option("[name=seats]", "2")
     host.fill("[name=nickname]", "Ann")
     host.select_option("[name=seat_1]", "easy")
-    host.get_by_role("button", name="Create room").click()
+    host.get_by_role("button", name="Play with friends").click()
     host.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
     wait_connected(host)
     seeds = host.locator("#dice-seeds li")

@@ -23,6 +23,7 @@ from .pages import (
     options,
     press,
     rolls_left,
+    room_options,
     settle,
     wait_connected,
     wait_dice,
@@ -172,6 +173,7 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     expect(ann.locator("#start-btn")).to_be_visible()
 
     bob.goto(daphne_server.url + "/")
+    room_options(bob)
     expect(bob.locator("select[name=seat_1]")).to_be_visible()
     expect(bob.locator("select[name=seat_2]")).to_be_hidden()  # only as many as seats
     assert_fits(bob)
@@ -248,7 +250,8 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     expect(watcher.locator("#result-title")).to_contain_text(f"{names[winner]} wins")
     expect(players[winner].locator("#result-title")).to_contain_text("You win")
     expect(ann.locator("#rematch-btn")).to_be_visible()
-    expect(bob.locator("#rematch-btn")).to_be_hidden()
+    expect(bob.locator("#rematch-btn")).to_be_visible()  # anyone seated may offer it
+    expect(watcher.locator("#rematch-btn")).to_be_hidden()
     assert_fits(bob)
     for page in everyone:
         assert low_contrast_text(page) == []
@@ -274,7 +277,8 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     lobby.goto(daphne_server.url + "/")
     finished = lobby.locator("section", has=lobby.locator("#finished-title"))
     expect(finished.get_by_role("link", name=ROOM_NAME)).to_be_visible()
-    expect(finished.locator("li", has_text=ROOM_NAME)).to_contain_text(f"won by {names[winner]}")
+    expect(finished.locator("li", has_text=ROOM_NAME)).to_contain_text(
+        f"{names[winner]} beat {names[1 - winner]}")
     lobby.screenshot(path=str(screenshots / "lobby-after.png"), full_page=True)
     assert low_contrast_text(lobby) == []
     finished.locator("li", has_text=ROOM_NAME).get_by_role("link", name="review").click()

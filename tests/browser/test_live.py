@@ -14,6 +14,7 @@ from .pages import (
     held,
     join,
     last_seq,
+    room_options,
     start_game,
     wait_connected,
     wait_dice,
@@ -96,12 +97,13 @@ def test_standings_after_each_turn_beside_a_computer(daphne_server, yahtzee_tabl
 
 def open_practice_room(page, server, name: str) -> None:
     page.goto(server.url + "/")
+    room_options(page)
     page.fill("[name=name]", name)
     page.select_option("[name=rules]", "yahtzee")
     page.select_option("[name=seats]", "1")
     page.fill("[name=nickname]", "Ann")
     page.check("[name=practice]")
-    page.get_by_role("button", name="Create room").click()
+    page.get_by_role("button", name="Play with friends").click()
     page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
     wait_connected(page)
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE
-from .pages import assert_fits, low_contrast_text, settle, wait_connected
+from .pages import assert_fits, low_contrast_text, room_options, settle, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -36,11 +36,12 @@ def test_the_lobby_shows_another_sessions_new_room_without_a_reload(
     # Someone else creates a room with a free seat, in their own session.
     maker = new_context(DESKTOP).new_page()
     maker.goto(daphne_server.url + "/")
+    room_options(maker)
     maker.fill("[name=name]", "Live <i>room</i>")
     maker.select_option(".create-form [name=seats]", "3")
     maker.select_option("[name=seat_1]", "optimal")
     maker.fill("[name=nickname]", "Maker")
-    maker.get_by_role("button", name="Create room").click()
+    maker.get_by_role("button", name="Play with friends").click()
     maker.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
     wait_connected(maker)  # Maker is "here"
     code = maker.url.rstrip("/").rsplit("/", 1)[-1]

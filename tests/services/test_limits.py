@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def create(client: Client, **extra) -> object:
-    data = {"name": "Friday", "rules": "yahtzee", "seats": "2", "nickname": "",
+    data = {"name": "Friday", "rules": "yahtzee", "seats": "2", "nickname": "Ann",
             **{f"seat_{i}": "human" for i in range(6)}}
     return client.post(reverse("game:lobby"), data, **extra)
 

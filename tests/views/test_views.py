@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def create(client: Client, **fields) -> object:
-    data = {"name": "Friday", "rules": "yahtzee", "seats": "2", "nickname": "",
+    data = {"name": "Friday", "rules": "yahtzee", "seats": "2", "nickname": "Ann",
             **{f"seat_{i}": "human" for i in range(6)}}
     data.update(fields)
     return client.post(reverse("game:lobby"), data)
@@ -100,7 +100,7 @@ def test_one_click_plays_the_computer_without_a_name(client):
 
 
 def test_one_click_uses_the_nickname_given_before_and_refuses_bad_choices(client):
-    create(client, nickname="Zoe")  # a room of her own: the session remembers her name
+    create(client, nickname="Zoe")  # a room of her own: her player record keeps her name
     client.post(reverse("game:play_computer"), {"rules": "yatzy", "level": "optimal"})
     room = Room.objects.get(name="Zoe vs the computer")
     assert room.rules == "yatzy" and room.seats.get(index=1).bot_level == "optimal"
@@ -131,8 +131,7 @@ def test_lobby_links_recently_finished_games(client):
     game = play_to_end(room, guests)
     html = client.get("/").content.decode()
     assert game.get_absolute_url() in html and room.get_absolute_url() in html
-    assert "won by <strong>Ann</strong>" in html
-    assert f'<span class="room-scores">(Ann {game.totals[0]})</span>' in html
+    assert f'<span class="room-result">Ann scored {game.totals[0]}</span>' in html
     page = client.get(game.get_absolute_url()).content.decode()
     assert "Won by <strong>Ann</strong>" in page and '"kind": "game_finished"' in page
 
@@ -172,7 +171,7 @@ def test_creating_a_room_with_bots_and_a_nickname_seats_the_host(client):
 
 
 @pytest.mark.parametrize("fields", [
-    {"name": ""}, {"name": "   "}, {"name": "x" * 61}, {"rules": "chess"}, {"seats": "0"},
+    {"nickname": ""}, {"nickname": "   "}, {"name": "x" * 61}, {"rules": "chess"}, {"seats": "0"},
     {"seats": "7"}, {"seat_0": "grandmaster"}, {"nickname": "n" * 25},
     {"seats": "1", "seat_0": "easy", "nickname": "Ann"}, {"name": "zero\u200bwidth"},
     {"nickname": "A\u202eB"},

@@ -40,7 +40,8 @@ export function renderHostControls(state, els) {
   const idle = isConnected(state) && !state.busy;
   els.start.hidden = !(host && st === "waiting");
   els.start.disabled = !idle || !state.room.seats.some((s) => s.name);
-  els.rematch.hidden = !(host && st === "finished");
+  // Any seated player may offer the rematch, not only the host.
+  els.rematch.hidden = !((host || (state.you && state.you.seat != null)) && st === "finished");
   els.rematch.disabled = !idle;
   // Between games the host sets the seats and the options of the next one.
   const between = host && (st === "waiting" || st === "finished");
@@ -61,7 +62,7 @@ export function renderHostControls(state, els) {
       : "Waiting for the host to start the game…";
   } else if (st === "finished" && !host) {
     note.hidden = false;
-    note.textContent = "The host can start a rematch in this room.";
+    note.textContent = "Anyone at the table can start a rematch in this room.";
   } else {
     note.hidden = true;
   }

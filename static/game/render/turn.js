@@ -28,7 +28,9 @@ export function renderTurn(state, els, now) {
   if (g.dice === null) els.rollBtn.textContent = "Roll";
   else if (g.rolls_left === 0) els.rollBtn.textContent = "No rolls left";
   else els.rollBtn.textContent = `Roll ${free} ${free === 1 ? "die" : "dice"}`;
-  els.rollsLeft.textContent = g.rolls_left === 1 ? "1 roll left" : `${g.rolls_left} rolls left`;
+  // With none left the button already says so: the line beside it says what to do instead.
+  els.rollsLeft.textContent = g.rolls_left === 0 ? "Pick a box to score"
+    : g.rolls_left === 1 ? "1 roll left" : `${g.rolls_left} rolls left`;
   els.rollsLeft.dataset.left = String(g.rolls_left);
 }
 

@@ -1,0 +1,25 @@
+"""Player records: a visitor from their first action on, and the name they chose once."""
+
+from __future__ import annotations
+
+from ..models import Player
+from .rooms import clean_nickname
+
+
+def find_player(token: str) -> Player | None:
+    """The player a browser's cookie names, if that record still exists."""
+    if not token or len(token) > Player._meta.get_field("token").max_length:
+        return None
+    return Player.objects.filter(token=token).first()
+
+
+def new_player(name: str = "") -> Player:
+    return Player.objects.create(name=clean_nickname(name) if name else "")
+
+
+def rename_player(player: Player, raw: object) -> Player:
+    """Give ``player`` the name ``raw`` (a nickname's checks; ServiceError if refused). Seats
+    already taken keep the name they were taken with."""
+    player.name = clean_nickname(raw)
+    player.save(update_fields=["name"])
+    return player
