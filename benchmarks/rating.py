@@ -41,8 +41,10 @@ sys.path.insert(0, str(ROOT))
 
 from game.ratings import (  # noqa: E402
     Rating,
+    adjusted_score,
     glicko2,
 )
+from game.ratings.rating import POINTS_PER_400  # noqa: E402
 
 POOL_DIR = ROOT / "var" / "rating"
 #: Strength name → softmax temperature (expected points) of the optimal bot's decisions;
@@ -180,6 +182,12 @@ def plain_scores(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     return (np.sign(mine[..., 0] - theirs[..., 0]) + 1) / 2
 
 
+def adjusted_wins(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """A win, a draw or a loss on the luck-adjusted results (not graded)."""
+    lead = (mine[..., 0] - mine[..., 1]) - (theirs[..., 0] - theirs[..., 1])
+    return (np.sign(np.round(lead, 6)) + 1) / 2
+
+
 def adjusted_scores(points_per_400: float) -> Scores:
     """The luck-adjusted result of ``game.ratings.adjusted_score``."""
     def scores(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
@@ -233,7 +241,8 @@ def update_arrays(mu: np.ndarray, phi: np.ndarray, sigma: np.ndarray, mu_o: np.n
 
 
 def check_vectorised(cases: int = 500, seed: int = 3) -> float:
-    """Largest difference (rating points) between ``update_arrays`` and the module's update."""
+    """Largest difference between ``update_arrays`` and ``adjusted_scores`` and the module's
+    update (rating points; volatility × 1000) and graded score."""
     rng = np.random.default_rng(seed)
     r, o = rng.uniform(800, 2400, (2, cases))
     rd, rd_o = rng.uniform(30, 350, (2, cases))
@@ -242,8 +251,12 @@ def check_vectorised(cases: int = 500, seed: int = 3) -> float:
     mu, phi, new_sigma = update_arrays((r - 1500) / glicko2.SCALE, rd / glicko2.SCALE, sigma,
                                        (o - 1500) / glicko2.SCALE, rd_o / glicko2.SCALE,
                                        score)
+    leads = rng.uniform(-120, 120, cases)
+    mine = np.stack([leads, np.zeros(cases)], axis=1)
+    graded = adjusted_scores(POINTS_PER_400)(mine, np.zeros((cases, 2)))
     worst = 0.0
     for i in range(cases):
+        worst = max(worst, abs(graded[i] - adjusted_score(float(leads[i]), 0.0)))
         one = glicko2.update(Rating(r[i], rd[i], sigma[i]),
                              [(Rating(o[i], rd_o[i]), float(score[i]))])
         worst = max(worst, abs(one.rating - (1500 + glicko2.SCALE * mu[i])),
@@ -253,7 +266,8 @@ def check_vectorised(cases: int = 500, seed: int = 3) -> float:
 
 
 def games_to_order(pools: dict[str, np.ndarray], size: int, populations: int, rounds: int,
-                   methods: dict[str, Scores], seed: int = 7) -> dict[str, np.ndarray]:
+                   methods: dict[str, Scores], volatility: float = 0.06, seed: int = 7
+                   ) -> dict[str, np.ndarray]:
     """Per method, the share of populations whose ratings are in the true order after each
     round (one heads-up game per player per round)."""
     rng = np.random.default_rng(seed)
@@ -264,7 +278,7 @@ def games_to_order(pools: dict[str, np.ndarray], size: int, populations: int, ro
     truth = np.argsort(-means[members], axis=1)
     rows = np.arange(populations)[:, None]
     state = {m: (np.zeros((populations, size)), np.full((populations, size), 350 / glicko2.SCALE),
-                 np.full((populations, size), 0.06)) for m in methods}
+                 np.full((populations, size), volatility)) for m in methods}
     in_order = {m: np.zeros(rounds) for m in methods}
     for r in range(rounds):
         seats = np.argsort(rng.random((populations, size)), axis=1)
@@ -282,6 +296,10 @@ def games_to_order(pools: dict[str, np.ndarray], size: int, populations: int, ro
     return in_order
 
 
+#: Games per player at which the share of populations in order is printed.
+CHECKPOINTS = (5, 10, 20, 50, 100, 200, 500, 1000)
+
+
 def first_settled(share: np.ndarray, target: float = 0.95) -> int | None:
     """Games per player from which the share stays at or above ``target`` (None: never)."""
     below = np.flatnonzero(share < target)
@@ -294,8 +312,6 @@ def first_settled(share: np.ndarray, target: float = 0.95) -> int | None:
 def calibrate(pools: dict[str, np.ndarray], points_per_400: float) -> dict[str, float]:
     """Each strength's rating below the optimal bot's: from the mean graded score the optimal
     bot makes against it (adjusted results of every pair of pooled games)."""
-    from game.ratings import adjusted_score
-
     best = pools["optimal"][:, 0] - pools["optimal"][:, 1]
     found = {}
     for name, games in pools.items():
@@ -313,43 +329,58 @@ def main() -> None:
     parser.add_argument("--populations", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=150, help="games per player at most")
     parser.add_argument("--sizes", type=int, nargs="+", default=[4, 6])
-    parser.add_argument("--points", type=float, nargs="+", default=[20.0],
+    parser.add_argument("--points", type=float, nargs="+", default=[POINTS_PER_400],
                         help="POINTS_PER_400 values to compare")
+    parser.add_argument("--volatility", type=float, default=0.06,
+                        help="every player's volatility at the start (Glicko-2's 0.06)")
     parser.add_argument("--check", type=int, default=0,
                         help="replay this many games per strength through the review first")
-    parser.add_argument("--pool-only", action="store_true")
+    parser.add_argument("--strengths", nargs="+", choices=tuple(STRENGTHS),
+                        default=list(STRENGTHS), help="the strengths to pool and rate")
+    parser.add_argument("--pool-only", action="store_true", help="only build the pool")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f}; rules {args.rules}")
     if args.check:
         worst = check_against_review(args.rules, args.check)
         print(f"played vs review.analyse, {args.check} games per strength: "
               f"largest difference in luck, loss or expected start {worst:.2e}")
-    pools = {s: pool(args.rules, s, args.pool) for s in STRENGTHS}
+    pools = {s: pool(args.rules, s, args.pool) for s in args.strengths}
     print(f"\npool: {args.pool} solitaire games per strength")
     print(f"{'strength':<10} {'mean':>7} {'sd':>6} {'loss':>6} {'luck sd':>7}")
     for s, g in pools.items():
         print(f"{s:<10} {g[:, 0].mean():7.1f} {g[:, 0].std():6.1f} {g[:, 2].mean():6.1f} "
               f"{g[:, 1].std():7.1f}")
+    by_final = sorted(pools, key=lambda s: -pools[s][:, 0].mean())
+    if by_final != sorted(pools, key=lambda s: pools[s][:, 2].mean()):
+        print("warning: the pool's mean finals and mean losses order the strengths differently")
     if args.pool_only:
         return
     for p in args.points:
         below = calibrate(pools, p)
-        print(f"\nanchors at {p:g} points per 400, below optimal: "
+        print(f"\nat {p:g} points per 400, below the optimal bot: "
               + ", ".join(f"{s} {v:.0f}" for s, v in below.items()))
-    print(f"\nvectorised Glicko-2 vs game.ratings.glicko2.update, 500 random games: largest "
-          f"difference {check_vectorised():.1e} (rating points; volatility x 1000)")
-    methods: dict[str, Scores] = {"plain Glicko-2": plain_scores}
+        if "medium" in below:
+            # A newcomer's 1500 is the medium bot's anchor.
+            top = 1500 + below["medium"]
+            print("  anchors, medium at 1500: " + ", ".join(
+                f"{s} {top - below[s]:.0f}" for s in ("optimal", "medium", "easy")
+                if s in below))
+    print(f"\nvectorised Glicko-2 and graded scores vs game.ratings, 500 random games: largest "
+          f"difference {check_vectorised():.1e} (rating points; volatility x 1000; score)")
+    methods: dict[str, Scores] = {"plain Glicko-2": plain_scores,
+                                  "adjusted, win/loss": adjusted_wins}
     methods.update({f"adjusted, {p:g} pts/400": adjusted_scores(p) for p in args.points})
     for size in args.sizes:
         start = time.perf_counter()
-        shares = games_to_order(pools, size, args.populations, args.rounds, methods)
+        shares = games_to_order(pools, size, args.populations, args.rounds, methods,
+                                args.volatility)
         print(f"\npopulations of {size} (of the {len(pools)} strengths), {args.populations} "
-              f"populations, up to {args.rounds} games per player "
+              f"populations, volatility {args.volatility:g} at the start, "
+              f"up to {args.rounds} games per player "
               f"({time.perf_counter() - start:.0f} s)")
         for m, share in shares.items():
             n = first_settled(share)
-            at = ", ".join(f"{k}: {share[k - 1]:.0%}" for k in (5, 10, 20, 50, 100)
-                           if k <= len(share))
+            at = ", ".join(f"{k}: {share[k - 1]:.0%}" for k in CHECKPOINTS if k <= len(share))
             print(f"  {m:<24} games to 95 % in order: {n if n else f'> {args.rounds}'}"
                   f"   ({at})")
 

@@ -25,17 +25,19 @@ from . import glicko2
 from .glicko2 import Rating
 
 #: Luck-adjusted points that make a 400-point rating difference (see the module's docstring).
-POINTS_PER_400 = 20.0
-#: Above this deviation a rating is provisional (about two dozen games from unrated).
+POINTS_PER_400 = 40.0
+#: Above this deviation a rating is provisional (as lichess: about ten games from unrated).
 PROVISIONAL_RD = 110.0
 #: Rulesets rated: those whose review is exact (triple's valuation drifts between turns).
 RATED_RULES = ("yahtzee", "yatzy")
 #: The deviation an anchor is treated with by its opponents: its strength is known.
 ANCHOR_RD = 30.0
-#: Each bot level's fixed rating, per ruleset (``benchmarks/rating.py --calibrate``).
+#: Each bot level's fixed rating, per ruleset: the medium bot at a newcomer's 1500, the others
+#: where the optimal bot's mean score against them puts them (``benchmarks/rating.py`` prints
+#: them: 300 yahtzee and 200 yatzy games per level, at 40 points per 400).
 ANCHORS: dict[str, dict[str, float]] = {
-    "yahtzee": {"optimal": 2200.0, "medium": 1500.0, "easy": 1100.0},
-    "yatzy": {"optimal": 2200.0, "medium": 1500.0, "easy": 1100.0},
+    "yahtzee": {"optimal": 1693.0, "medium": 1500.0, "easy": 1360.0},
+    "yatzy": {"optimal": 1674.0, "medium": 1500.0, "easy": 1222.0},
 }
 
 
