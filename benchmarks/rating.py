@@ -2,8 +2,13 @@
 computer players of known strength needs before its ratings are in the true order, for the
 luck-adjusted rating and for plain Glicko-2 on wins and losses.
 
-    STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py
-    STRATEGY_DIR=var/strategy .venv/bin/python benchmarks/rating.py --populations 100 --quick
+    STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --pool-only
+    STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py \
+        --populations 1000 --rounds 600 --points 10 20 40
+    STRATEGY_DIR=var/strategy .venv/bin/python benchmarks/rating.py --rules yatzy \
+        --pool 200 --strengths optimal medium easy --sizes 2       # yatzy's anchors
+
+The pool takes ~20 minutes of a loaded machine once; the populations take seconds after.
 
 Strengths: the optimal bot; the optimal bot with decision noise (each decision drawn from a
 softmax over the options' expected final scores at temperature T points); medium; easy. In
@@ -325,7 +330,7 @@ def calibrate(pools: dict[str, np.ndarray], points_per_400: float) -> dict[str, 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="yahtzee", choices=("yahtzee", "yatzy"))
-    parser.add_argument("--pool", type=int, default=500, help="solitaire games per strength")
+    parser.add_argument("--pool", type=int, default=300, help="solitaire games per strength")
     parser.add_argument("--populations", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=150, help="games per player at most")
     parser.add_argument("--sizes", type=int, nargs="+", default=[4, 6])

@@ -1,9 +1,10 @@
 """Glicko-2 (Mark Glickman, "Example of the Glicko-2 system", glicko.net): a rating, its
 deviation and its volatility, updated once per rating period from the period's results.
 
-Written here rather than taken from PyPI: the ``glicko2`` package (the only maintained-looking
-one) is untyped, mutates its players, and its volatility step uses μ² where the paper has φ²
-— invisible in the paper's example, whose player has μ = 0.
+Written here rather than taken from PyPI: the ``glicko2`` package (2.1.0, the most used) is
+untyped, mutates its players, and its volatility step uses μ² where the paper has φ² — which
+the paper's example cannot show, its player having μ = 0; the others are alphas or a few weeks
+old.
 """
 
 from __future__ import annotations

@@ -60,3 +60,15 @@ def test_expected_scores_of_two_players_with_equal_deviations_add_up_to_one():
 def test_a_score_outside_zero_to_one_is_refused(score):
     with pytest.raises(ValueError, match="between 0 and 1"):
         update(Rating(), [(Rating(), score)])
+
+
+def test_shifting_every_rating_alike_shifts_the_result_and_nothing_else():
+    # Only differences of ratings carry meaning: the volatility step must not see where on the
+    # scale the player stands (a μ² in place of φ² would).
+    shift = 700.0
+    here = update(Rating(1500, 200, 0.06), EXAMPLE_OPPONENTS)
+    moved = update(Rating(1500 + shift, 200, 0.06),
+                   [(Rating(o.rating + shift, o.rd), s) for o, s in EXAMPLE_OPPONENTS])
+    assert moved.rating == pytest.approx(here.rating + shift)
+    assert moved.rd == pytest.approx(here.rd)
+    assert moved.volatility == pytest.approx(here.volatility, rel=1e-9)
