@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from game.rules.patches import event_messages, state_after
+from game.protocol.client import event_messages, state_after
 
 from .helpers import make_session
 
