@@ -28,6 +28,10 @@ OPTIONS: dict[str, Option] = {
         int, TURN_TIMES, "turn_time must be a whole number of seconds (0: off).",
         "The turn time is 0 (off) or one of "
         + ", ".join(str(t) for t in TURN_TIMES if t) + " seconds."),
+    # Whether players see the standings (watchers always do): "auto", with computer players.
+    "chances": Option(
+        str, tuple(Room.Chances.values), 'chances must be "auto", "on" or "off".',
+        'Chances are shown to players "auto" (with computer players), "on" or "off".'),
 }
 
 

@@ -453,6 +453,10 @@ function renderHostControls(st) {
   const select = $("turn-time");
   if (document.activeElement !== select) select.value = String(state.room.turn_time || 0);
   select.disabled = !state.connected || state.busy;
+  const chances = chancesSelect();
+  chances.parentElement.hidden = !between;
+  if (document.activeElement !== chances) chances.value = state.room.chances || "auto";
+  chances.disabled = !state.connected || state.busy;
   $("host-controls").hidden = start.hidden && rematch.hidden && !between;
   const timeNote = $("turn-time-note");
   const minutes = (state.room.turn_time || 0) / 60;
@@ -803,6 +807,25 @@ function placeDividers(log) {
       log.insertBefore(h("li", { class: "log-divider", "aria-hidden": "true" }), lines[i]);
     }
   }
+}
+
+/** The host's "chances shown to players" option (`room.chances`; `room_options` in
+ * docs/protocol.md), made once beside the turn time. */
+function chancesSelect() {
+  let select = $("chances-option");
+  if (select) return select;
+  const label = document.createElement("label");
+  label.className = "turn-time-field";
+  label.append("Chances shown to players ");
+  select = document.createElement("select");
+  select.id = "chances-option";
+  for (const [value, text] of [["auto", "With computer players"], ["on", "Always"], ["off", "Never"]]) {
+    select.append(new Option(text, value));
+  }
+  select.addEventListener("change", (e) => seatCommand("room_options", { chances: e.target.value }));
+  label.append(select);
+  $("host-controls").append(label);
+  return select;
 }
 
 // --- wiring -------------------------------------------------------------------------------------

@@ -130,3 +130,30 @@ def test_the_state_counts_down_the_turn():
     room.refresh_from_db()
     left = protocol.state(room_state(room, HOST))["turn_ends_in"]
     assert 295 < left <= 300
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_host_changes_who_sees_the_chances_between_games(connect, sessions):
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    ann = await connect(room.code, people[0][0], "ann")
+    bob = await connect(room.code, people[1][0], "bob")
+    assert bob.state["room"]["chances"] == "auto"
+    assert bob.state["room"]["chances_for_players"] is False  # no computer player
+    await bob.send({"type": "room_options", "chances": "on"})
+    assert (await bob.until_type("error"))["code"] == "not_host"
+    for bad, code in (({"type": "room_options", "chances": 1}, "bad_message"),
+                      ({"type": "room_options", "chances": "sometimes"}, "bad_option")):
+        await ann.send(bad)
+        assert (await ann.until_type("error"))["code"] == code
+    await ann.send({"type": "room_options", "chances": "on"})
+    state = await bob.until(lambda m: m["type"] == "state" and m["room"]["chances"] == "on")
+    assert state["room"]["chances_for_players"] is True
+    assert state["room"]["turn_time"] == 0  # the other option is left as it was
+    await ann.send({"type": "start"})
+    await bob.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    await ann.send({"type": "room_options", "chances": "off"})
+    assert (await ann.until_type("error"))["code"] == "game_running"
+    assert (await Room.objects.aget(pk=room.pk)).chances == "on"
+    await ann.close()
+    await bob.close()
