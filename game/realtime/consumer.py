@@ -1,4 +1,5 @@
-"""The room websocket: check each message's shape, call the services, send what they say.
+"""The room websocket: parse each message (``game.protocol.inbound``), call the services and
+selectors, and send what they return as frames (``game.protocol``).
 
 Identity is the guest key in the Django session; a socket whose guest has no seat watches.
 Every bad frame gets an ``error`` with a stable code and the socket stays open

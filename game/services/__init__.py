@@ -1,11 +1,11 @@
-"""Everything that changes a room, a game or who is connected: each function runs in one
-database transaction and sends to the room's group only after it committed. Views, forms, the
+"""Everything that changes a room, a game or who is connected: each change runs in one
+database transaction and is sent to the room's group only after it committed. Views, forms, the
 real-time layer and the admin import these names from ``game.services``. The management
 commands and the review worker, which need one module and not the site's services, import it
 by module (``services.cleanup``, ``services.review``, ``services.errors``); tests may look
 inside any.
 
-The synchronous functions block on the database: async code calls them through
+Most functions are synchronous and block on the database: async code calls them through
 ``game.realtime.db_threads.in_db_thread``. The ``asend_*`` functions are coroutines for the
 event loop: they send to the room's channel-layer group, nothing else. Reads that change
 nothing are in ``game.selectors``; the frames are ``game.protocol``'s.
