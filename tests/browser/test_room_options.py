@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP
 from .pages import wait_connected
+from .test_game import create_room
 
 pytestmark = pytest.mark.browser
 
@@ -16,14 +15,8 @@ pytestmark = pytest.mark.browser
 def test_the_host_sets_who_sees_the_chances_between_games(daphne_server, new_context,
                                                          screenshots):
     page = new_context(viewport=DESKTOP).new_page()
-    page.goto(daphne_server.url + "/")
-    page.fill("[name=name]", "Options")
-    page.select_option("[name=seats]", "2")
-    page.fill("[name=nickname]", "Ann")
-    page.select_option("[name=seat_1]", "easy")
-    page.get_by_role("button", name="Create room").click()
-    page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
-    wait_connected(page)
+    create_room(page, daphne_server, name="Options", rules="yahtzee", seats=["human", "easy"],
+                nickname="Ann")
     chances = page.get_by_label("Chances shown to players")
     expect(chances).to_be_visible()
     expect(chances).to_have_value("auto")
