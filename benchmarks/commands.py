@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     rooms = seed(args.rooms, 2, args.rules)
     from django.contrib.sessions.backends.db import SessionStore
 
-    from game import services
+    from game import protocol, services
 
     guests = {}
     for room in rooms:
@@ -89,9 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         return loaded[1].to_dict()
 
     states = {r["code"]: current_state(r["code"]) for r in rooms}
-    from game.realtime.insight import TURN_ENDS
+    from game.realtime.insight_publisher import TURN_ENDS
+    from game.selectors.standings import standings_available, standings_of
 
-    if args.standings and not services.standings_available(args.rules):
+    if args.standings and not standings_available(args.rules):
         p.error(f"--standings: no {args.rules} table in {args.standings} (build_strategy)")
     standings = {"cpu": 0.0, "count": 0}
     boxes = random.Random(2026)
@@ -110,9 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         result = services.apply_command(code, action, guest_key=who, command_id=f"m{i}")
         assert result.state is not None
         states[code] = result.state
-        if args.standings and result.messages[-1]["event"]["kind"] in TURN_ENDS:
+        if args.standings and result.events[-1]["kind"] in TURN_ENDS:
             start = time.process_time()
-            assert services.standings_message(result.state["id"]) is not None
+            assert standings_of(result.state["id"]) is not None
             standings["cpu"] += time.process_time() - start
             standings["count"] += 1
 
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.standings:  # the table loads once per process: not a turn's cost
         first = services.load_for_decision(rooms[0]["code"])
-        assert first is not None and services.standings_message(first[0].pk) is not None
+        assert first is not None and standings_of(first[0].pk) is not None
     profile = cProfile.Profile() if args.profile else None
 
     def measured(step: Callable[[int], None], count: int) -> tuple[float, float]:
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             room = Room.objects.filter(code=code).first()
             assert room is not None
             services.socket_opened(room, f"bench.{i}", guest, "127.0.0.1")
-            assert selectors.room_state(room, guest)["you"]["seat"] is not None
+            assert protocol.state(selectors.room_state(room, guest))["you"]["seat"] is not None
             services.socket_closed(by_code[code], f"bench.{i}", guest)
 
         cpu, _ = measured(one_socket, args.connects)

@@ -18,7 +18,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
-from game.rules.patches import event_messages, state_after
+from game.protocol.client import event_messages, state_after
 
 from .stats import SeqTracker
 

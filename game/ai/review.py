@@ -291,7 +291,7 @@ class TripleValuation:
     def boxes(self, game: Game, dice: Hold) -> dict[str, float]:
         legal = game.legal_slots()
         if self.late:
-            return {_slot_name(s, 3): self.banked + self.eg.slot_value(self.keys, s, dice)
+            return {s.name(3): self.banked + self.eg.slot_value(self.keys, s, dice)
                     for s in legal}
         found: dict[str, float] = {}
         for c, (st, m) in enumerate(zip(self.states, self.mult, strict=True)):
@@ -301,13 +301,8 @@ class TripleValuation:
                 slot = Slot(ch.box or "", c)
                 if slot in legal:
                     gain = m * (ch.expected - st.banked - self.futures[c])
-                    found[_slot_name(slot, 3)] = self.base + gain
+                    found[slot.name(3)] = self.base + gain
         return found
-
-
-def _slot_name(slot: Slot, columns: int) -> str:
-    """A box name; with several columns, ``box@c`` (c = 1, 2, 3)."""
-    return slot.box if columns == 1 else f"{slot.box}@{slot.column + 1}"
 
 
 # --- win chances -------------------------------------------------------------------------
@@ -444,7 +439,7 @@ def analyse(events: Sequence[Event], by: Sequence[str] | None = None,
             game.apply(event)
             walk.after_roll(game, seq, event)
         elif isinstance(event, Scored):
-            slot = _slot_name(Slot(event.box, event.column), walk.columns)
+            slot = Slot(event.box, event.column).name(walk.columns)
             walk.decide(game, seq, event.player, "box", slot, who)
             game.apply(event)
             walk.point(seq, event.player, walk.before)

@@ -1,4 +1,5 @@
-"""The room websocket: check each message's shape, call the services, send what they say.
+"""The room websocket: parse each message (``game.protocol.inbound``), call the services and
+selectors, and send what they return as frames (``game.protocol``).
 
 Identity is the guest key in the Django session; a socket whose guest has no seat watches.
 Every bad frame gets an ``error`` with a stable code and the socket stays open
@@ -13,27 +14,31 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from .. import selectors, services
+from .. import protocol, selectors, services
 from ..clients import scope_client_address
 from ..models import Room
-from ..rules.errors import CodedError
-from . import heartbeat, insight, turn_driver
-from .db_threads import aplay, in_db_thread
-from .frames import (
+from ..protocol.client import RoomView
+from ..protocol.inbound import (
     BadMessage,
     command_id,
     parse_action,
     parse_frame,
     parse_held,
     parse_level,
+    parse_options,
     parse_seat,
     parse_seed,
-    parse_turn_time,
 )
+from ..rules.errors import CodedError
+from . import heartbeat, turn_driver
+from . import insight_publisher as insight
+from .db_threads import in_db_thread
+from .moves import aplay
 from .throttle import Throttle
 
 log = logging.getLogger(__name__)
@@ -46,8 +51,8 @@ SEAT_COMMANDS: dict[str, Callable[[str, str | None, dict[str, Any]], object]] = 
     "seat_bot": lambda code, guest, msg: services.seat_bot(
         code, guest, parse_seat(msg), parse_level(msg)),
     "remove_seat": lambda code, guest, msg: services.remove_seat(code, guest, parse_seat(msg)),
-    "room_options": lambda code, guest, msg: services.set_turn_time(
-        code, guest, parse_turn_time(msg)),
+    "room_options": lambda code, guest, msg: services.set_room_options(
+        code, guest, **parse_options(msg)),
 }
 
 
@@ -55,19 +60,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     room: Room | None = None
     #: The last ``state`` sent, while nothing from the room came since (else None).
     _state_text: str | None = None
-    #: This socket's seat (None: watching), and where the game's turn stands
-    #: (``services.turn_summary``), as this socket last heard: enough to check a ``hold``.
-    you_seat: int | None = None
-    players_see_chances: bool = False
-    turn: dict[str, Any] | None = None
-    #: The room's turn time as this socket last heard it (``state``).
-    turn_time: int = 0
+    #: The room as this socket last heard it (its ``state``, then ``presence`` and ``events``):
+    #: its seat, the seats, the options, where the turn stands — enough to check a ``hold``.
+    view: RoomView
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' own dispatch first closes stale DB connections on the one shared sync
-        thread, for every frame and group message: with seven sockets a room that queue was
-        the fan-out's bottleneck (docs/benchmarks.md). This consumer never touches the ORM on
-        that thread; ``in_db_thread`` cleans up around each call instead."""
+        """Channels' own dispatch, less its ``aclose_old_connections()``: that runs on the one
+        shared sync thread for every frame and group message, and with seven sockets a room
+        that queue was the fan-out's bottleneck (docs/benchmarks.md). This consumer never
+        touches the ORM on that thread; ``in_db_thread`` cleans up around each call instead.
+        Channels has no switch for it: tests/realtime/test_framework_internals.py fails when
+        Channels' dispatch changes."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']!r}")
@@ -83,8 +86,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # gap, not a stream of them (docs/protocol.md).
         self.syncs = Throttle(settings.WS_SYNC_PER_SECOND, settings.WS_SYNC_BURST)
         self.holds = Throttle(settings.WS_HOLD_PER_SECOND, settings.WS_HOLD_BURST)
-        # The room's seats as this socket last heard them (``state``, then ``presence``).
-        self.seats: dict[int, dict[str, Any]] = {}
+        self.view = RoomView()
         self.room = await in_db_thread(Room.objects.filter(code=self.code).first)()
         if self.room is None:
             await self.close(code=4404)  # before accept: the handshake is refused
@@ -106,14 +108,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await services.asend_presence(self.code, here)
         await self.accept()
         await self.send_state()
-        if self.turn is not None and not self.turn["over"]:
-            insight.spawn(self._send_insight(self.turn))
+        turn = self.view.turn
+        if turn is not None and not turn["over"]:
+            insight.spawn(self._send_insight(turn))
         heartbeat.register(self.channel_name, self.room, self.guest)
         # An arrival may resume a game that waited for someone (a bot's turn, a person away);
         # when the player to move is here, the driver has nothing to do: its queries are
         # skipped for most arrivals (a restart brings every socket back at once).
-        if self.turn is not None and not self.turn["over"] and self._driver_may_act(
-                self.turn["player"]):
+        if turn is not None and not turn["over"] and self.view.driver_may_act(turn["player"]):
             turn_driver.kick(self.code)
 
     def _session_guest(self) -> str:
@@ -147,9 +149,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         except (Exception, asyncio.CancelledError):  # a server going down: staleness will do
             log.warning("room %s: could not announce a closed socket", self.code, exc_info=True)
             return
-        turn = self.turn
+        turn = self.view.turn
         if turn is not None and not turn["over"] and (
-                turn["player"] == self.you_seat or self.turn_time):
+                turn["player"] == self.view.you_seat or self.view.turn_time):
             turn_driver.kick(self.code)  # their turn: the away clock runs now
 
     # --- frames from the client -------------------------------------------------------------
@@ -188,9 +190,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 self.code, parse_action(msg), guest_key=self.guest or None, command_id=cid)
             if result.duplicate:
                 await self.send_state()  # already applied: here is where things stand
-            elif self.room is not None and self.room.practice and kind == "roll":
-                insight.after_roll(self.code, result.messages[-1]["game"])
-            elif result.messages and self._driver_needed(result.messages[-1]["event"]):
+            elif self.view.practice and kind == "roll":
+                insight.after_roll(self.code, result.game_id)
+            elif result.events and self._driver_needed(result.events[-1]):
                 turn_driver.kick(self.code)
         elif kind == "hold":
             await self.share_holds(parse_held(msg))
@@ -208,7 +210,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def share_holds(self, held: list[int]) -> None:
         """The player to move shows the room which dice they hold, as they change them. Never
         stored and outside the ``seq`` stream: the roll still carries the authoritative hold."""
-        turn, seat = self.turn, self.you_seat
+        turn, seat = self.view.turn, self.view.you_seat
         if turn is None or turn["over"]:
             raise BadMessage("no_game", "No game is running.")
         if seat is None:
@@ -223,18 +225,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if admitted == "refuse":
             raise BadMessage("rate_limited", "Too many hold changes; slow down.")
         if admitted == "yes":
-            await services.asend_frame(self.code, {
-                "type": "holding", "game": turn["game"], "seq": turn["seq"], "player": seat,
-                "held": held})
+            await services.asend_frame(
+                self.code, protocol.holding(turn["game"], turn["seq"], seat, held))
 
     async def send_error(self, code: str, message: str, msg: Any = None) -> None:
-        reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        cid = ""
         if isinstance(msg, dict):
             with contextlib.suppress(BadMessage):
                 cid = command_id(msg)
-                if cid:
-                    reply["id"] = cid
-        await self.send_json(reply)
+        await self.send_json(protocol.error(code, message, cid))
 
     async def send_state(self, reuse: bool = False) -> None:
         """The room's full ``state``. With ``reuse``, the one last sent if this socket heard
@@ -243,13 +242,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if reuse and self._state_text is not None:
             await self.send(text_data=self._state_text)
             return
-        state = await in_db_thread(selectors.room_state)(self.room, self.guest)
-        self.seats = {s["seat"]: s for s in state["room"]["seats"]}
-        self.you_seat = state["you"]["seat"]
-        self.players_see_chances = state["room"]["chances_for_players"]
-        self.turn = services.turn_summary(state["game"])
-        self.turn_time = state["room"]["turn_time"]
-        self._state_text = await self.encode_json(state)
+        snapshot = await in_db_thread(selectors.room_state)(self.room, self.guest)
+        frame = protocol.state(snapshot)
+        self.view = RoomView.of_state(frame)
+        self._state_text = await self.encode_json(frame)
         await self.send(text_data=self._state_text)
 
     def _driver_needed(self, last_event: dict[str, Any]) -> bool:
@@ -257,62 +253,48 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         this socket last heard was away. Skipping the others saves the driver's queries on
         most turns; a presence this socket missed (a server that died) is caught by the
         heartbeat's kick."""
-        return last_event["kind"] == "turn_started" and self._driver_may_act(
+        return last_event["kind"] == "turn_started" and self.view.driver_may_act(
             last_event["player"])
-
-    def _driver_may_act(self, player: int) -> bool:
-        """Whether the turn of ``player`` may need the driver: it has a clock (a turn time),
-        or the seat is a bot's, or a person's this socket last heard was away."""
-        if self.turn_time:
-            return True  # the driver wakes when the clock runs out
-        seat = self.seats.get(player)
-        return seat is None or seat["kind"] == "bot" or not seat["connected"]
 
     async def send_json(self, content: Any, close: bool = False) -> None:
         # Channels' own send_json skips an override of ``send``: go through ours.
         await self.send(text_data=await self.encode_json(content), close=close)
 
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
-        """A group message can race the client's close; the server (Daphne: autobahn's
-        ``Disconnected``) then refuses the send. The disconnect handler still runs: ignore."""
+        """A group message can race the client's close; Daphne then refuses the send with
+        autobahn's ``Disconnected`` (tests/realtime/test_framework_internals.py checks it).
+        The disconnect handler still runs: ignore."""
         try:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
-        except Exception as exc:  # noqa: BLE001 - which class depends on the server
-            if type(exc).__name__ != "Disconnected":
-                raise
+        except Disconnected:
             log.debug("room %s: send after the client closed", self.code)
 
     # --- messages from the room's group ------------------------------------------------------
 
     async def game_events(self, event: dict[str, Any]) -> None:
         self._state_text = None
-        self.turn = event.get("turn", self.turn)
+        self.view.turn = event.get("turn", self.view.turn)
         for text in event["texts"]:  # encoded once by the sender, not once per socket
             await self.send(text_data=text)
 
-    def _sees_standings(self) -> bool:
-        """Watchers always; players as the room's option says (docs/protocol.md)."""
-        return self.you_seat is None or self.players_see_chances
-
-    async def _send_insight(self, turn: dict[str, Any]) -> None:
+    async def _send_insight(self, turn: protocol.Turn) -> None:
         """What a socket joining a running game would have had: the standings, and the
         coach's advice if it is this player's turn in a practice room after a roll."""
-        if self._sees_standings():
-            text = await insight.standings_text(turn["game"], turn["rules"])
-            if text:
-                await self.send(text_data=text)
-        if (self.room is not None and self.room.practice and turn["rolled"]
-                and turn["player"] == self.you_seat):
-            found = await insight.advice(turn["game"])
-            if found and found[0] == self.you_seat:
-                await self.send(text_data=found[1])
+        if self.view.sees_standings:
+            standings = await insight.standings(turn["game"], turn["rules"])
+            if standings:
+                await self.send_json(protocol.standings(standings))
+        if self.view.practice and turn["rolled"] and turn["player"] == self.view.you_seat:
+            advice = await insight.advice(turn["game"])
+            if advice and advice.player == self.view.you_seat:
+                await self.send_json(protocol.advice(advice))
 
     async def room_advice(self, event: dict[str, Any]) -> None:
-        if event["player"] == self.you_seat:  # only sent in practice rooms
+        if event["player"] == self.view.you_seat:  # only sent in practice rooms
             await self.send(text_data=event["text"])
 
     async def room_standings(self, event: dict[str, Any]) -> None:
-        if self._sees_standings():
+        if self.view.sees_standings:
             await self.send(text_data=event["text"])
 
     async def room_frame(self, event: dict[str, Any]) -> None:
@@ -325,7 +307,5 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def room_presence(self, event: dict[str, Any]) -> None:
         self._state_text = None
         heartbeat.saw_presence(self.code, event["message"])
-        for seat in event["message"]["seats"]:
-            if seat["seat"] in self.seats:
-                self.seats[seat["seat"]]["connected"] = seat["connected"]
+        self.view.saw_presence(event["message"])
         await self.send_json(event["message"])

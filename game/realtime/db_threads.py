@@ -3,17 +3,15 @@ and selectors."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
-from asgiref.sync import SyncToAsync
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
-
-from .. import services
-from ..rules import Action
 
 
 def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -23,27 +21,30 @@ def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
     Daphne then fell behind at 10-20 moves/s while its CPU sat mostly idle
     (docs/benchmarks.md). Commands stay safe in parallel: each locks its game row.
     """
-    return _KeepingConnection(func, thread_sensitive=False, executor=_pool())
+    return sync_to_async(_keeping_connection(func), thread_sensitive=False, executor=_pool())
 
 
 def in_insight_thread(func: Callable[..., Any]) -> Callable[..., Any]:
     """``func`` made awaitable on the one thread of the live insight (standings, the coach):
     their numbers are CPU work that, spread over the database threads, competed with every
     command at each turn's end (docs/benchmarks.md). One at a time, off the commands' pool."""
-    return _KeepingConnection(func, thread_sensitive=False, executor=_insight_pool())
+    return sync_to_async(_keeping_connection(func), thread_sensitive=False,
+                         executor=_insight_pool())
 
 
-class _KeepingConnection(SyncToAsync):
-    """Channels' ``database_sync_to_async`` closes the thread's connections before and after
-    every call, which with PostgreSQL's pool is a return, a checkout and a health check per
-    command. The pool threads are few and long-lived: each keeps its connection, and drops it
-    only when it broke (docs/benchmarks.md: a command path as lean as the relay's)."""
-
-    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+def _keeping_connection(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func``, then its thread's broken connections dropped. Channels'
+    ``database_sync_to_async`` closes the thread's connections before and after every call,
+    which with PostgreSQL's pool is a return, a checkout and a health check per command. The
+    pool threads are few and long-lived: each keeps its connection, and drops it only when it
+    broke (docs/benchmarks.md)."""
+    @functools.wraps(func)
+    def keeping(*args: Any, **kwargs: Any) -> Any:
         try:
-            return super().thread_handler(loop, *args, **kwargs)
+            return func(*args, **kwargs)
         finally:
             _drop_broken_connections()
+    return keeping
 
 
 def _drop_broken_connections() -> None:
@@ -60,18 +61,3 @@ def _pool() -> ThreadPoolExecutor:
 @cache
 def _insight_pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="insight")
-
-
-async def aplay(room_code: str, action: Action, **command: Any) -> services.PlayResult:
-    """``services.play`` for the event loop: the transaction and the JSON encoding on a
-    database thread, the broadcast on the loop, so no thread waits for Redis."""
-    def apply_and_encode() -> tuple[services.PlayResult, list[str]]:
-        result = services.apply_command(room_code, action, **command)
-        return result, result.texts
-
-    result, texts = await in_db_thread(apply_and_encode)()
-    await services.asend_events(room_code, texts, result.turn)
-    from .insight import after_events  # here: insight uses in_db_thread from this module
-
-    after_events(room_code, result)
-    return result

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from typing import Any
 
-from .. import selectors, services
+from .. import protocol, selectors, services
 from ..models import Room
 from . import turn_driver
 from .db_threads import in_db_thread
@@ -44,7 +44,7 @@ def unregister(channel_name: str) -> None:
         _task = None
 
 
-def saw_presence(room_code: str, message: dict[str, Any]) -> None:
+def saw_presence(room_code: str, message: protocol.Frame) -> None:
     _last_presence[room_code] = message
 
 
@@ -69,10 +69,11 @@ async def beat() -> None:
         await in_db_thread(services.socket_restored)(room, name, guest)
     rooms = {room.pk: room for room, _ in sockets.values()}
     found = await in_db_thread(selectors.presences)(rooms.values())
-    for code, (message, driver_needed) in found.items():
-        if message != _last_presence.get(code):
-            _last_presence[code] = message
-            await services.asend_presence(code, message)
+    for code, (presence, driver_needed) in found.items():
+        frame = protocol.presence(presence)
+        if frame != _last_presence.get(code):
+            _last_presence[code] = frame
+            await services.asend_presence(code, presence)
         if driver_needed:
             turn_driver.kick(code)
     for code in _last_presence.keys() - found.keys():

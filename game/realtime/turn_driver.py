@@ -1,9 +1,10 @@
 """Drives computer players and away players' turns, through the same services as people.
 
 Any process may ``kick`` a room (after a command, on connect, disconnect and heartbeat); the
-kick runs one asyncio task per room in this process, which plays while the player to move is a
-bot — or a person away for longer than ``AWAY_GRACE``, or out of the room's turn time (by the
-``AUTOPLAY_LEVEL`` bot, optimal by default, marked ``autoplay``).
+kick runs one asyncio task per room in this process, which plays what
+``selectors.next_move.next_plan`` decides: the bot's move, or for a person away for longer
+than ``AWAY_GRACE`` or out of the room's turn time, the ``AUTOPLAY_LEVEL`` bot's (optimal by
+default, marked ``autoplay``).
 Every action is conditional on the game's ``seq`` the decision was made from, and commands run
 under the game's row lock, so two drivers (two processes, or a race here) never play a turn
 twice: the loser gets ``stale`` and looks again. Decisions run in a worker thread, the ORM on
@@ -17,26 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
-from dataclasses import dataclass
-from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.utils import timezone
 
-from .. import services
-from ..models import GameEvent, Room, Seat
+from .. import protocol, services
 from ..rules import Action, RulesError
 from ..rules import Game as RulesGame
-from ..selectors import (
-    connected_guests,
-    current_game,
-    others_here,
-    someone_here,
-    turn_deadline,
-)
-from .db_threads import aplay, in_db_thread
+from ..selectors.next_move import Plan, next_plan
+from .db_threads import in_db_thread
+from .moves import aplay
 
 log = logging.getLogger(__name__)
 
@@ -48,58 +39,11 @@ _again: set[str] = set()
 _timers: dict[str, asyncio.TimerHandle] = {}
 
 
-@dataclass(frozen=True)
-class Plan:
-    """What to do next in a room: play ``seat`` at ``level`` from ``seq``, or wait."""
-
-    seq: int = 0
-    seat: int = 0
-    level: str = ""
-    by: str = GameEvent.By.BOT  # type: ignore[assignment]  # a TextChoices member is a str; untyped Django shows a tuple
-    wait: float | None = None
-
-
-def next_plan(room_code: str) -> Plan | None:
-    """Whose move it is and whether this server should make it (sync: ORM)."""
-    room = Room.objects.filter(code=room_code).first()
-    if room is None or room.status != Room.Status.PLAYING:
-        return None
-    game_row = current_game(room)
-    if game_row is None or game_row.snapshot.get("finished"):
-        return None
-    player = game_row.snapshot.get("current_player")
-    seat = Seat.objects.filter(room=room, index=player).first()
-    if seat is None:
-        return None
-    if seat.is_bot:
-        if not someone_here(room):
-            return None  # nobody is here: the game pauses, and goes on when someone comes
-        return Plan(seq=game_row.seq, seat=seat.index, level=seat.bot_level or "easy")
-    # A person: autoplay takes the turn once they have been away for AWAY_GRACE (while someone
-    # else is here to wait for them), or once the room's turn time ran out.
-    deadline = turn_deadline(room, game_row)
-    due = deadline
-    if not (seat.guest_key and seat.guest_key in connected_guests(room)):
-        if not others_here(room, seat.guest_key):
-            return None  # nobody is waiting for them: the game waits too
-        away_since = seat.last_seen or game_row.created
-        away_due = away_since + timedelta(seconds=float(settings.AWAY_GRACE))
-        due = away_due if deadline is None else min(away_due, deadline)
-    if due is None:
-        return None  # their move, no turn time: nothing to do until they make it
-    now = timezone.now()
-    if now < due:
-        return Plan(wait=(due - now).total_seconds())
-    return Plan(seq=game_row.seq, seat=seat.index, level=settings.AUTOPLAY_LEVEL,
-                by=GameEvent.By.AUTOPLAY)  # type: ignore[arg-type]  # as above: a str
-
-
-def decide(game: RulesGame, level: str, seq: int) -> Action:
+def decide(game: RulesGame, level: str) -> Action:
     """The bot's move (sync; may build a strategy table the first time)."""
     from ..ai import choose_action  # imported late: the table code is heavy
 
-    rng = random.Random(f"{settings.DICE_SEED}:bot:{seq}") if settings.DICE_SEED else None
-    return choose_action(game, level, rng)
+    return choose_action(game, level)
 
 
 async def _decide_visibly(room_code: str, rules: str, game: RulesGame, plan: Plan) -> Action:
@@ -108,7 +52,7 @@ async def _decide_visibly(room_code: str, rules: str, game: RulesGame, plan: Pla
     from ..ai.storage import build_progress  # imported late, as in ``decide``
 
     decision = asyncio.ensure_future(
-        sync_to_async(decide, thread_sensitive=False)(game, plan.level, plan.seq))
+        sync_to_async(decide, thread_sensitive=False)(game, plan.level))
     if plan.level != "optimal":
         return await decision  # only the optimal bot reads a table
     name = game.players[plan.seat] if plan.seat < len(game.players) else "The computer"
@@ -123,13 +67,10 @@ async def _decide_visibly(room_code: str, rules: str, game: RulesGame, plan: Pla
         if percent is None:
             continue  # thinking, not waiting for a table
         told = True
-        await services.asend_frame(room_code, {
-            "type": "preparing", "seat": plan.seat, "name": name, "rules": rules,
-            "percent": round(percent, 1)})
+        await services.asend_frame(
+            room_code, protocol.preparing(plan.seat, name, rules, percent))
     if told:
-        await services.asend_frame(room_code, {
-            "type": "preparing", "seat": plan.seat, "name": name, "rules": rules,
-            "percent": 100.0})
+        await services.asend_frame(room_code, protocol.preparing(plan.seat, name, rules, 100.0))
     return decision.result()
 
 

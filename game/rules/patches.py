@@ -16,7 +16,7 @@ A patch is JSON, read against the value it applies to:
 Like JSON Merge Patch (RFC 7386) but able to reach into arrays (a player's scorecard, one
 open box) and with ``null`` as a value, not a deletion: a state's objects keep their keys
 through a game, so nothing is ever deleted. ``static/game/patch.js`` is the browser's
-:func:`apply_patch`.
+:func:`apply_patch`; ``game.protocol.client`` applies a whole ``events`` frame as a client does.
 """
 
 from __future__ import annotations
@@ -47,25 +47,3 @@ def apply_patch(value: Any, patch: Any) -> Any:
             out[int(key)] = apply_patch(out[int(key)], p)
         return out
     return patch
-
-
-def state_after(state: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any] | None:
-    """The state a client holds after an ``events`` frame (one command's events and what they
-    changed together), from the ``state`` it held: unchanged for events it already has,
-    patched for the next ones, and None after a gap or for another game (the client then
-    asks for a ``sync``)."""
-    if state is None or state.get("id") != frame["game"]:
-        return None
-    first, last = frame["events"][0]["seq"], frame["events"][-1]["seq"]
-    if last <= state["seq"]:
-        return state
-    if first != state["seq"] + 1:
-        return None
-    return {**apply_patch(state, frame["changes"]), "seq": last}
-
-
-def event_messages(frame: dict[str, Any]) -> list[dict[str, Any]]:
-    """The events of an ``events`` frame, each as one message with the frame's ``game`` and
-    ``by``: ``{"type": "event", "seq", "event", "by", "game"}``."""
-    return [{"type": "event", "seq": e["seq"], "event": e["event"], "by": frame["by"],
-             "game": frame["game"]} for e in frame["events"]]

@@ -17,10 +17,13 @@ BonusKind = str  # "upper" or "yahtzee"
 
 class Slot(NamedTuple):
     box: str
-    column: int = 0
+    column: int = 0  # from 0
 
-    def __str__(self) -> str:
-        return self.box if self.column == 0 else f"{self.box}@{self.column + 1}"
+    def name(self, columns: int) -> str:
+        """The one text of a box in a column (docs/protocol.md, "Boxes by name"): the box's
+        name in a one-column ruleset, ``box@c`` with c counted from 1 where there are
+        several (triple: ``chance@1`` … ``chance@3``). Stored reviews are keyed by it."""
+        return self.box if columns == 1 else f"{self.box}@{self.column + 1}"
 
 
 class Scorecard:
@@ -102,7 +105,7 @@ class Scorecard:
         if not self.is_open(box, column):
             raise BoxFilled(f"{self.ruleset.box(box).label} is already filled.")
         if Slot(box, column) not in self._legal_in(dice, column):
-            allowed = ", ".join(str(s) for s in self._legal_in(dice, column))
+            allowed = ", ".join(s.name(self.ruleset.columns) for s in self._legal_in(dice, column))
             raise JokerForbids(
                 f"The Joker rule forbids {self.ruleset.box(box).label} for this Yahtzee; "
                 f"it may go in: {allowed}."

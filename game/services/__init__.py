@@ -1,11 +1,14 @@
-"""Everything that changes a room, a game or who is connected goes through here: views, forms,
-the real-time layer and the commands import these names from ``game.services``, never from its
-modules (tests may look inside).
+"""Everything that changes a room, a game or who is connected: each change runs in one
+database transaction and is sent to the room's group only after it committed. Views, forms, the
+real-time layer and the admin import these names from ``game.services``. The management
+commands and the review worker, which need one module and not the site's services, import it
+by module (``services.cleanup``, ``services.review``, ``services.errors``); tests may look
+inside any.
 
-Each function runs synchronously, in one database transaction, and broadcasts to the room's
-group only after it committed; async code calls them through
-``game.realtime.db_threads.in_db_thread`` (``aplay`` there for moves). Reads that change
-nothing are in ``game.selectors``.
+Most functions are synchronous and block on the database: async code calls them through
+``game.realtime.db_threads.in_db_thread``. The ``asend_*`` functions are coroutines for the
+event loop: they send to the room's channel-layer group, nothing else. Reads that change
+nothing are in ``game.selectors``; the frames are ``game.protocol``'s.
 """
 
 from .broadcast import (
@@ -14,15 +17,14 @@ from .broadcast import (
     asend_frame,
     asend_presence,
     asend_standings,
+    events_message,
     group_name,
-    turn_summary,
 )
-from .coach import advice_message
 from .dice import dice_rng
 from .errors import ServiceError
 from .games import PlayResult, apply_command, end_game, load_for_decision, play
-from .insight import standings_available, standings_message
 from .limits import check_rate_limit
+from .names import clean_nickname
 from .players import find_player, new_player, rename_player
 from .presence import (
     HEARTBEAT_SECONDS,
@@ -36,7 +38,6 @@ from .rooms import (
     SESSION_GUEST,
     SeatSpec,
     clean_dice_seed,
-    clean_nickname,
     clean_room_name,
     create_room,
     get_room,
@@ -48,19 +49,16 @@ from .rooms import (
     start_game,
     take_seat,
 )
-from .rules_cache import rebuild
-from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_turn_time
+from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_room_options
 
 __all__ = [
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",
-    "SeatSpec", "ServiceError", "add_seat", "advice_message", "apply_command", "asend_advice",
-    "asend_events", "asend_frame", "asend_presence", "asend_standings",
-    "check_rate_limit", "clean_dice_seed", "clean_nickname", "clean_room_name", "create_room",
-    "dice_rng", "end_game", "get_room", "group_name", "guest_key", "leave_seat",
-    "load_for_decision", "play", "play_the_computer", "rebuild", "refresh_sockets", "remove_seat",
-    "seat_bot", "seat_of", "set_dice_seed", "set_turn_time",
-    "socket_closed", "socket_opened", "socket_restored", "standings_available",
-    "standings_message", "start_game",
-    "take_seat", "turn_summary",
-    "find_player", "new_player", "open_room", "rename_player",
+    "SeatSpec", "ServiceError", "add_seat", "apply_command", "asend_advice", "asend_events",
+    "asend_frame", "asend_presence", "asend_standings", "check_rate_limit", "clean_dice_seed",
+    "clean_nickname", "clean_room_name", "create_room", "dice_rng", "end_game",
+    "events_message", "find_player", "get_room", "group_name", "guest_key", "leave_seat",
+    "load_for_decision", "new_player", "open_room", "play", "play_the_computer",
+    "refresh_sockets", "remove_seat", "rename_player", "seat_bot", "seat_of",
+    "set_dice_seed", "set_room_options", "socket_closed", "socket_opened", "socket_restored",
+    "start_game", "take_seat",
 ]

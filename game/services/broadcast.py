@@ -6,12 +6,19 @@ logged and swallowed: what is stored stays stored, and the command still succeed
 
 from __future__ import annotations
 
-import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from .. import protocol
+
+if TYPE_CHECKING:
+    from ..selectors import Presence
+    from ..selectors.advice import Advice
+    from ..selectors.standings import GameStandings
+    from .games import PlayResult
 
 log = logging.getLogger(__name__)
 
@@ -35,32 +42,28 @@ def group_send(room_code: str, message: dict[str, Any]) -> None:
     async_to_sync(agroup_send)(room_code, message)
 
 
-def turn_summary(game: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Where a game's turn stands, from its state (``game`` of a ``state`` message, or
-    ``PlayResult.state``): what a socket needs to check a ``hold`` without asking the
-    database."""
-    if game is None:
+def events_message(result: PlayResult) -> dict[str, Any] | None:
+    """The group message of one command's ``events`` frame (None for a repeat), JSON encoded
+    once by the sender rather than by each of the room's sockets, with where the turn stands
+    after it (what each socket checks a ``hold`` against)."""
+    frame = protocol.events(result)
+    if frame is None:
         return None
-    return {"game": game["id"], "seq": game["seq"], "rules": game["rules"],
-            "player": game["current_player"], "rolls_left": game["rolls_left"],
-            "rolled": game["dice"] is not None, "over": game["finished"]}
+    return {"type": "game.events", "texts": [protocol.encode(frame)],
+            "turn": protocol.turn_of(result.state)}
 
 
-def _events_message(texts: list[str], turn: dict[str, Any] | None) -> dict[str, Any]:
-    # Every ``event`` frame of one command in one group message, so their order holds; JSON
-    # encoded once by the sender rather than by each of the room's sockets.
-    return {"type": "game.events", "texts": texts, "turn": turn}
+def send_events(room_code: str, result: PlayResult) -> None:
+    """One command's ``events`` frame, from synchronous code."""
+    message = events_message(result)
+    if message is not None:
+        group_send(room_code, message)
 
 
-def send_events(room_code: str, texts: list[str], turn: dict[str, Any] | None) -> None:
-    """One command's ``events`` frame, and where the turn stands after it."""
-    if texts:
-        group_send(room_code, _events_message(texts, turn))
-
-
-async def asend_events(room_code: str, texts: list[str], turn: dict[str, Any] | None) -> None:
-    if texts:
-        await agroup_send(room_code, _events_message(texts, turn))
+async def asend_events(room_code: str, message: dict[str, Any] | None) -> None:
+    """One command's group message (``events_message``, built off the event loop)."""
+    if message is not None:
+        await agroup_send(room_code, message)
 
 
 def send_room_changed(room_code: str) -> None:
@@ -68,25 +71,25 @@ def send_room_changed(room_code: str) -> None:
     group_send(room_code, {"type": "room.changed"})
 
 
-def _presence_message(message: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "room.presence", "message": message}
+async def asend_presence(room_code: str, found: Presence) -> None:
+    """Who is connected changed: every connection passes the ``presence`` frame on."""
+    await agroup_send(room_code, {"type": "room.presence", "message": protocol.presence(found)})
 
 
-async def asend_presence(room_code: str, message: dict[str, Any]) -> None:
-    """Who is connected changed: every connection passes the ``presence`` message on."""
-    await agroup_send(room_code, _presence_message(message))
-
-
-async def asend_standings(room_code: str, text: str) -> None:
+async def asend_standings(room_code: str, found: GameStandings) -> None:
     """Where everyone stands (a ``standings`` frame, encoded once); each socket decides
     whether its person may see it."""
-    await agroup_send(room_code, {"type": "room.standings", "text": text})
+    await agroup_send(room_code, {"type": "room.standings",
+                                  "text": protocol.encode(protocol.standings(found))})
 
 
-async def asend_advice(room_code: str, player: int, text: str) -> None:
-    """The coach's ``advice`` (practice rooms only), for the sockets of ``player`` alone."""
-    await agroup_send(room_code, {"type": "room.advice", "player": player, "text": text})
+async def asend_advice(room_code: str, found: Advice) -> None:
+    """The coach's ``advice`` (practice rooms only), for the sockets of its player alone."""
+    await agroup_send(room_code, {"type": "room.advice", "player": found.player,
+                                  "text": protocol.encode(protocol.advice(found))})
+
+
 async def asend_frame(room_code: str, frame: dict[str, Any]) -> None:
     """One frame every socket of the room passes on as it is (a notice, never stored:
     ``holding``, ``preparing``), encoded once."""
-    await agroup_send(room_code, {"type": "room.frame", "text": json.dumps(frame)})
+    await agroup_send(room_code, {"type": "room.frame", "text": protocol.encode(frame)})

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import json
 import threading
 from dataclasses import dataclass, field
 from functools import cache, partial
@@ -20,46 +19,33 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from .. import rules_cache
 from ..models import COMMAND_ID_MAX, Game, GameEvent, Room
 from ..queries import locked_game
 from ..rules import Action, Event, RulesError
 from ..rules import Game as RulesGame
 from ..rules.patches import state_patch
 from ..selectors import current_game, game_state
-from . import broadcast, review, rules_cache
+from . import broadcast, review
 from .dice import dice_for, draw_server_seed
 from .errors import ServiceError, no_room
 
 
 @dataclass
 class PlayResult:
-    """What a command did: its events, one message each (what ``event_messages`` makes of
-    the frame), what they changed in the game's state together, and the state after them
-    (``selectors.game_state``); or nothing if it was a repeat."""
+    """What a command did: the events it stored (``Event.to_dict()``, in order, the first at
+    ``first_seq``), who made them, what they changed in the game's state together
+    (``rules.patches``), and the state after them (``selectors.game_state``); or nothing if it
+    was a repeat. ``protocol.events`` makes the frame of it."""
 
-    messages: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    first_seq: int = 0
+    game_id: int = 0
+    by: str = ""
     duplicate: bool = False
     seat: int | None = None
     state: dict[str, Any] | None = None
     changes: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def texts(self) -> list[str]:
-        """The JSON text frames every socket of the room is sent: one ``events`` frame with
-        all of the command's events (one frame rather than one per event: a socket's send
-        is what a room's fan-out spends its time on), or none."""
-        if not self.messages:
-            return []
-        first = self.messages[0]
-        frame = {"type": "events", "game": first["game"], "by": first["by"],
-                 "events": [{"seq": m["seq"], "event": m["event"]} for m in self.messages],
-                 "changes": self.changes}
-        return [json.dumps(frame, separators=(",", ":"))]
-
-    @property
-    def turn(self) -> dict[str, Any] | None:
-        """Where the turn stands after the command (``broadcast.turn_summary``)."""
-        return broadcast.turn_summary(self.state)
 
 
 def _copy(game: RulesGame) -> RulesGame:
@@ -82,16 +68,14 @@ def store_events(
     command_id: str = "",
 ) -> PlayResult:
     """Append ``events`` (already folded into ``game``) and update the game row; returns
-    their messages and what they changed in the state together (``rules.patches``: what
-    clients holding the previous state apply), for the caller to broadcast."""
+    them and what they changed in the state together (``rules.patches``: what clients
+    holding the previous state apply), for the caller to broadcast."""
     final = game.to_dict()
     first_seq = game_row.seq + 1
     as_dicts = [ev.to_dict() for ev in events]
     _insert_events(game_row.pk, first_seq, as_dicts, by=by, seat=seat, command_id=command_id)
     result = PlayResult(
-        messages=[{"type": "event", "seq": first_seq + i, "event": ev, "by": by,
-                   "game": game_row.pk} for i, ev in enumerate(as_dicts)],
-        seat=seat,
+        events=as_dicts, first_seq=first_seq, game_id=game_row.pk, by=by, seat=seat,
         changes=state_patch(game_row.snapshot, final),  # the state clients hold: the last
     )
     game_row.seq = first_seq + len(events) - 1
@@ -170,7 +154,7 @@ def _one_writer_at_a_time() -> contextlib.AbstractContextManager[Any]:
 def play(room_code: str, action: Action, **command: Any) -> PlayResult:
     """Apply a roll or a score (see :func:`apply_command`), then broadcast its events."""
     result = apply_command(room_code, action, **command)
-    broadcast.send_events(room_code, result.texts, result.turn)
+    broadcast.send_events(room_code, result)
     return result
 
 
@@ -222,7 +206,7 @@ def apply_command(
     return result
 
 
-def end_game(game_id: int) -> list[dict[str, Any]]:
+def end_game(game_id: int) -> PlayResult:
     """Staff: end a running game now, unfinished (players gone for good). Its server seed is
     revealed like at a normal end, and the admin lists it among the games ended early."""
     with transaction.atomic():
@@ -237,8 +221,8 @@ def end_game(game_id: int) -> list[dict[str, Any]]:
         result = store_events(game_row, game, events, by="system", seat=None)
         code = game_row.room.code
         transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
-    broadcast.send_events(code, result.texts, result.turn)
-    return result.messages
+    broadcast.send_events(code, result)
+    return result
 
 
 def load_for_decision(room_code: str) -> tuple[Game, RulesGame] | None:

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from confusable_homoglyphs.confusables import confusables_data
 
+from ..models import NICKNAME_MAX
 from .errors import ServiceError
 
 #: Characters that print nothing (or nothing visible) though they are not controls.
@@ -51,7 +52,7 @@ def clean_name(raw: object, *, what: str, max_length: int, code: str) -> str:
     return name
 
 
-def clean_nickname(raw: object, max_length: int) -> str:
+def clean_nickname(raw: object, max_length: int = NICKNAME_MAX) -> str:
     """A person's nickname: a clean name that does not pass for one of the site's labels."""
     name = clean_name(raw, what="nickname", max_length=max_length, code="bad_nickname")
     if _RESERVED.match(skeleton(name)):

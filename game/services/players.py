@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..models import Player
-from .rooms import clean_nickname
+from .names import clean_nickname
 
 
 def find_player(token: str) -> Player | None:

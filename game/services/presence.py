@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -17,7 +16,7 @@ from django.utils import timezone
 
 from ..models import Connection, Room, Seat
 from ..queries import live_sockets_of
-from ..selectors import STALE_AFTER, presence
+from ..selectors import STALE_AFTER, Presence, presence
 from .errors import ServiceError
 
 #: How often a server process refreshes its sockets: well inside ``selectors.STALE_AFTER``.
@@ -47,9 +46,9 @@ def _record_socket(room: Room, channel_name: str, guest: str, address: str | Non
 
 
 def socket_opened(room: Room, channel_name: str, guest: str,
-                  address: str = "") -> dict[str, Any]:
+                  address: str = "") -> Presence:
     """A socket of ``guest`` ("" for an anonymous watcher) joined the room: stored; returns
-    the room's ``presence`` message, for the caller to announce (``broadcast.asend_presence``,
+    the room's presence, for the caller to announce (``broadcast.asend_presence``,
     from the event loop: a database thread does not wait on the channel layer).
 
     Raises ``too_many_sockets`` (and stores nothing) if the visitor now has more live sockets
@@ -70,7 +69,7 @@ def socket_opened(room: Room, channel_name: str, guest: str,
     return presence(room)
 
 
-def socket_closed(room: Room, channel_name: str, guest: str) -> dict[str, Any]:
+def socket_closed(room: Room, channel_name: str, guest: str) -> Presence:
     """A socket left the room: forgotten; returns the room's ``presence`` message, for the
     caller to announce."""
     with transaction.atomic():

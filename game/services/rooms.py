@@ -8,15 +8,17 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from .. import rules_cache
 from ..ai.actions import LEVELS
-from ..models import NICKNAME_MAX, ROOM_NAME_MAX, Game, Player, Room, Seat
+from ..models import ROOM_NAME_MAX, Game, Player, Room, Seat
 from ..rules import MAX_PLAYERS, RULESETS, FairDice, InvalidSeed
 from ..rules import Game as RulesGame
 from ..rules.fairness import clean_client_seed, commitment
-from . import broadcast, names, rules_cache
+from . import broadcast, names
 from .dice import default_client_seed, draw_server_seed
 from .errors import ServiceError, no_room
 from .games import store_events
+from .names import clean_nickname
 
 SESSION_GUEST = "guest"
 
@@ -35,10 +37,6 @@ def guest_key(session: MutableMapping, *, create: bool = True) -> str:
         key = secrets.token_urlsafe(24)
         session[SESSION_GUEST] = key
     return key
-
-
-def clean_nickname(raw: object) -> str:
-    return names.clean_nickname(raw, NICKNAME_MAX)
 
 
 def clean_room_name(raw: object) -> str:

@@ -4,10 +4,13 @@ the host sets the room's options (the turn time). Nothing here runs while a game
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
 from ..ai.actions import LEVELS
-from ..models import TURN_TIMES, Room, Seat
+from ..models import Room, Seat
+from ..room_options import OPTIONS
 from ..rules import MAX_PLAYERS
 from ..selectors import connected_guests
 from . import broadcast
@@ -111,14 +114,17 @@ def remove_seat(code: str, guest: str | None, index: int) -> None:
     broadcast.send_room_changed(code)
 
 
-def set_turn_time(code: str, guest: str | None, seconds: int) -> None:
-    """The room option "turn time": 0 (off) or one of ``TURN_TIMES``, for the next games."""
-    if seconds not in TURN_TIMES:
-        choices = ", ".join(str(t) for t in TURN_TIMES if t)
-        raise ServiceError("bad_option", f"The turn time is 0 (off) or one of {choices} "
-                                         "seconds.")
+def set_room_options(code: str, guest: str | None, **options: Any) -> None:
+    """The room's options for the next games (``game.room_options``), those given."""
+    for name, value in options.items():
+        option = OPTIONS.get(name)
+        if option is None:
+            raise ServiceError("bad_option", f"A room has no option {name[:40]!r}.")
+        if value not in option.choices:
+            raise ServiceError("bad_option", option.not_a_choice)
     with transaction.atomic():
         room = _host_room(code, guest)
-        room.turn_time = seconds
-        room.save(update_fields=["turn_time", "updated"])
+        for name, value in options.items():
+            setattr(room, name, value)
+        room.save(update_fields=[*options, "updated"])
     broadcast.send_room_changed(code)

@@ -204,6 +204,7 @@ const els = {
   host: {
     start: $("start-btn"), rematch: $("rematch-btn"), addSeat: $("add-seat-btn"),
     turnTimeField: $("turn-time-field"), turnTime: $("turn-time"),
+    chancesField: $("chances-field"), chances: $("chances-option"),
     hostControls: $("host-controls"), turnTimeNote: $("turn-time-note"),
     waitingNote: $("waiting-note"),
   },
@@ -293,6 +294,9 @@ $("rematch-btn").addEventListener("click", () => startGame("rematch"));
 $("add-seat-btn").addEventListener("click", () => seatCommand("add_seat"));
 $("turn-time").addEventListener("change", (e) => {
   seatCommand("room_options", { turn_time: Number(e.target.value) });
+});
+$("chances-option").addEventListener("change", (e) => {
+  seatCommand("room_options", { chances: e.target.value });
 });
 $("copy-link").addEventListener("click", async () => {
   const button = $("copy-link");

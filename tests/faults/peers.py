@@ -14,7 +14,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from game.rules.patches import event_messages, state_after
+from game.protocol.client import event_messages, state_after
 
 Message = dict[str, Any]
 

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from game import selectors, services
+from game import protocol, selectors, services
 from game.models import Connection, Seat
 from game.realtime import heartbeat
 from tests.support.sockets import seated_room
@@ -100,7 +100,7 @@ async def test_the_beat_wakes_the_bot_driver_only_where_it_may_have_work(connect
         [people_room, bot_room, away_room])
     assert {code: driver for code, (_, driver) in found.items()} == {
         people_room.code: False, bot_room.code: True, away_room.code: True}
-    assert found[away_room.code][0]["seats"] == [{"seat": 0, "connected": True},
+    assert protocol.presence(found[away_room.code][0])["seats"] == [{"seat": 0, "connected": True},
                                                  {"seat": 1, "connected": False}]
     for c in clients:
         await c.close()

@@ -9,9 +9,9 @@ import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from websockets.asyncio.client import connect
 
-from game import services
+from game import rules_cache, services
 from game.models import Game, GameEvent, Seat
-from game.rules.patches import event_messages
+from game.protocol.client import event_messages
 from tests.support.rooms import make_session, room_with_players
 from tests.support.servers import Daphne
 
@@ -135,7 +135,7 @@ def test_bots_driven_from_both_processes_never_play_a_move_twice(redis_url, tmp_
     assert connects >= 2
     game = Game.objects.get(room=room)
     assert game.status == "finished" and last["seq"] == game.seq
-    rebuilt = services.rebuild(game)  # the history is a valid game: no move was doubled
+    rebuilt = rules_cache.rebuild(game)  # the history is a valid game: no move was doubled
     assert rebuilt.is_over and rebuilt.to_dict() == game.snapshot
     assert game.events.filter(kind="scored").count() == 2 * 13
     assert set(game.events.exclude(seq__lte=2).exclude(

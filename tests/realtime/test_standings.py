@@ -8,9 +8,9 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
+from game import rules_cache
 from game.ai import CardState, advisor
 from game.models import Game, Room
-from game.services import rules_cache
 from tests.support.sockets import close_layer, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
@@ -108,7 +108,7 @@ async def test_turns_ending_while_standings_are_computed_fold_into_one_more(conn
     """A game's standings are computed once at a time: turn ends reported before a computation
     starts are in it; those reported while it runs give one more computation, not one each."""
     from game import services
-    from game.realtime import insight
+    from game.realtime import insight_publisher as insight
 
     room, people = await seated_room(sessions, ["Ann", "Bob"])
     ann = await connect(room.code, people[0][0], "ann")
@@ -119,7 +119,7 @@ async def test_turns_ending_while_standings_are_computed_fold_into_one_more(conn
     await one_turn(ann, (watcher,))
     first = await watcher.until_type("standings")
     game = await Game.objects.aget(room=room)
-    turn_end = services.PlayResult(messages=[{"event": {"kind": "turn_started"}}],
+    turn_end = services.PlayResult(events=[{"kind": "turn_started"}],
                                    state={"id": game.pk, "rules": "yahtzee", "seq": game.seq})
 
     async def standings_sent_by(report) -> list[dict]:

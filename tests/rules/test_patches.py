@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game.protocol.client import event_messages, state_after
 from game.rules import Game, event_from_dict
-from game.rules.patches import apply_patch, event_messages, state_after, state_patch
+from game.rules.patches import apply_patch, state_patch
 
 from .random_games import play_random_game, rulesets
 

@@ -10,8 +10,9 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from game import services
+from game import protocol, services
 from game.models import Game
+from game.protocol.client import event_messages
 from game.rules import Roll, Score
 from game.selectors import RECENT_EVENTS, recent_events
 from tests.support.rooms import as_action, next_move, room_with_players
@@ -85,7 +86,7 @@ def play_to_end(room, guests: list[str]) -> list[dict[str, Any]]:
         player = game.snapshot["current_player"]
         result = services.play(room.code, as_action(next_move(game.snapshot)),
                                guest_key=guests[player])
-        sent += result.messages
+        sent += event_messages(protocol.events(result))
         game.refresh_from_db()
     return sent
 

@@ -95,8 +95,9 @@ def test_the_seed_is_committed_at_creation_fixed_at_start_and_revealed_at_the_en
 
 
 def services_state(room: Room, guest: str) -> dict:
+    from game import protocol
     from game.selectors import room_state
-    return room_state(room, guest)
+    return protocol.state(room_state(room, guest))
 
 
 @pytest.mark.django_db

@@ -8,11 +8,13 @@ import threading
 import pytest
 from django.db import connection
 
-from game import selectors, services
+from game import protocol, rules_cache, selectors, services
 from game.models import Game, GameEvent, Room, Seat
+from game.protocol.client import event_messages, state_after
 from game.rules import NotYourTurn, Roll, RulesError, Score
-from game.rules.patches import event_messages, state_after
-from game.services import ServiceError, rules_cache
+from game.selectors import standings
+from game.selectors.advice import advice_for
+from game.services import ServiceError
 from tests.support.rooms import as_action, next_move, play_to_end, room_with_players
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +26,7 @@ def test_a_whole_game_is_stored_as_events_and_the_snapshot_is_their_fold(rules):
     game = play_to_end(room, guests)
     seqs = list(game.events.values_list("seq", flat=True))
     assert seqs == list(range(1, game.seq + 1))
-    rebuilt = services.rebuild(game)
+    rebuilt = rules_cache.rebuild(game)
     assert rebuilt.is_over
     assert rebuilt.to_dict() == game.snapshot
     assert game.totals == [c.total for c in rebuilt.scorecards]
@@ -36,6 +38,18 @@ def test_a_whole_game_is_stored_as_events_and_the_snapshot_is_their_fold(rules):
     assert set(game.events.exclude(seq__lte=2).values_list("by", flat=True)) == {"human"}
 
 
+
+def standings_message(game_id: int) -> dict | None:
+    """The ``standings`` frame of a game now, as a socket gets it."""
+    found = standings.standings_of(game_id)
+    return protocol.standings(found) if found else None
+
+
+def advice_message(game_id: int) -> dict | None:
+    found = advice_for(game_id)
+    return protocol.advice(found) if found else None
+
+
 @pytest.mark.parametrize("rules", ["yahtzee", "triple"])
 def test_each_command_is_one_events_frame_whose_changes_rebuild_the_stored_state(rules):
     room, guests = room_with_players(["Ann", "Bob", "Cy"], rules=rules)
@@ -45,10 +59,12 @@ def test_each_command_is_one_events_frame_whose_changes_rebuild_the_stored_state
         player = game.snapshot["current_player"]
         result = services.play(room.code, as_action(next_move(game.snapshot)),
                                guest_key=guests[player])
-        [text] = result.texts
+        [text] = services.events_message(result)["texts"]
         frame = json.loads(text)
         assert frame["type"] == "events" and frame["game"] == game.pk
-        assert event_messages(frame) == result.messages
+        assert event_messages(frame) == [
+            {"type": "event", "seq": result.first_seq + i, "event": event, "by": result.by,
+             "game": result.game_id} for i, event in enumerate(result.events)]
         held = state_after(held, frame)
         game.refresh_from_db()
         assert held == selectors.game_state(game) == result.state
@@ -137,7 +153,7 @@ def test_rematch_keeps_the_seats_and_starts_a_new_game():
     room.refresh_from_db()
     assert room.status == Room.Status.PLAYING
     result = services.play(room.code, Roll(), guest_key=guests[0])
-    assert result.messages[0]["game"] == second.pk
+    assert result.game_id == second.pk
 
 
 def test_bad_commands_raise_their_code_and_store_nothing():
@@ -180,8 +196,8 @@ def test_a_repeated_command_id_applies_once():
     room, guests = room_with_players(["Ann", "Bob"])
     first = services.play(room.code, Roll(), guest_key=guests[0], command_id="c1")
     again = services.play(room.code, Roll(), guest_key=guests[0], command_id="c1")
-    assert len(first.messages) == 1 and not first.duplicate
-    assert again.duplicate and again.messages == []
+    assert len(first.events) == 1 and not first.duplicate
+    assert again.duplicate and again.events == []
     game = Game.objects.get(room=room)
     assert game.seq == 3
     assert GameEvent.objects.filter(game=game, command_id="c1").count() == 1
@@ -213,7 +229,7 @@ def test_after_a_restart_the_game_continues_from_stored_events():
     rules_cache.clear()  # what a new process starts with
     game = Game.objects.get(room=room)
     before = game.snapshot
-    assert services.rebuild(game).to_dict() == before
+    assert rules_cache.rebuild(game).to_dict() == before
     play_to_end(room, guests)
 
 
@@ -242,16 +258,16 @@ def test_standings_and_advice_read_only_the_events_since_their_last_look(
     play_moves(room, guests, 3)
     game_id = Game.objects.get(room=room).pk
     rules_cache.clear()
-    first = services.standings_message(game_id)  # folds the game once
+    first = standings_message(game_id)  # folds the game once
     assert first is not None
     kept = rules_cache.readers.take(game_id, first["seq"])
     rules_cache.readers.keep(game_id, first["seq"], kept)
     play_moves(room, guests, 2)  # Bob scores, Ann rolls
     row = Game.objects.get(room=room)
     with django_assert_num_queries(2):  # the row's seq, then only the events since
-        later = services.standings_message(game_id)
+        later = standings_message(game_id)
     with django_assert_num_queries(1):  # the coach reads the same fold: nothing new to read
-        advice = services.advice_message(game_id)
+        advice = advice_message(game_id)
     assert later is not None and advice is not None
     caught_up = rules_cache.readers.take(game_id, row.seq)
     assert caught_up is kept  # caught up, not folded afresh
@@ -259,9 +275,9 @@ def test_standings_and_advice_read_only_the_events_since_their_last_look(
     assert later["seq"] == advice["seq"] == row.seq > first["seq"]
     # As if computed afresh by a new process.
     rules_cache.clear()
-    services.insight.clear()
-    assert services.standings_message(game_id) == later
-    assert services.advice_message(game_id) == advice
+    standings.clear()
+    assert standings_message(game_id) == later
+    assert advice_message(game_id) == advice
     assert rules_cache.readers.take(game_id, row.seq).to_dict() == row.snapshot
 
 

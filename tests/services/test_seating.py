@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from game import services
+from game import protocol, services
 from game.models import Game, GameEvent, Room, Seat
 from game.selectors import room_state
 from game.services import ServiceError
@@ -76,12 +76,12 @@ def test_a_player_here_keeps_their_seat_and_options_need_the_host():
             refused_call()
         assert refused.value.code == "player_here"
     with pytest.raises(ServiceError) as refused:
-        services.set_turn_time(room.code, HOST, 90)
+        services.set_room_options(room.code, HOST, turn_time=90)
     assert refused.value.code == "bad_option"
     with pytest.raises(ServiceError) as refused:
-        services.set_turn_time(room.code, guests[1], 60)
+        services.set_room_options(room.code, guests[1], turn_time=60)
     assert refused.value.code == "not_host"
-    services.set_turn_time(room.code, HOST, 120)
+    services.set_room_options(room.code, HOST, turn_time=120)
     room.refresh_from_db()
     assert room.turn_time == 120 and seats(room)[1] == (1, "human", "Bob")
 
@@ -123,8 +123,35 @@ async def test_an_idle_player_is_autoplayed_when_the_turn_time_runs_out(connect,
 @pytest.mark.django_db
 def test_the_state_counts_down_the_turn():
     room, _ = room_with_players(["Ann"], start=False)
-    services.set_turn_time(room.code, HOST, 300)
+    services.set_room_options(room.code, HOST, turn_time=300)
     services.start_game(room.code, HOST)
     room.refresh_from_db()
-    left = room_state(room, HOST)["turn_ends_in"]
+    left = protocol.state(room_state(room, HOST))["turn_ends_in"]
     assert 295 < left <= 300
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_host_changes_who_sees_the_chances_between_games(connect, sessions):
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    ann = await connect(room.code, people[0][0], "ann")
+    bob = await connect(room.code, people[1][0], "bob")
+    assert bob.state["room"]["chances"] == "auto"
+    assert bob.state["room"]["chances_for_players"] is False  # no computer player
+    await bob.send({"type": "room_options", "chances": "on"})
+    assert (await bob.until_type("error"))["code"] == "not_host"
+    for bad, code in (({"type": "room_options", "chances": 1}, "bad_message"),
+                      ({"type": "room_options", "chances": "sometimes"}, "bad_option")):
+        await ann.send(bad)
+        assert (await ann.until_type("error"))["code"] == code
+    await ann.send({"type": "room_options", "chances": "on"})
+    state = await bob.until(lambda m: m["type"] == "state" and m["room"]["chances"] == "on")
+    assert state["room"]["chances_for_players"] is True
+    assert state["room"]["turn_time"] == 0  # the other option is left as it was
+    await ann.send({"type": "start"})
+    await bob.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    await ann.send({"type": "room_options", "chances": "off"})
+    assert (await ann.until_type("error"))["code"] == "game_running"
+    assert (await Room.objects.aget(pk=room.pk)).chances == "on"
+    await ann.close()
+    await bob.close()

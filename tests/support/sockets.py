@@ -13,7 +13,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from game import services
-from game.rules.patches import event_messages, state_after
+from game.protocol.client import event_messages, state_after
 
 from .rooms import make_session, next_move
 

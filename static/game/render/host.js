@@ -32,8 +32,8 @@ export function renderWatchingNote(state, note) {
   if (note) note.hidden = status(state) === "waiting" || myPlayer(state) !== null;
 }
 
-/** els: {start, rematch, addSeat, turnTimeField, turnTime, hostControls, turnTimeNote,
- * waitingNote}. */
+/** els: {start, rematch, addSeat, turnTimeField, turnTime, chancesField, chances, hostControls,
+ * turnTimeNote, waitingNote}. */
 export function renderHostControls(state, els) {
   const st = status(state);
   const host = isHost(state);
@@ -50,6 +50,9 @@ export function renderHostControls(state, els) {
   els.turnTimeField.hidden = !between;
   if (document.activeElement !== els.turnTime) els.turnTime.value = String(state.room.turn_time || 0);
   els.turnTime.disabled = !idle;
+  els.chancesField.hidden = !between;
+  if (document.activeElement !== els.chances) els.chances.value = state.room.chances || "auto";
+  els.chances.disabled = !idle;
   els.hostControls.hidden = els.start.hidden && els.rematch.hidden && !between;
   const minutes = (state.room.turn_time || 0) / 60;
   els.turnTimeNote.hidden = between || !minutes || st === "playing";

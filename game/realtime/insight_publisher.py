@@ -1,5 +1,6 @@
-"""Live insight for the event loop: the standings after each turn (``game.services.insight``)
-and, in practice rooms, the coach's advice after each roll (``game.services.coach``). Computed
+"""Publishes live insight from the event loop: the standings after each turn
+(``game.selectors.standings``) and, in practice rooms, the coach's advice after each roll
+(``game.selectors.advice``). Computed
 on the insight thread after the events went out, then sent to the room's group; nothing waits
 for them. A game's standings are computed once at a time: turns that end meanwhile are folded
 into one more computation, of the game as it then stands."""
@@ -7,12 +8,13 @@ into one more computation, of the game as it then stands."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from .. import services
+from ..selectors.advice import Advice, advice_for
+from ..selectors.standings import GameStandings, standings_available, standings_of
 from .db_threads import in_insight_thread
 
 log = logging.getLogger(__name__)
@@ -34,9 +36,9 @@ def spawn(job: Coroutine[Any, Any, None]) -> None:
 def after_events(room_code: str, result: services.PlayResult) -> None:
     """After a command's events were broadcast: if a turn ended, publish the standings (where
     the rules have them and their table is ready: no query otherwise)."""
-    if (result.messages and result.state is not None
-            and result.messages[-1]["event"]["kind"] in TURN_ENDS
-            and services.standings_available(result.state["rules"])):
+    if (result.events and result.state is not None
+            and result.events[-1]["kind"] in TURN_ENDS
+            and standings_available(result.state["rules"])):
         game_id = result.state["id"]
         if game_id in _publishing:
             _again.add(game_id)
@@ -56,27 +58,27 @@ async def _publish_until_current(room_code: str, game_id: int, rules: str) -> No
         _publishing.discard(game_id)
 
 
-async def _computed(what: Any, *args: Any) -> dict[str, Any] | None:
-    game_id = args[0]
+Found = TypeVar("Found")
+
+
+async def _computed(what: Callable[[int], Found | None], game_id: int) -> Found | None:
     try:
-        message: dict[str, Any] | None = await in_insight_thread(what)(*args)
+        found: Found | None = await in_insight_thread(what)(game_id)
+        return found
     except Exception:  # noqa: BLE001 - insight is a bonus: a failure must not touch the game
         log.exception("game %s: %s failed", game_id, what.__name__)
         return None
-    return message
 
 
-async def standings_text(game_id: int, rules: str) -> str | None:
-    if not services.standings_available(rules):
+async def standings(game_id: int, rules: str) -> GameStandings | None:
+    if not standings_available(rules):
         return None
-    message = await _computed(services.standings_message, game_id)
-    return json.dumps(message) if message else None
+    return await _computed(standings_of, game_id)
 
 
-async def advice(game_id: int) -> tuple[int, str] | None:
-    """The coach's advice for the player to move (their index, the frame), or None."""
-    message = await _computed(services.advice_message, game_id)
-    return (message["player"], json.dumps(message)) if message else None
+async def advice(game_id: int) -> Advice | None:
+    """The coach's advice for the player to move, or None."""
+    return await _computed(advice_for, game_id)
 
 
 def after_roll(room_code: str, game_id: int) -> None:
@@ -87,10 +89,10 @@ def after_roll(room_code: str, game_id: int) -> None:
 async def _coach(room_code: str, game_id: int) -> None:
     found = await advice(game_id)
     if found:
-        await services.asend_advice(room_code, *found)
+        await services.asend_advice(room_code, found)
 
 
 async def _publish(room_code: str, game_id: int, rules: str) -> None:
-    text = await standings_text(game_id, rules)
-    if text:
-        await services.asend_standings(room_code, text)
+    found = await standings(game_id, rules)
+    if found:
+        await services.asend_standings(room_code, found)

@@ -9,16 +9,26 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from dataclasses import dataclass
 
+from .. import rules_cache
 from ..ai import Standings, standings_supported, table_ready
+from ..ai.standings import Standing
 from ..queries import game_progress
 from ..rules import Ruleset, get_ruleset
-from . import rules_cache
 
 SIZE = 64  # games whose distributions are kept (a card's changes once per turn)
 _kept: OrderedDict[int, Standings] = OrderedDict()
 _lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class GameStandings:
+    """Where each player of a game stands as of ``seq``, in player order."""
+
+    game_id: int
+    seq: int
+    players: list[Standing]
 
 
 def standings_available(rules: str) -> bool:
@@ -51,9 +61,9 @@ def _keep(game_id: int, standings: Standings) -> None:
             _kept.popitem(last=False)
 
 
-def standings_message(game_id: int) -> dict[str, Any] | None:
-    """The ``standings`` frame of a game as it stands now, or None where there is none
-    (triple, no table yet, no such game)."""
+def standings_of(game_id: int) -> GameStandings | None:
+    """A game's standings as it stands now, or None where there are none (triple, no table
+    yet, no such game)."""
     found = game_progress(game_id)
     if found is None:
         return None
@@ -68,6 +78,4 @@ def standings_message(game_id: int) -> dict[str, Any] | None:
     finally:
         rules_cache.readers.keep(game_id, seq, game)
     _keep(game_id, standings)
-    return {"type": "standings", "game": game_id, "seq": seq, "players": [
-        {"expected": round(s.expected, 1), "sd": round(s.sd, 1), "chance": round(s.chance, 4)}
-        for s in players]}
+    return GameStandings(game_id=game_id, seq=seq, players=list(players))

@@ -1,4 +1,6 @@
-"""Reads: what a room, its game and its presence look like now, as the protocol sends them.
+"""Reads: what a room, its game and its presence look like now, as domain objects (the
+``game.protocol`` package shapes them into frames). Beside this module: a game's live
+standings (``standings``) and a practice room's advice (``advice``).
 
 Nothing here writes; the services (``game.services``) do, and may call these.
 """
@@ -6,6 +8,7 @@ Nothing here writes; the services (``game.services``) do, and may call these.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -13,8 +16,9 @@ from django.conf import settings
 from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
-from .models import Connection, Game, GameEvent, Room, Seat
-from .queries import live_guests, recent_event_rows, seat_rows
+from ..models import Connection, Game, GameEvent, Room, Seat
+from ..queries import live_guests, recent_event_rows, seat_rows
+from ..room_options import options_of
 
 #: How many of the current game's last events a ``state`` carries (the page's event log).
 RECENT_EVENTS = 50
@@ -69,7 +73,8 @@ def lobby_rooms(limit: int, finished_since: timedelta) -> dict[str, list[Room]]:
 
 
 def game_state(game_row: Game, state: dict[str, Any] | None = None) -> dict[str, Any]:
-    """``Game.to_dict()`` plus the game's id and seq, as the protocol sends it."""
+    """A game's state: ``Game.to_dict()`` plus the game's id and seq (what a ``state``'s
+    ``game`` is)."""
     return {**(state if state is not None else game_row.snapshot),
             "id": game_row.pk, "seq": game_row.seq}
 
@@ -96,49 +101,78 @@ def turn_deadline(room: Room, game_row: Game) -> datetime | None:
     return started + timedelta(seconds=room.turn_time * float(settings.TURN_TIME_SCALE))
 
 
-def room_state(room: Room, guest: str | None) -> dict[str, Any]:
-    """The full ``state`` message of a room, as the socket of ``guest`` sees it."""
+@dataclass(frozen=True)
+class SeatView:
+    """One seat of a room as its ``state`` shows it."""
+
+    index: int
+    name: str
+    kind: str
+    level: str | None
+    connected: bool
+    host: bool
+    seed: str | None  # the dice seed it brings to the next game (None: a free seat)
+
+
+@dataclass(frozen=True)
+class RoomSnapshot:
+    """A room, its game and its presence, as the socket of one guest sees them now."""
+
+    code: str
+    name: str
+    rules: str
+    status: str
+    seats: tuple[SeatView, ...]
+    watchers: int
+    #: The host's options for the next games, by name (``game.room_options``).
+    options: dict[str, Any]
+    practice: bool
+    #: Whether players see the standings (watchers always do): the room's option, resolved.
+    chances_for_players: bool
+    #: What a turn lasts in fact (the option times TURN_TIME_SCALE, 1 but in tests).
+    turn_seconds: float
+    #: The next game's server seed, committed to (its hash) before seeds are fixed.
+    commitment: str | None
+    #: Seconds left of the current turn, when the room has a turn time and a game runs.
+    turn_ends_in: float | None
+    you_seat: int | None
+    you_host: bool
+    game: dict[str, Any] | None  # ``game_state`` of the room's latest game
+    recent: list[dict[str, Any]]  # ``recent_events`` of that game
+    seq: int = 0
+
+
+def room_state(room: Room, guest: str | None) -> RoomSnapshot:
+    """The room now, as the socket of ``guest`` sees it."""
     room.refresh_from_db()
     seats = list(Seat.objects.filter(room=room).order_by("index"))
     now_here, _ = presence_of([(s.index, s.kind, s.guest_key) for s in seats], _here(room))
-    connected = {p["seat"]: p["connected"] for p in now_here["seats"]}
+    connected = dict(now_here.seats)
     game_row = current_game(room)
     mine = next((s for s in seats if guest and s.guest_key == guest), None)
-    is_host = bool(guest) and guest == room.host_key
     deadline = turn_deadline(room, game_row) if game_row else None
-    return {
-        "type": "state",
-        "seq": game_row.seq if game_row else 0,
-        "room": {
-            "code": room.code,
-            "name": room.name,
-            "rules": room.rules,
-            "status": room.status,
-            "seats": [
-                {"seat": s.index, "name": s.display_name, "kind": s.kind,
-                 "level": s.bot_level or None,
-                 "connected": connected.get(s.index, False),
-                 "host": bool(s.guest_key) and s.guest_key == room.host_key,
-                 "seed": s.client_seed if not s.is_free else None}
-                for s in seats
-            ],
-            "watchers": now_here["watchers"],
-            "turn_time": room.turn_time,
-            "practice": room.practice,
-            # Whether players see the standings (watchers always do): the room's option.
-            "chances_for_players": room.players_see_chances(seats),
-            # What a turn lasts in fact (the option times TURN_TIME_SCALE, 1 but in tests).
-            "turn_seconds": room.turn_time * float(settings.TURN_TIME_SCALE),
-            # The next game's server seed, committed to (its hash) before seeds are fixed.
-            "commitment": room.next_commitment or None,
-        },
-        # Seconds left of the current turn, when the room has a turn time (else null).
-        "turn_ends_in": (round(max(0.0, (deadline - timezone.now()).total_seconds()), 1)
-                         if deadline else None),
-        "you": {"seat": mine.index if mine else None, "host": is_host},
-        "game": game_state(game_row) if game_row else None,
-        "recent": recent_events(game_row) if game_row else [],
-    }
+    return RoomSnapshot(
+        code=room.code, name=room.name, rules=room.rules, status=room.status,
+        seats=tuple(SeatView(index=s.index, name=s.display_name, kind=s.kind,
+                             level=s.bot_level or None,
+                             connected=connected.get(s.index, False),
+                             host=bool(s.guest_key) and s.guest_key == room.host_key,
+                             seed=s.client_seed if not s.is_free else None)
+                    for s in seats),
+        watchers=now_here.watchers,
+        options=options_of(room),
+        practice=room.practice,
+        chances_for_players=room.players_see_chances(seats),
+        turn_seconds=room.turn_time * float(settings.TURN_TIME_SCALE),
+        commitment=room.next_commitment or None,
+        turn_ends_in=(max(0.0, (deadline - timezone.now()).total_seconds())
+                      if deadline else None),
+        you_seat=mine.index if mine else None,
+        you_host=bool(guest) and guest == room.host_key,
+        game=game_state(game_row) if game_row else None,
+        recent=recent_events(game_row) if game_row else [],
+        seq=game_row.seq if game_row else 0,
+    )
 
 
 # --- presence: who is connected, kept in the database so every server process agrees ------
@@ -168,14 +202,22 @@ def others_here(room: Room, guest: str) -> bool:
     return any(other != guest for other in _here(room))
 
 
-def presence(room: Room) -> dict[str, Any]:
-    """The ``presence`` message: each seat connected or not, and how many watch."""
+@dataclass(frozen=True)
+class Presence:
+    """Who is connected to a room: each seat's (index, connected), and how many watch."""
+
+    seats: tuple[tuple[int, bool], ...]
+    watchers: int
+
+
+def presence(room: Room) -> Presence:
+    """Each seat connected or not, and how many watch."""
     return presences([room])[room.code][0]
 
 
-def presences(rooms: Iterable[Room]) -> dict[str, tuple[dict[str, Any], bool]]:
-    """Per room code: the ``presence`` message, and whether the turn driver may have work
-    there (a bot seat, or a seated person away). Two queries, however many rooms."""
+def presences(rooms: Iterable[Room]) -> dict[str, tuple[Presence, bool]]:
+    """Per room code: its presence, and whether the turn driver may have work there (a bot
+    seat, or a seated person away). Two queries, however many rooms."""
     by_id = {room.pk: room for room in rooms}
     ids = list(by_id)
     seats = seat_rows(ids)
@@ -183,21 +225,17 @@ def presences(rooms: Iterable[Room]) -> dict[str, tuple[dict[str, Any], bool]]:
     return {room.code: presence_of(seats[pk], here[pk]) for pk, room in by_id.items()}
 
 
-def presence_of(seats: list[tuple[int, str, str]], here: list[str]
-                ) -> tuple[dict[str, Any], bool]:
-    """The ``presence`` message of a room whose seats are ``seats`` ((index, kind, guest key)
-    in order) and whose live sockets are those of the guest keys ``here`` ("" for anonymous
-    watchers), and whether the turn driver may have work there."""
+def presence_of(seats: list[tuple[int, str, str]], here: list[str]) -> tuple[Presence, bool]:
+    """The presence of a room whose seats are ``seats`` ((index, kind, guest key) in order)
+    and whose live sockets are those of the guest keys ``here`` ("" for anonymous watchers),
+    and whether the turn driver may have work there."""
     present = set(here) - {""}
     seated = {guest for _, _, guest in seats if guest}
     bots = [kind == BOT for _, kind, _ in seats]
     connected = [bot or guest in present for bot, (_, _, guest) in zip(bots, seats, strict=True)]
-    message = {
-        "type": "presence",
-        "seats": [{"seat": index, "connected": c}
-                  for (index, _, _), c in zip(seats, connected, strict=True)],
-        "watchers": sum(1 for guest in here if guest not in seated),
-    }
+    found = Presence(
+        seats=tuple((index, c) for (index, _, _), c in zip(seats, connected, strict=True)),
+        watchers=sum(1 for guest in here if guest not in seated))
     driver = any(bot or (guest and not c)
                  for bot, (_, _, guest), c in zip(bots, seats, connected, strict=True))
-    return message, driver
+    return found, driver

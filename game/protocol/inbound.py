@@ -1,15 +1,19 @@
-"""The shape of a client's frame, checked before anything else looks at it.
+"""The client's frames (docs/protocol.md, "Client → server"): their shape, checked before
+anything else looks at them, and what they ask for, as the rules' actions and the services'
+arguments.
 
 A frame that fails a check raises :class:`BadMessage`; the consumer answers it with an
-``error`` and the socket stays open (``docs/protocol.md``).
+``error`` and the socket stays open. What the values mean (a box that exists, a turn time in
+the list) is the rules' and the services' to check.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..models import COMMAND_ID_MAX
+from ..room_options import OPTIONS
 from ..rules import Action, Roll, Score
 from ..rules.errors import CodedError
 
@@ -65,7 +69,7 @@ def _storable(value: object) -> bool:
     return True
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -111,23 +115,38 @@ def parse_held(msg: dict[str, Any]) -> list[int]:
             or not all(_is_int(h) and 0 <= h <= 4 for h in held) or len(set(held)) != len(held)):
         raise BadMessage("bad_message", "held must be a list of distinct die positions 0-4.")
     return sorted(held)
+
+
 def parse_seat(msg: dict[str, Any]) -> int:
     """The ``seat`` field of a seat command: a seat index, or BadMessage."""
     seat = msg.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not -1 < seat < 100:
+    if not _is_int(seat) or not -1 < seat < 100:
         raise BadMessage("bad_message", "seat must be a seat number (0 for the first).")
     return seat
 
 
 def parse_level(msg: dict[str, Any]) -> str:
+    """The ``level`` of a ``seat_bot`` (which levels exist is the service's: ``bad_level``)."""
     level = msg.get("level")
     if not isinstance(level, str) or not 0 < len(level) <= 16:
         raise BadMessage("bad_message", "level must be a computer level, like \"optimal\".")
     return level
 
 
-def parse_turn_time(msg: dict[str, Any]) -> int:
-    seconds = msg.get("turn_time")
-    if not isinstance(seconds, int) or isinstance(seconds, bool) or not -1 < seconds < 100_000:
-        raise BadMessage("bad_message", "turn_time must be a whole number of seconds (0: off).")
-    return seconds
+def parse_options(msg: dict[str, Any]) -> dict[str, Any]:
+    """The options a ``room_options`` message sets, by name (``game.room_options``): at least
+    one, each of the right type (the service checks its value: ``bad_option``)."""
+    found: dict[str, Any] = {}
+    for name, option in OPTIONS.items():
+        value = msg.get(name)
+        if value is None:
+            continue
+        right = (_is_int(value) and -1 < value < 100_000 if option.kind is int
+                 else isinstance(value, option.kind) and len(str(value)) <= 16)
+        if not right:
+            raise BadMessage("bad_message", option.wrong_type)
+        found[name] = value
+    if not found:
+        first = next(iter(OPTIONS.values()))
+        raise BadMessage("bad_message", first.wrong_type)
+    return found

@@ -8,21 +8,46 @@ table), and only once the strategy table is ready: a room never waits for a buil
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
+from .. import rules_cache
 from ..ai import CardState, advisor, standings_supported, table_ready
 from ..ai.multisets import positions_for
 from ..models import Game
 from ..queries import game_progress
-from . import rules_cache
 
-DECIMALS = 3
 PLAYING: str = Game.Status.PLAYING  # type: ignore[assignment]  # a str; untyped Django shows a tuple
 
 
-def advice_message(game_id: int) -> dict[str, Any] | None:
-    """The ``advice`` frame for the player to move after their roll, or None (no roll to
-    advise on, triple, no table yet)."""
+@dataclass(frozen=True)
+class BoxChoice:
+    box: str
+    column: int
+    value: float  # the expected final score of scoring the dice there now
+
+
+@dataclass(frozen=True)
+class HoldChoice:
+    positions: tuple[int, ...]  # the dice kept, by position
+    dice: tuple[int, ...]  # their values
+    value: float  # the expected final score of keeping them
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What each choice of the player to move is worth after their roll, best first."""
+
+    game_id: int
+    seq: int
+    player: int
+    rolls_left: int
+    boxes: list[BoxChoice]
+    holds: list[HoldChoice]
+
+
+def advice_for(game_id: int) -> Advice | None:
+    """The advice for the player to move after their roll, or None (no roll to advise on,
+    triple, no table yet)."""
     found = game_progress(game_id)
     if found is None or found[1] != PLAYING:
         return None
@@ -33,16 +58,17 @@ def advice_message(game_id: int) -> dict[str, Any] | None:
         if (game.is_over or game.dice is None or not standings_supported(game.ruleset)
                 or not table_ready(game.ruleset)):
             return None
-        ruleset, player, rolls_left = game.ruleset, game.current_player, game.rolls_left
+        ruleset, rolls_left = game.ruleset, game.rolls_left
+        player = game.current_player
+        assert player is not None  # the game is not over
         state, dice = CardState.of(game.scorecard), tuple(game.dice)
     finally:
         rules_cache.readers.keep(game_id, seq, game)
     adv = advisor(ruleset)
-    boxes = [{"box": c.box, "column": 0, "value": round(c.expected, DECIMALS)}
-             for c in adv.box_choices(state, dice)]
-    holds = ([{"hold": list(positions_for(dice, c.hold or ())), "dice": list(c.hold or ()),
-               "value": round(c.expected, DECIMALS)}
+    boxes = [BoxChoice(c.box or "", 0, c.expected) for c in adv.box_choices(state, dice)]
+    holds = ([HoldChoice(positions_for(dice, c.hold or ()), tuple(c.hold or ()),
+                         c.expected)
               for c in adv.hold_choices(state, dice, rolls_left)]
              if rolls_left else [])
-    return {"type": "advice", "game": game_id, "seq": seq, "player": player,
-            "rolls_left": rolls_left, "boxes": boxes, "holds": holds}
+    return Advice(game_id=game_id, seq=seq, player=player, rolls_left=rolls_left,
+                  boxes=boxes, holds=holds)
