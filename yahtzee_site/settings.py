@@ -280,3 +280,10 @@ SOCKETS_PER_SESSION = env.int("SOCKETS_PER_SESSION", default=8)
 SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
 #: Analyse every game when it finishes (game review), in a worker process of each server.
 REVIEW_ON_FINISH = env.bool("REVIEW_ON_FINISH", default=True)
+#: Each server process looks for finished games without a stored review (its worker died, a
+#: server was killed before the review was stored) once at start and then this often, and has
+#: them analysed. 0: never (a process that is no server, like the test run's).
+REVIEW_SWEEP_SECONDS = env.float("REVIEW_SWEEP_SECONDS", default=60.0)
+#: How long one process's claim on a game's review keeps the others off it (a triple review
+#: takes many seconds, and reviews queue); a claim of a process that died lapses after it.
+REVIEW_CLAIM_SECONDS = env.int("REVIEW_CLAIM_SECONDS", default=600)
