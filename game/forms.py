@@ -26,7 +26,7 @@ def _validated(clean: Callable[[str], str], value: str) -> str:
 def dice_seed_field() -> forms.CharField:
     """Your own input to the dice (docs/fairness.md); the page fills in a random one."""
     return forms.CharField(
-        max_length=CLIENT_SEED_MAX, required=False, label="Dice seed",
+        max_length=CLIENT_SEED_MAX, required=False, label="Dice seed", strip=False,
         widget=forms.TextInput(attrs={"class": "dice-seed", "autocomplete": "off",
                                       "spellcheck": "false"}),
         help_text="Optional: your share of the dice's randomness, any text; after the game "
@@ -35,7 +35,8 @@ def dice_seed_field() -> forms.CharField:
 
 def _clean_dice_seed(form: forms.Form) -> str:
     raw = form.cleaned_data.get("dice_seed", "")
-    return _validated(services.clean_dice_seed, raw) if raw.strip() else ""
+    # Spaces alone are cut (docs/fairness.md): a tab or a newline is refused, not trimmed.
+    return _validated(services.clean_dice_seed, raw) if raw.strip(" ") else ""
 
 
 class CreateRoomForm(forms.Form):
