@@ -190,15 +190,17 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Admin logins: after AXES_FAILURE_LIMIT failures from one address, or for one account, further
-# attempts are refused for AXES_COOLOFF_TIME hours (`manage.py axes_reset` lifts a lockout).
+# Admin logins: after AXES_FAILURE_LIMIT failures for one account from one address, further
+# attempts of that account from that address are refused for AXES_COOLOFF_TIME hours
+# (`manage.py axes_reset` lifts a lockout). Counted per account alone, failures from rotating
+# addresses would lock a staff member out from everywhere.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("ADMIN_LOGIN_FAILURES", default=5)
 AXES_COOLOFF_TIME = env.float("ADMIN_LOCKOUT_HOURS", default=0.25)
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 #: Behind a proxy, the header it puts the client's address in (e.g. "X-Forwarded-For"; its
