@@ -25,17 +25,24 @@ LOBBY_LIMIT = 20
 RECENT = timedelta(days=2)
 
 
+def _check_rate_limit(request: HttpRequest, action: str) -> None:
+    """``services.check_rate_limit`` of this visitor, before their session gets a guest key:
+    a refused request from a visitor without one must not leave a session row behind."""
+    services.check_rate_limit(action, session=services.guest_key(request.session, create=False),
+                              address=client_address(request))
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     form = CreateRoomForm(request.POST or None, initial={
         "nickname": request.session.get(services.SESSION_NICKNAME, "")})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        guest = services.guest_key(request.session)
         try:
-            services.check_rate_limit("create_room", session=guest, address=client_address(request))
+            _check_rate_limit(request, "create_room")
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
         else:
+            guest = services.guest_key(request.session)
             room = services.create_room(name=data["name"], rules=data["rules"],
                                         seats=data["seat_specs"], host_key=guest,
                                         practice=data["practice"],
@@ -75,11 +82,11 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Choose the rules and the computer's strength from the lists.")
         return redirect("game:lobby")
-    guest = services.guest_key(request.session)
     try:
-        services.check_rate_limit("create_room", session=guest, address=client_address(request))
+        _check_rate_limit(request, "create_room")
         room = services.play_the_computer(
-            guest, nickname=request.session.get(services.SESSION_NICKNAME, ""),
+            services.guest_key(request.session),
+            nickname=request.session.get(services.SESSION_NICKNAME, ""),
             rules=form.cleaned_data["rules"], level=form.cleaned_data["level"])
     except services.ServiceError as exc:
         messages.error(request, exc.message)
@@ -124,10 +131,10 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     room = get_object_or_404(Room, code=code)
     form = JoinForm(room, request.POST)
     if form.is_valid():
-        guest = services.guest_key(request.session)
         try:
-            services.check_rate_limit("take_seat", session=guest, address=client_address(request))
-            services.take_seat(code, guest, form.cleaned_data["nickname"],
+            _check_rate_limit(request, "take_seat")
+            services.take_seat(code, services.guest_key(request.session),
+                               form.cleaned_data["nickname"],
                                form.cleaned_data["seat"], form.cleaned_data["dice_seed"])
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
