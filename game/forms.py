@@ -55,7 +55,7 @@ class CreateRoomForm(forms.Form):
     chances = forms.ChoiceField(
         choices=Room.Chances.choices, initial=Room.Chances.AUTO, required=False,
         label="Chances to win shown to players",
-        help_text="Watchers always see them.")
+        help_text="Watchers see them, so “Never” only hides them: a player can also watch.")
     dice_seed = dice_seed_field()
 
     def __init__(self, *args, **kwargs) -> None:
