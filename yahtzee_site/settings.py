@@ -274,6 +274,10 @@ TURN_TIME_SCALE = env.float("TURN_TIME_SCALE", default=1.0)
 #: for PRESENCE_STALE_AFTER seconds counts as gone, whatever ended it (a killed server included).
 PRESENCE_HEARTBEAT = env.float("PRESENCE_HEARTBEAT", default=20.0)
 PRESENCE_STALE_AFTER = env.float("PRESENCE_STALE_AFTER", default=60.0)
+#: Every server process holding sockets says it is alive this often (seconds, one small row);
+#: one silent for SERVER_DEAD_AFTER crashed: its sockets stop counting at once, everywhere.
+SERVER_BEAT = env.float("SERVER_BEAT", default=2.0)
+SERVER_DEAD_AFTER = env.float("SERVER_DEAD_AFTER", default=10.0)
 #: What one visitor may do, per session (an address sharing many people gets five times more).
 ROOMS_PER_HOUR = env.int("ROOMS_PER_HOUR", default=20)
 JOINS_PER_MINUTE = env.int("JOINS_PER_MINUTE", default=20)

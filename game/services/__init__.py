@@ -26,6 +26,7 @@ from .limits import check_rate_limit
 from .presence import (
     HEARTBEAT_SECONDS,
     refresh_sockets,
+    server_beat,
     socket_closed,
     socket_opened,
     socket_restored,
@@ -57,7 +58,7 @@ __all__ = [
     "check_rate_limit", "clean_dice_seed", "clean_nickname", "clean_room_name", "create_room",
     "dice_rng", "end_game", "get_room", "group_name", "guest_key", "leave_seat",
     "load_for_decision", "play", "play_the_computer", "rebuild", "refresh_sockets", "remove_seat",
-    "seat_bot", "seat_of", "set_dice_seed", "set_turn_time",
+    "seat_bot", "server_beat", "seat_of", "set_dice_seed", "set_turn_time",
     "socket_closed", "socket_opened", "socket_restored", "standings_available",
     "standings_message", "start_game",
     "take_seat", "turn_summary",
