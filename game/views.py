@@ -25,11 +25,16 @@ LOBBY_LIMIT = 20
 RECENT = timedelta(days=2)
 
 
-def _check_rate_limit(request: HttpRequest, action: str) -> None:
-    """``services.check_rate_limit`` of this visitor, before their session gets a guest key:
-    a refused request from a visitor without one must not leave a session row behind."""
-    services.check_rate_limit(action, session=services.guest_key(request.session, create=False),
-                              address=client_address(request))
+def _guest_within_limit(request: HttpRequest, action: str) -> str:
+    """The visitor's guest key once ``services.check_rate_limit`` let ``action`` pass. A new
+    visitor's key is counted first and kept in their session only then: a refused request
+    leaves no session row behind."""
+    known = services.guest_key(request.session, create=False)
+    guest = known or services.new_guest_key()
+    services.check_rate_limit(action, session=guest, address=client_address(request))
+    if not known:
+        request.session[services.SESSION_GUEST] = guest
+    return guest
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -38,11 +43,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            _check_rate_limit(request, "create_room")
+            guest = _guest_within_limit(request, "create_room")
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            guest = services.guest_key(request.session)
             room = services.create_room(name=data["name"], rules=data["rules"],
                                         seats=data["seat_specs"], host_key=guest,
                                         practice=data["practice"],
@@ -83,9 +87,8 @@ def play_computer(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Choose the rules and the computer's strength from the lists.")
         return redirect("game:lobby")
     try:
-        _check_rate_limit(request, "create_room")
         room = services.play_the_computer(
-            services.guest_key(request.session),
+            _guest_within_limit(request, "create_room"),
             nickname=request.session.get(services.SESSION_NICKNAME, ""),
             rules=form.cleaned_data["rules"], level=form.cleaned_data["level"])
     except services.ServiceError as exc:
@@ -132,8 +135,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     form = JoinForm(room, request.POST)
     if form.is_valid():
         try:
-            _check_rate_limit(request, "take_seat")
-            services.take_seat(code, services.guest_key(request.session),
+            services.take_seat(code, _guest_within_limit(request, "take_seat"),
                                form.cleaned_data["nickname"],
                                form.cleaned_data["seat"], form.cleaned_data["dice_seed"])
         except services.ServiceError as exc:

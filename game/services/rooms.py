@@ -36,9 +36,12 @@ def guest_key(session: MutableMapping, *, create: bool = True) -> str:
     """The visitor's stable guest key, kept in their Django session (made on first need)."""
     key = session.get(SESSION_GUEST, "")
     if not key and create:
-        key = secrets.token_urlsafe(24)
-        session[SESSION_GUEST] = key
+        key = session[SESSION_GUEST] = new_guest_key()
     return key
+
+
+def new_guest_key() -> str:
+    return secrets.token_urlsafe(24)
 
 
 def clean_nickname(raw: object) -> str:
