@@ -7,8 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,7 @@ from .conftest import SeededRoom
 from .peers import Peer
 from .play import await_result, send_move
 from .processes import Site, site_env
+from .test_restarts import wait_until
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -28,13 +27,6 @@ pytestmark = pytest.mark.timeout(600)
 def site_settings() -> dict[str, str]:
     # Whole games played as fast as the peers can: the per-socket budget out of the way.
     return {"REVIEW_SWEEP_SECONDS": "2", "WS_RATE_BURST": "1000", "WS_RATE_PER_SECOND": "1000"}
-
-
-def wait_until(condition: Callable[[], bool], within: float, what: str) -> None:
-    deadline = time.monotonic() + within
-    while not condition():
-        assert time.monotonic() < deadline, f"not within {within} s: {what}"
-        time.sleep(0.2)
 
 
 def play_to_the_end(players: list[Peer], everyone: list[Peer]) -> None:
