@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from math import ceil
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -72,12 +73,41 @@ class RoomAdmin(admin.ModelAdmin):
         return (*extra, *self.readonly_fields)
 
 
+class SeatForm(forms.ModelForm):
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        room = cleaned.get("room")
+        if room is not None and _live(room):
+            raise forms.ValidationError(
+                "This room's game has started: its seats are read-only here (players change "
+                "seats between games, from the room's page).")
+        return cleaned
+
+
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
+    """Seats on their own; those of a room whose game started are read-only, as in the room."""
+
+    form = SeatForm
     list_display = ("room", "index", "kind", "bot_level", "nickname", "last_seen")
     list_filter = ("kind", "bot_level")
     search_fields = ("nickname", "room__code", "room__name")
     list_select_related = ("room",)
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and _live(obj.room):
+            return [f.name for f in Seat._meta.fields]
+        return super().get_readonly_fields(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return not (obj is not None and _live(obj.room)) and super().has_delete_permission(
+            request, obj)
+
+    def get_actions(self, request):
+        # Deleting in bulk would pass over the seats of live rooms: one seat at a time.
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
 
 
 #: Events a player's move makes; the others (a game's start, a new turn, the end) follow from

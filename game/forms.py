@@ -26,7 +26,7 @@ def _validated(clean: Callable[[str], str], value: str) -> str:
 def dice_seed_field() -> forms.CharField:
     """Your own input to the dice (docs/fairness.md); the page fills in a random one."""
     return forms.CharField(
-        max_length=CLIENT_SEED_MAX, required=False, label="Dice seed",
+        max_length=CLIENT_SEED_MAX, required=False, label="Dice seed", strip=False,
         widget=forms.TextInput(attrs={"class": "dice-seed", "autocomplete": "off",
                                       "spellcheck": "false"}),
         help_text="Optional: your share of the dice's randomness, any text; after the game "
@@ -35,7 +35,8 @@ def dice_seed_field() -> forms.CharField:
 
 def _clean_dice_seed(form: forms.Form) -> str:
     raw = form.cleaned_data.get("dice_seed", "")
-    return _validated(services.clean_dice_seed, raw) if raw.strip() else ""
+    # Spaces alone are cut (docs/fairness.md): a tab or a newline is refused, not trimmed.
+    return _validated(services.clean_dice_seed, raw) if raw.strip(" ") else ""
 
 
 def nickname_field(*, required: bool = True, css_class: str = "") -> forms.CharField:
@@ -64,7 +65,7 @@ class CreateRoomForm(forms.Form):
     chances = forms.ChoiceField(
         choices=Room.Chances.choices, initial=Room.Chances.AUTO, required=False,
         label="Chances to win shown to players",
-        help_text="Watchers always see them.")
+        help_text="Watchers see them, so “Never” only hides them: a player can also watch.")
     dice_seed = dice_seed_field()
 
     def __init__(self, *args, **kwargs) -> None:

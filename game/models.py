@@ -276,6 +276,8 @@ class Connection(models.Model):
     #: The client's address (``game.clients``), for the cap on sockets per address.
     address = models.CharField(max_length=64, blank=True, default="")
     last_seen = models.DateTimeField(db_index=True)
+    #: The server process holding the socket (``ServerProcess.name``).
+    server = models.CharField(max_length=100, blank=True, default="", db_index=True)
 
     class Meta:
         indexes = [
@@ -285,6 +287,17 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.room.code}: {self.channel_name}"
+
+
+class ServerProcess(models.Model):
+    """A server process holding sockets, alive while it beats. One that stopped beating
+    crashed: its ``Connection`` rows are deleted (``services.presence.sweep_dead_servers``)."""
+
+    name = models.CharField(max_length=100, unique=True)
+    beat = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class GameAnalysis(models.Model):

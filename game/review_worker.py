@@ -8,14 +8,20 @@ This module imports no models at import time: the worker sets Django up first.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+log = logging.getLogger(__name__)
+
 _pool: ProcessPoolExecutor | None = None
+#: Database threads (a game's end) and the sweeper (services/review.py) submit at once.
+_pool_lock = threading.Lock()
 
 
 def _start(settings_module: str, database_name: Any, server: int) -> None:
@@ -35,7 +41,8 @@ def _start(settings_module: str, database_name: Any, server: int) -> None:
 def _exit_with(server: int) -> None:
     """A server killed (or stopped by a signal Python does not catch) never shuts its pool
     down, and the worker, which holds its own end of the task queue, would wait forever: it
-    leaves when its parent is gone. A review cut short is made again with `manage.py analyse`."""
+    leaves when its parent is gone. A review cut short is made again by the next server that
+    looks for finished games without one (``services.review.review_unreviewed``)."""
     while os.getppid() == server:
         time.sleep(1)
     os._exit(0)
@@ -52,15 +59,29 @@ def _analyse(game_id: int) -> None:
         connections.close_all()
 
 
-def submit(game_id: int) -> Future[None]:
-    """Queue the review of ``game_id`` in this process's review worker (started on first use)."""
-    global _pool
-    if _pool is None:
-        from django.db import connection
+def _new_pool() -> ProcessPoolExecutor:
+    from django.db import connection
 
-        _pool = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start,
-            initargs=(os.environ.get("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings"),
-                      connection.settings_dict["NAME"], os.getpid()))
-    return _pool.submit(_analyse, game_id)
+    return ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start,
+        initargs=(os.environ.get("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings"),
+                  connection.settings_dict["NAME"], os.getpid()))
+
+
+def submit(game_id: int) -> Future[None]:
+    """Queue the review of ``game_id`` in this process's review worker (started on first use).
+
+    A worker that died (killed by the kernel under memory pressure, say) leaves its pool
+    broken for good: the pool is replaced by a new one, with a new worker."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = _new_pool()
+        try:
+            return _pool.submit(_analyse, game_id)
+        except BrokenProcessPool:
+            log.warning("The review worker died; starting a new one.")
+            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = _new_pool()
+            return _pool.submit(_analyse, game_id)

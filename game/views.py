@@ -29,13 +29,24 @@ LOBBY_LIMIT = 20
 RECENT = timedelta(days=2)
 
 
+def _guest_within_limit(request: HttpRequest, action: str) -> str:
+    """The visitor's guest key once ``services.check_rate_limit`` let ``action`` pass. A new
+    visitor's key is counted first and kept in their session only then: a refused request
+    leaves no session row behind."""
+    known = services.guest_key(request.session, create=False)
+    guest = known or services.new_guest_key()
+    services.check_rate_limit(action, session=guest, address=client_address(request))
+    if not known:
+        request.session[services.SESSION_GUEST] = guest
+    return guest
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     form = CreateRoomForm(request.POST or None, initial={"nickname": player_name(request)})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        guest = services.guest_key(request.session)
         try:
-            services.check_rate_limit("create_room", session=guest, address=client_address(request))
+            guest = _guest_within_limit(request, "create_room")
             player = acting_player(request)
             room = services.open_room(
                 guest, nickname=data["nickname"], name=data["name"], rules=data["rules"],
@@ -75,9 +86,8 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Choose the rules and the computer's strength from the lists.")
         return redirect("game:lobby")
-    guest = services.guest_key(request.session)
     try:
-        services.check_rate_limit("create_room", session=guest, address=client_address(request))
+        guest = _guest_within_limit(request, "create_room")
         player = acting_player(request)
         room = services.play_the_computer(
             guest, nickname=player.name, rules=form.cleaned_data["rules"],
@@ -131,9 +141,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     room = get_object_or_404(Room, code=code)
     form = JoinForm(room, request.POST)
     if form.is_valid():
-        guest = services.guest_key(request.session)
         try:
-            services.check_rate_limit("take_seat", session=guest, address=client_address(request))
+            guest = _guest_within_limit(request, "take_seat")
             player = acting_player(request)
             services.take_seat(code, guest, form.cleaned_data["nickname"],
                                form.cleaned_data["seat"], form.cleaned_data["dice_seed"], player)

@@ -20,6 +20,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.GC_THAW_SECONDS = 0
+    settings.REVIEW_SWEEP_SECONDS = 0  # nor does it look for games to review, as servers do
 
 
 #: Fixtures that build a strategy table (minutes of CPU on a busy machine).

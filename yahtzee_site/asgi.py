@@ -13,6 +13,7 @@ from django.conf import settings  # noqa: E402
 
 from game.realtime.origin import SameOriginValidator  # noqa: E402
 from game.realtime.routing import websocket_urlpatterns  # noqa: E402
+from game.services.review import start_sweeping  # noqa: E402
 
 from .collector import FreezeSurvivors  # noqa: E402
 
@@ -29,3 +30,7 @@ application = ProtocolTypeRouter(
 # 0 leaves the collector as Python sets it (the test process, which imports this module).
 if settings.GC_THAW_SECONDS > 0:
     FreezeSurvivors(settings.GC_THAW_SECONDS).install()
+
+# Reviews are durable: games that finished without one are found now and then (services/review.py).
+if settings.REVIEW_ON_FINISH and settings.REVIEW_SWEEP_SECONDS > 0:
+    start_sweeping(settings.REVIEW_SWEEP_SECONDS)

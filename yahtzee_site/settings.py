@@ -192,15 +192,17 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Admin logins: after AXES_FAILURE_LIMIT failures from one address, or for one account, further
-# attempts are refused for AXES_COOLOFF_TIME hours (`manage.py axes_reset` lifts a lockout).
+# Admin logins: after AXES_FAILURE_LIMIT failures for one account from one address, further
+# attempts of that account from that address are refused for AXES_COOLOFF_TIME hours
+# (`manage.py axes_reset` lifts a lockout). Counted per account alone, failures from rotating
+# addresses would lock a staff member out from everywhere.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("ADMIN_LOGIN_FAILURES", default=5)
 AXES_COOLOFF_TIME = env.float("ADMIN_LOCKOUT_HOURS", default=0.25)
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 #: Behind a proxy, the header it puts the client's address in (e.g. "X-Forwarded-For"; its
@@ -274,11 +276,24 @@ TURN_TIME_SCALE = env.float("TURN_TIME_SCALE", default=1.0)
 #: for PRESENCE_STALE_AFTER seconds counts as gone, whatever ended it (a killed server included).
 PRESENCE_HEARTBEAT = env.float("PRESENCE_HEARTBEAT", default=20.0)
 PRESENCE_STALE_AFTER = env.float("PRESENCE_STALE_AFTER", default=60.0)
+#: Every server process holding sockets says it is alive this often (seconds, one small row);
+#: one silent for SERVER_DEAD_AFTER crashed: its sockets stop counting at once, everywhere.
+SERVER_BEAT = env.float("SERVER_BEAT", default=2.0)
+SERVER_DEAD_AFTER = env.float("SERVER_DEAD_AFTER", default=10.0)
 #: What one visitor may do, per session (an address sharing many people gets five times more).
 ROOMS_PER_HOUR = env.int("ROOMS_PER_HOUR", default=20)
 JOINS_PER_MINUTE = env.int("JOINS_PER_MINUTE", default=20)
+#: Games one room may start in an hour, its first and its rematches (over it: refused).
+GAMES_PER_ROOM_PER_HOUR = env.int("GAMES_PER_ROOM_PER_HOUR", default=30)
 #: Live websockets one session, and one address, may hold at once (over it: refused).
 SOCKETS_PER_SESSION = env.int("SOCKETS_PER_SESSION", default=8)
 SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
 #: Analyse every game when it finishes (game review), in a worker process of each server.
 REVIEW_ON_FINISH = env.bool("REVIEW_ON_FINISH", default=True)
+#: Each server process looks for finished games without a stored review (its worker died, a
+#: server was killed before the review was stored) once at start and then this often, and has
+#: them analysed. 0: never (a process that is no server, like the test run's).
+REVIEW_SWEEP_SECONDS = env.float("REVIEW_SWEEP_SECONDS", default=60.0)
+#: How long one process's claim on a game's review keeps the others off it (a triple review
+#: takes many seconds, and reviews queue); a claim of a process that died lapses after it.
+REVIEW_CLAIM_SECONDS = env.int("REVIEW_CLAIM_SECONDS", default=600)

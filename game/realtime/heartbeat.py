@@ -13,6 +13,8 @@ import asyncio
 import logging
 from typing import Any
 
+from django.conf import settings
+
 from .. import protocol, selectors, services
 from ..models import Room
 from . import turn_driver
@@ -25,23 +27,30 @@ _sockets: dict[str, tuple[Room, str]] = {}
 #: The last presence message of each room this process sent or received.
 _last_presence: dict[str, dict[str, Any]] = {}
 _task: asyncio.Task | None = None
+#: This process's liveness beat (``services.server_beat``), while it holds sockets.
+_server_task: asyncio.Task | None = None
 
 
 def register(channel_name: str, room: Room, guest: str) -> None:
     """Keep this socket's presence fresh from now on (call from the event loop)."""
-    global _task
+    global _task, _server_task
     _sockets[channel_name] = (room, guest)
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
         _task = loop.create_task(_beat_forever(), name="presence-heartbeat")
+    if _server_task is None or _server_task.done() or _server_task.get_loop() is not loop:
+        _server_task = loop.create_task(_server_beat_forever(), name="server-beat")
 
 
 def unregister(channel_name: str) -> None:
-    global _task
+    global _task, _server_task
     _sockets.pop(channel_name, None)
     if not _sockets and _task is not None:
         _task.cancel()  # the next socket starts a new one
         _task = None
+    if not _sockets and _server_task is not None:
+        _server_task.cancel()
+        _server_task = None
 
 
 def saw_presence(room_code: str, message: protocol.Frame) -> None:
@@ -55,6 +64,21 @@ async def _beat_forever() -> None:
             await beat()
         except Exception:  # noqa: BLE001 - a failed beat must not stop the next ones
             log.warning("presence heartbeat failed", exc_info=True)
+
+
+async def _server_beat_forever() -> None:
+    """Say this process is alive, now and every ``SERVER_BEAT`` seconds. When a crashed
+    server's sockets were swept (or this one's, taken for dead), a presence beat at once: rooms
+    hear who is gone, and their bots and away players' turns move on here."""
+    while True:
+        try:
+            taken_for_dead, lost = await in_db_thread(services.server_beat)()
+            rooms_here = {room.pk for room, _ in _sockets.values()}
+            if taken_for_dead or lost & rooms_here:
+                await beat()
+        except Exception:  # noqa: BLE001 - a failed beat must not stop the next ones
+            log.warning("server beat failed", exc_info=True)
+        await asyncio.sleep(settings.SERVER_BEAT)
 
 
 async def beat() -> None:

@@ -85,11 +85,20 @@ def kick(room_code: str) -> None:
 
 
 def _wake_later(room_code: str, seconds: float) -> None:
+    _forget_timer(room_code)
+    loop = asyncio.get_running_loop()
+    _timers[room_code] = loop.call_later(seconds + 0.05, _wake, room_code)
+
+
+def _wake(room_code: str) -> None:
+    del _timers[room_code]  # fired: a room is kept only while it has a timer pending
+    kick(room_code)
+
+
+def _forget_timer(room_code: str) -> None:
     old = _timers.pop(room_code, None)
     if old is not None:
         old.cancel()
-    loop = asyncio.get_running_loop()
-    _timers[room_code] = loop.call_later(seconds + 0.05, kick, room_code)
 
 
 async def _drive(room_code: str) -> None:
@@ -97,6 +106,7 @@ async def _drive(room_code: str) -> None:
         while True:
             plan = await in_db_thread(next_plan)(room_code)
             if plan is None:
+                _forget_timer(room_code)  # nothing to wait for here (a game over, say)
                 return
             if plan.wait is not None:
                 _wake_later(room_code, plan.wait)

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .dice import DICE_COUNT
 from .errors import RulesError
 
 SERVER_SEED_BYTES = 32
@@ -66,11 +67,12 @@ def commitment(server_seed: str) -> str:
 
 
 def clean_client_seed(raw: object) -> str:
-    """A client seed as typed, without surrounding spaces: 1 to 64 printable ASCII characters
-    (so every language encodes it the same way, and the newline separator stays unambiguous)."""
+    """A client seed as typed, without the spaces (U+0020, that character only) around it: 1 to
+    64 printable ASCII characters (so every language encodes it the same way, and the newline
+    separator stays unambiguous). Any other whitespace, around it or inside, is refused."""
     if not isinstance(raw, str):
         raise InvalidSeed("A dice seed is text.")
-    seed = raw.strip()
+    seed = raw.strip(" ")
     if not 0 < len(seed) <= CLIENT_SEED_MAX:
         raise InvalidSeed(f"A dice seed has 1 to {CLIENT_SEED_MAX} characters.")
     if not all(" " <= c <= "~" for c in seed):
@@ -193,9 +195,10 @@ def check_game(events: Iterable[Mapping[str, Any]], server_seed: str | None = No
             held = tuple(event["held"])
             stored = tuple(event["dice"])
             stream = _faces(key, client_seeds, k)
+            # Always five: a stored roll of another length (a die lost or added) is a mismatch.
             expected = tuple(
                 previous[i] if previous is not None and i in held else next(stream)
-                for i in range(len(stored)))
+                for i in range(DICE_COUNT))
             checks.append(RollCheck(k, event.get("seq"), event["player"], held, stored,
                                     expected))
             previous = expected  # held dice are derived too: a changed die fails one roll

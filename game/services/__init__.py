@@ -29,6 +29,7 @@ from .players import find_player, new_player, rename_player
 from .presence import (
     HEARTBEAT_SECONDS,
     refresh_sockets,
+    server_beat,
     socket_closed,
     socket_opened,
     socket_restored,
@@ -42,6 +43,7 @@ from .rooms import (
     create_room,
     get_room,
     guest_key,
+    new_guest_key,
     open_room,
     play_the_computer,
     seat_of,
@@ -57,8 +59,8 @@ __all__ = [
     "asend_frame", "asend_presence", "asend_standings", "check_rate_limit", "clean_dice_seed",
     "clean_nickname", "clean_room_name", "create_room", "dice_rng", "end_game",
     "events_message", "find_player", "get_room", "group_name", "guest_key", "leave_seat",
-    "load_for_decision", "new_player", "open_room", "play", "play_the_computer",
-    "refresh_sockets", "remove_seat", "rename_player", "seat_bot", "seat_of",
+    "load_for_decision", "new_guest_key", "new_player", "open_room", "play", "play_the_computer",
+    "refresh_sockets", "remove_seat", "rename_player", "seat_bot", "seat_of", "server_beat",
     "set_dice_seed", "set_room_options", "socket_closed", "socket_opened", "socket_restored",
     "start_game", "take_seat",
 ]

@@ -97,8 +97,9 @@ def store_events(
         next_server_seed=draw_server_seed(
             game_row.room_id, Game.objects.filter(room_id=game_row.room_id).count()))
     # In the review worker process, once this is stored; a game ended early has no review.
+    # Robust: what fails after the commit is logged, never the committed command's error.
     if settings.REVIEW_ON_FINISH and not game.unfinished:
-        transaction.on_commit(partial(review.analyse_in_background, game_row.pk))
+        transaction.on_commit(partial(review.analyse_in_background, game_row.pk), robust=True)
     return result
 
 
@@ -202,7 +203,8 @@ def apply_command(
             raise
         result = store_events(game_row, game, events, by=by, seat=seat_index,
                               command_id=command_id)
-        transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
+        transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game),
+                              robust=True)
     return result
 
 

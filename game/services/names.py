@@ -5,7 +5,10 @@ when it holds letters nobody can see, when it looks blank, or when it imitates a
 itself shows (a computer player's "Bot …", "Free seat"). Two names are the same person's if
 their *skeletons* match: case folded, accents dropped, and every character replaced by the
 plainest character it can be mistaken for (Unicode's confusables: Cyrillic "А" for Latin "A",
-"0" for "O", "1" for "l").
+"0" for "O", "1" for "l"; a small capital, and what reads as one, for its letter: "ʙᴏᴛ" and
+Cyrillic "Вот" for "bot"). A nickname's words are each written in one script (or in the mixes
+of Japanese, Chinese and Korean writing, UTS #39's "highly restrictive" level): Cyrillic "л" in
+"Anл" passes for a Latin "n" in no other way.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from confusable_homoglyphs.categories import alias as script_of
 from confusable_homoglyphs.confusables import confusables_data
 
 from ..models import NICKNAME_MAX
@@ -28,6 +32,12 @@ _BLANK_LOOKING = frozenset(
 )
 #: Unicode categories of characters nobody sees: format (zero-width, bidi), private, unassigned.
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+#: Scripts one word may mix (UTS #39, "highly restrictive"): Japanese, Chinese and Korean
+#: writing mix Han with their own scripts, and any of them with Latin.
+_MIXABLE_SCRIPTS = (frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+                    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+                    frozenset({"LATIN", "HAN", "HANGUL"}))
+_SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")
 #: Labels the site shows on its own: a name must not pass for one of them.
 _RESERVED = re.compile(r"^(bot|computer|autoplay|free seat|admin|staff|system|you)\b")
 
@@ -52,9 +62,23 @@ def clean_name(raw: object, *, what: str, max_length: int, code: str) -> str:
     return name
 
 
+def mixed_scripts(word: str) -> list[str]:
+    """The scripts of the letters of ``word`` when they are not written together, else []."""
+    scripts = {script_of(ch) for ch in word if unicodedata.category(ch)[0] == "L"}
+    if len(scripts) > 1 and not any(scripts <= mix for mix in _MIXABLE_SCRIPTS):
+        return sorted(scripts)
+    return []
+
+
 def clean_nickname(raw: object, max_length: int = NICKNAME_MAX) -> str:
-    """A person's nickname: a clean name that does not pass for one of the site's labels."""
+    """A person's nickname: a clean name that does not pass for one of the site's labels,
+    with no word mixing scripts."""
     name = clean_name(raw, what="nickname", max_length=max_length, code="bad_nickname")
+    for word in name.split():
+        if scripts := mixed_scripts(word):
+            alphabets = " and ".join(script.title() for script in scripts)
+            raise ServiceError("bad_nickname", f"“{word}” mixes the letters of {alphabets}; "
+                                               "write each word in one alphabet.")
     if _RESERVED.match(skeleton(name)):
         raise ServiceError("bad_nickname",
                            f"“{name}” looks like a label of the site (a computer player, a free "
@@ -62,12 +86,21 @@ def clean_nickname(raw: object, max_length: int = NICKNAME_MAX) -> str:
     return name
 
 
+def _small_capital(ch: str) -> str:
+    """The ASCII letter a Latin small capital ("ᴛ") is, or ""."""
+    found = _SMALL_CAPITAL.fullmatch(unicodedata.name(ch, ""))
+    return found[1].lower() if found else ""
+
+
 @lru_cache(maxsize=4096)
 def _prototype(ch: str) -> str:
     """The plainest character ``ch`` can be mistaken for: an ASCII letter before a digit or a
-    sign, lower case first ("0" reads as "O", "I" and "1" as "l"); ``ch`` if nothing is plainer."""
-    looks = [g["c"].strip("\u200e\u200f") for g in confusables_data.get(ch, ())]
-    plain = [c for c in (ch, *looks) if len(c) == 1 and c.isascii()]
+    sign, lower case first ("0" reads as "O", "I" and "1" as "l"); else the letter of a small
+    capital it is or reads as (Cyrillic "т" reads as "ᴛ", a small capital "t"); ``ch`` if
+    nothing is plainer."""
+    looks = [c for c in (ch, *(g["c"].strip("\u200e\u200f") for g in confusables_data.get(ch, ())))
+             if len(c) == 1]
+    plain = [c for c in looks if c.isascii()] or [c for c in map(_small_capital, looks) if c]
     return min(plain, key=lambda c: (not c.isalpha(), not c.islower(), c)) if plain else ch
 
 

@@ -2,11 +2,16 @@
 sockets. Each change is stored first; the caller announces it to the room (``presence``).
 
 Each open socket is a ``Connection`` row; one not refreshed within ``selectors.STALE_AFTER``
-counts as gone (the reads live in ``game.selectors``).
+counts as gone (the reads live in ``game.selectors``). A server process that crashed is known
+sooner: each beats every ``SERVER_BEAT`` seconds (``ServerProcess``), and the rows of one
+silent for ``SERVER_DEAD_AFTER`` are deleted by whichever process looks first.
 """
 
 from __future__ import annotations
 
+import os
+import secrets
+import socket
 from collections.abc import Mapping
 from datetime import timedelta
 
@@ -14,7 +19,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from ..models import Connection, Room, Seat
+from ..models import Connection, Room, Seat, ServerProcess
 from ..queries import live_sockets_of
 from ..selectors import STALE_AFTER, Presence, presence
 from .errors import ServiceError
@@ -27,6 +32,37 @@ FORGET_AFTER = timedelta(hours=1)
 REFRESH_CHUNK = 500
 
 
+#: This server process, among all that serve the site (``ServerProcess.name``).
+THIS_SERVER = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"[-100:]
+
+
+def sweep_dead_servers() -> set[int]:
+    """Delete the sockets of server processes that stopped beating (crashed: a process that
+    stops cleanly closes its own); returns the ids of the rooms that lost some."""
+    silent_since = timezone.now() - timedelta(seconds=settings.SERVER_DEAD_AFTER)
+    dead = list(ServerProcess.objects.filter(beat__lt=silent_since)
+                .values_list("name", flat=True))
+    rooms: set[int] = set()
+    for name in dead:
+        with transaction.atomic():
+            rows = Connection.objects.filter(server=name)
+            rooms.update(rows.values_list("room_id", flat=True))
+            rows.delete()
+            ServerProcess.objects.filter(name=name).delete()
+    return rooms
+
+
+def server_beat() -> tuple[bool, set[int]]:
+    """This server process is alive now. Returns whether it had been taken for dead (its
+    sockets' rows deleted: the caller registers them again) and the rooms that lost sockets
+    of crashed servers (``sweep_dead_servers``)."""
+    lost = sweep_dead_servers()
+    updated = ServerProcess.objects.filter(name=THIS_SERVER).update(beat=timezone.now())
+    if not updated:
+        ServerProcess.objects.get_or_create(name=THIS_SERVER, defaults={"beat": timezone.now()})
+    return not updated, lost
+
+
 def _touch_seat(room: Room, guest: str) -> None:
     if guest:
         Seat.objects.filter(room=room, guest_key=guest).update(last_seen=timezone.now())
@@ -35,8 +71,9 @@ def _touch_seat(room: Room, guest: str) -> None:
 def _record_socket(room: Room, channel_name: str, guest: str, address: str | None) -> None:
     now = timezone.now()
     row = Connection(room=room, channel_name=channel_name, guest_key=guest, last_seen=now,
-                     address=(address or "")[:64])
-    updated = ["room", "guest_key", "last_seen"] + (["address"] if address is not None else [])
+                     address=(address or "")[:64], server=THIS_SERVER)
+    updated = ["room", "guest_key", "last_seen", "server"] + (
+        ["address"] if address is not None else [])
     with transaction.atomic():
         Connection.objects.filter(room=room, last_seen__lt=now - FORGET_AFTER).delete()
         # One statement, inserted or updated (a restored socket keeps its row's address).
@@ -58,6 +95,10 @@ def socket_opened(room: Room, channel_name: str, guest: str,
     of handshakes cannot slip past the cap together."""
     _record_socket(room, channel_name, guest, address)
     by_session, by_address = live_sockets_of(guest, address[:64], timezone.now() - STALE_AFTER)
+    if (by_session > settings.SOCKETS_PER_SESSION or by_address > settings.SOCKETS_PER_ADDRESS) \
+            and sweep_dead_servers():  # sockets of a crashed server count no more
+        by_session, by_address = live_sockets_of(guest, address[:64],
+                                                 timezone.now() - STALE_AFTER)
     refusal = ""
     if by_session > settings.SOCKETS_PER_SESSION:
         refusal = "You have too many tabs open on this site."

@@ -5,12 +5,24 @@
 computes and writes in one short transaction, so it may run anywhere; the end of a game starts
 it with :func:`analyse_in_background`, in a process of its own (a 6-player yahtzee game takes
 ~0.1 s, a triple game many seconds: docs/ai.md).
+
+Reviews are durable: a game that finished without one (its worker died, its server was killed
+before the review was stored) is found by :func:`review_unreviewed`, which every server process
+runs at start and then every ``REVIEW_SWEEP_SECONDS`` (:func:`start_sweeping`). A claim in the
+shared cache (Redis when several processes serve the site) lets one process review a game.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import threading
+import time
 from concurrent.futures import Future
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import close_old_connections, connection
 
 from .. import review_worker
 from ..ai import review
@@ -40,15 +52,72 @@ def analyse_game(game_id: int) -> GameAnalysis:
     return row
 
 
-def analyse_in_background(game_id: int) -> Future[None]:
+def _claim_key(game_id: int) -> str:
+    return f"review-claim:{game_id}"
+
+
+def claim_review(game_id: int) -> bool:
+    """Whether this process may review ``game_id`` now: no other holds a claim on it. A claim
+    lapses after ``REVIEW_CLAIM_SECONDS`` (its process may have died) or when its review
+    failed."""
+    return bool(cache.add(_claim_key(game_id), os.getpid(), timeout=settings.REVIEW_CLAIM_SECONDS))
+
+
+def analyse_in_background(game_id: int) -> Future[None] | None:
     """Queue :func:`analyse_game` in the review worker process (``game.review_worker``), so
-    no socket of this server waits for it; a failure is logged here."""
+    no socket of this server waits for it. It raises nothing: it runs after a game's last
+    command committed, and nothing may turn that command into an error. A review not made
+    (a claim held elsewhere, a failure, logged here) is left to :func:`review_unreviewed`."""
+    try:
+        if not claim_review(game_id):
+            return None
+        future = review_worker.submit(game_id)
+    except Exception:  # noqa: BLE001 - the cache or the worker away: the sweep retries
+        log.exception("Could not queue the review of game %s", game_id)
+        return None
 
     def report(done: Future[None]) -> None:
         error = done.exception()
         if error is not None:
             log.error("Could not analyse game %s: %s", game_id, error)
+            try:
+                cache.delete(_claim_key(game_id))  # the next sweep, here or elsewhere, retries
+            except Exception:  # noqa: BLE001 - then the claim lapses by itself
+                log.warning("Could not release the review claim of game %s", game_id)
 
-    future = review_worker.submit(game_id)
     future.add_done_callback(report)
     return future
+
+
+def unreviewed_games(limit: int = 50) -> list[int]:
+    """Finished games (not ended early) without a stored review, oldest first."""
+    return list(Game.objects.filter(status=Game.Status.FINISHED, unfinished=False,
+                                    analysis__isnull=True)
+                .order_by("id").values_list("id", flat=True)[:limit])
+
+
+def review_unreviewed() -> list[int]:
+    """Queue the review of every finished game without one that no other process claimed;
+    returns their ids."""
+    return [game_id for game_id in unreviewed_games()
+            if analyse_in_background(game_id) is not None]
+
+
+def start_sweeping(every: float) -> threading.Thread:
+    """In a server process: :func:`review_unreviewed` now, then every ``every`` seconds, on a
+    thread of its own (with its own database connection)."""
+
+    def sweep_forever() -> None:
+        while True:
+            try:
+                close_old_connections()
+                review_unreviewed()
+            except Exception:  # noqa: BLE001 - the database away: the next sweep retries
+                log.warning("Looking for games without a review failed", exc_info=True)
+            finally:
+                connection.close()
+            time.sleep(every)
+
+    thread = threading.Thread(target=sweep_forever, name="review-sweeper", daemon=True)
+    thread.start()
+    return thread

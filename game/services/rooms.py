@@ -5,8 +5,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from .. import rules_cache
 from ..ai.actions import LEVELS
@@ -34,9 +37,12 @@ def guest_key(session: MutableMapping, *, create: bool = True) -> str:
     """The visitor's stable guest key, kept in their Django session (made on first need)."""
     key = session.get(SESSION_GUEST, "")
     if not key and create:
-        key = secrets.token_urlsafe(24)
-        session[SESSION_GUEST] = key
+        key = session[SESSION_GUEST] = new_guest_key()
     return key
+
+
+def new_guest_key() -> str:
+    return secrets.token_urlsafe(24)
 
 
 def clean_room_name(raw: object) -> str:
@@ -169,6 +175,13 @@ def start_game(code: str, guest: str | None) -> Game:
             raise ServiceError("not_host", "Only the host can start a game.")
         if room.status == Room.Status.PLAYING:
             raise ServiceError("game_running", "A game is already running in this room.")
+        # Rematches are unlimited otherwise, and every game is kept: a room's growth has a budget.
+        hour_ago = timezone.now() - timedelta(hours=1)
+        if (Game.objects.filter(room=room, created__gte=hour_ago).count()
+                >= settings.GAMES_PER_ROOM_PER_HOUR):
+            raise ServiceError(
+                "too_many_games", f"This room started {settings.GAMES_PER_ROOM_PER_HOUR} games "
+                "in the last hour, its most; wait a little, or create a new room.")
         seats = list(room.seats.order_by("index"))
         taken = [s for s in seats if not s.is_free]
         if not taken:

@@ -1,50 +1,14 @@
 // "Verify the dice" on a game's page: redo every roll in this browser, with Web Crypto, from
-// the revealed server seed and the players' seeds (docs/fairness.md has the scheme). Nothing
-// here trusts the server's own check: the dice come from #fairness-data as stored.
+// the revealed server seed and the players' seeds (dice-check.js; docs/fairness.md has the
+// scheme). Nothing here trusts the server's own check: the dice come from #fairness-data as
+// stored.
 
+import { checkGame } from "./dice-check.js";
 import { h, replaceChildren } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const data = JSON.parse($("fairness-data").textContent);
 const button = $("verify-btn");
-const REJECT_FROM = 252; // bytes 252–255 are skipped: 252 = 6 × 42, no modulo bias
-
-function hexToBytes(hex) {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i += 1) bytes[i] = parseInt(hex.substr(i * 2, 2), 16);
-  return bytes;
-}
-
-function bytesToHex(buffer) {
-  return [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** The first `count` faces of roll k: HMAC-SHA256(seed, "<seeds…>\n<k>\n<counter>"). */
-async function faces(key, clientSeeds, k, count) {
-  const out = [];
-  for (let counter = 0; out.length < count; counter += 1) {
-    const message = new TextEncoder().encode([...clientSeeds, k, counter].join("\n"));
-    const block = new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
-    for (const b of block) if (b < REJECT_FROM) out.push((b % 6) + 1);
-  }
-  return out.slice(0, count);
-}
-
-/** Each roll with the dice the seeds give: held dice are the previous roll's, the others are
- * drawn in position order. */
-async function check(key) {
-  const results = [];
-  let previous = null; // the roll before, as derived: a roll that holds dice re-rolls it
-  for (const roll of data.rolls) {
-    const held = new Set(roll.held);
-    const drawn = await faces(key, data.client_seeds, roll.k, roll.dice.length - held.size);
-    const expected = roll.dice.map((_, i) => (held.has(i) && previous ? previous[i] : drawn.shift()));
-    const ok = expected.every((d, i) => d === roll.dice[i]);
-    results.push({ ...roll, expected, ok });
-    previous = expected; // held dice follow from the seeds too: a changed die fails one roll
-  }
-  return results;
-}
 
 function showRoll(r) {
   const who = data.players[r.player] || `Player ${r.player + 1}`;
@@ -72,12 +36,7 @@ async function verify() {
   button.disabled = true;
   result.dataset.state = "running";
   result.textContent = "Checking…";
-  const seed = hexToBytes(data.server_seed);
-  const hash = bytesToHex(await crypto.subtle.digest("SHA-256", seed));
-  const commitmentOk = hash === data.commitment;
-  const key = await crypto.subtle.importKey(
-    "raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const results = await check(key);
+  const { commitmentOk, rolls: results } = await checkGame(data);
   replaceChildren($("verify-rolls"), results.map(showRoll));
   const bad = results.filter((r) => !r.ok);
   const parts = [];

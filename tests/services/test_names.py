@@ -38,7 +38,7 @@ def join(client: Client, code: str, nickname: str, seat: int):
 
 
 @pytest.mark.parametrize(("nickname", "reason"), [
-    ("\u0410nn", "too much like “Ann”"),          # Cyrillic А: reads as Ann, who sits here
+    ("\u0410nn", "mixes the letters of Cyrillic and Latin"),  # Cyrillic А beside Latin nn
     ("ann", "too much like “Ann”"),
     ("Bot 2 (easy)", "looks like a label of the site"),
     ("ｂｏｔ", "looks like a label of the site"),
