@@ -50,10 +50,15 @@ def test_every_page_passes_axe(daphne_server, new_context, finished_game, viewpo
     page.goto(daphne_server.url + "/")
     check(page, "lobby", found)
 
-    create_room(page, daphne_server, name="Waiting", rules="yahtzee", seats=["human", "human"],
-                nickname="Ann")
+    waiting = create_room(page, daphne_server, name="Waiting", rules="yahtzee",
+                          seats=["human", "human"], nickname="Ann")
     expect(page.locator("#start-btn")).to_be_visible()
     check(page, "waiting room (host)", found)
+    visitor = new_context(viewport, color_scheme=scheme, bypass_csp=True).new_page()
+    visitor.goto(waiting)
+    wait_connected(visitor)
+    expect(visitor.locator("#join")).to_be_visible()
+    check(visitor, "waiting room (visitor, the join form)", found)
 
     create_room(page, daphne_server, name="Mid-game", rules="yahtzee", seats=["human", "easy"],
                 nickname="Ann")
