@@ -45,7 +45,7 @@ def site_env(data_dir: Path) -> dict[str, str]:
 
 def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
-                   timeout=1800)
+                   timeout=1800, stdout=subprocess.DEVNULL)
 
 
 def finished_game(url: str) -> str:
@@ -78,7 +78,9 @@ def lighthouse(url: str, desktop: bool) -> dict[str, Any]:
     if desktop:
         args.append("--preset=desktop")
     done = subprocess.run(args, env={**os.environ, "CHROME_PATH": CHROME}, capture_output=True,
-                          text=True, timeout=300, check=True)
+                          text=True, timeout=300, check=False)
+    if done.returncode:
+        raise RuntimeError(f"lighthouse {url} failed:\n{done.stderr[-3000:]}")
     report = json.loads(done.stdout)
     scores: dict[str, Any] = {c: round(report["categories"][c]["score"] * 100) for c in CATEGORIES}
     scores["cls"] = report["audits"]["cumulative-layout-shift"]["numericValue"]
