@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-js setup dev-setup lint
+.PHONY: run test test-js setup dev-setup node-tools lint
 .DEFAULT_GOAL := run
 
 # Each stamp is remade when one of its requirement files changes. pip is not quiet: a first
@@ -30,11 +30,20 @@ setup: $(BIN)/.installed-run
 
 dev-setup: $(BIN)/.installed-dev
 
+# Test and benchmark tools from npm, at the versions of package-lock.json: axe-core (the browser
+# suite's accessibility check) and Lighthouse (benchmarks/lighthouse.py). The site needs none.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+node-tools: node_modules/.package-lock.json
+
 # The strategy tables of the optimal computer player are built once, in the background (about
 # a minute for yahtzee, three for yatzy, first run only); a room whose computer player waits
 # for one shows its progress. Ctrl-C stops the server and the build alike.
 run: setup
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v 0
 	$(BIN)/python manage.py build_strategy --rules all --missing --progress-lines & \
 	exec $(BIN)/daphne -b $(HOST) -p $(PORT) yahtzee_site.asgi:application
 
@@ -44,6 +53,7 @@ lint: dev-setup
 
 test: dev-setup
 	scripts/ensure-services
+	$(MAKE) node-tools
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django import forms
 
@@ -138,6 +139,12 @@ class PlayComputerForm(forms.Form):
     rules = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="yahtzee")
     level = forms.ChoiceField(choices=[(level, level.capitalize()) for level in LEVELS],
                               label="Computer", initial="medium")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Ids of its own: the lobby shows this form beside the create-room form, whose fields
+        # share its names (one id for two menus leaves a label naming the wrong one).
+        kwargs.setdefault("auto_id", "id_computer_%s")
+        super().__init__(*args, **kwargs)
 
 
 class JoinByCodeForm(forms.Form):

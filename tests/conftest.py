@@ -45,6 +45,9 @@ def _game_settings(settings):
     settings.DICE_SEED = "tests"
     settings.BOT_DELAY = 0
     settings.REVIEW_ON_FINISH = False  # a test that wants the review turns it on
+    # Pages name static files without a collectstatic run (production's storage needs one).
+    settings.STORAGES = settings.STORAGES | {
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
     cache.clear()
     return settings
 

@@ -104,7 +104,7 @@ def app_env(args: argparse.Namespace, redis_url: str, log_dir: Path) -> dict[str
     data_dir = log_dir / "app-data"
     data_dir.mkdir(exist_ok=True)
     env.update(DATA_DIR=str(data_dir), DJANGO_SETTINGS_MODULE="yahtzee_site.settings",
-               DEBUG="false", BOT_DELAY="0", AWAY_GRACE="3600",
+               DEBUG="false", BOT_DELAY="0", AWAY_GRACE="3600", STATIC_FROM_SOURCE="on",
                # Every simulated browser comes from this one address: lift the per-address caps.
                ROOMS_PER_HOUR="1000000", JOINS_PER_MINUTE="1000000",
                SOCKETS_PER_ADDRESS="1000000")

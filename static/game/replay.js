@@ -5,7 +5,7 @@
 
 import { dieFace } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
-import { boxLabel, boxShort, describeEvent, slotLabel } from "./labels.js";
+import { boxLabel, boxShort, describeEvent } from "./labels.js";
 import { Review, loadAnalysis } from "./review.js";
 import { RULESET } from "./ruleset.js";
 import { renderScorecard, shortNames } from "./scorecard.js";
@@ -204,11 +204,15 @@ function renderSwitch() {
 
 // By round, one line per turn: the player, each roll (kept dice marked), the box, the bonuses.
 // Only the current move is in the tab order (roving tabindex); the arrow keys move from it.
-// The analysis adds its grades to these buttons (data-seq).
+// The analysis adds its grades to these buttons (data-seq). A button's name is its visible
+// text followed by what it leaves unsaid (hidden text), so that speech users can say what they
+// see; the short forms a phone shows carry the long ones beside them.
 
-function moveButton(i, content, label) {
+const unsaid = (text) => h("span", { class: "visually-hidden" }, text);
+
+function moveButton(i, content) {
   return h("button", {
-    type: "button", class: `move move-${frames[i].kind}`, tabindex: "-1", "aria-label": label,
+    type: "button", class: `move move-${frames[i].kind}`, tabindex: "-1",
     dataset: { index: String(i), seq: String(frames[i].seq) },
   }, content);
 }
@@ -220,22 +224,23 @@ function rollButton(i) {
   const dice = f.dice.flatMap((d, pos) => [pos ? " " : null,
     kept.has(pos) ? h("span", { class: "kept" }, d) : String(d)]);
   const keptText = kept.size ? `, held ${f.held.map((pos) => f.dice[pos]).join(" ")}` : "";
-  return moveButton(i, dice, `Roll ${f.roll}: ${f.dice.join(" ")}${keptText}`);
+  return moveButton(i, [...dice, unsaid(`: roll ${f.roll}${keptText}`)]);
 }
 
 function scoreButton(i) {
   const f = frames[i];
   const col = columns > 1 ? ` c${f.column + 1}` : "";
-  const label = `${slotLabel(f.box, f.column, columns)}: ${f.points}${f.joker ? " (Joker)" : ""}`;
+  const where = columns > 1 ? ` in column ${f.column + 1}` : "";
   return moveButton(i, [h("span", { class: "long" }, boxLabel(f.box)),
-    h("span", { class: "short" }, boxShort(f.box)), col, " ", h("strong", {}, f.points),
-    f.joker ? " J" : ""], `Scored ${label}`);
+    h("span", { class: "short" }, boxShort(f.box), unsaid(` (${boxLabel(f.box)})`)),
+    col, " ", h("strong", {}, f.points),
+    f.joker ? [" J", unsaid(" (Joker)")] : "", unsaid(`: scored${where}`)].flat());
 }
 
 function bonusButton(i) {
   const f = frames[i];
   const kind = f.bonus === "upper" ? "Upper bonus" : `${boxLabel(RULESET.yahtzee_box)} bonus`;
-  return moveButton(i, `+${f.points}`, `${kind}: +${f.points}`);
+  return moveButton(i, [`+${f.points}`, unsaid(` ${kind}`)]);
 }
 
 function buildMoves() {
@@ -247,7 +252,7 @@ function buildMoves() {
   const items = [];
   frames.forEach((f, i) => {
     if (f.kind === "game_started") {
-      items.push(h("li", { class: "move-edge" }, moveButton(i, "Start", "Start of the game")));
+      items.push(h("li", { class: "move-edge" }, moveButton(i, ["Start", unsaid(" of the game")])));
     } else if (f.kind === "turn_started") {
       if (f.round !== round) {
         round = f.round;
@@ -258,8 +263,8 @@ function buildMoves() {
       line = h("span", { class: "turn-moves" });
       turns.append(h("li", { class: `turn p${f.player}`, dataset: { player: String(f.player) } },
         moveButton(i, [h("span", { class: "long" }, who(f.player)),
-          h("span", { class: "short" }, shorts[f.player])],
-        `Round ${round}: ${who(f.player)}’s turn`), line));
+          h("span", { class: "short" }, shorts[f.player], unsaid(` (${who(f.player)})`)),
+          unsaid(`’s turn, round ${round}`)]), line));
     } else if (f.kind === "rolled") {
       line.append(rollButton(i));
     } else if (f.kind === "scored") {
@@ -267,7 +272,7 @@ function buildMoves() {
     } else if (f.kind === "bonus") {
       line.append(bonusButton(i));
     } else if (f.kind === "game_finished") {
-      items.push(h("li", { class: "move-edge" }, moveButton(i, "Game over", "End of the game")));
+      items.push(h("li", { class: "move-edge" }, moveButton(i, "Game over")));
     }
   });
   replaceChildren(list, items);

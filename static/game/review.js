@@ -86,7 +86,8 @@ export class Review {
         }
       }
       const verdict = this.verdict(frame);
-      button.setAttribute("aria-label", `${button.getAttribute("aria-label")}. ${verdict}`);
+      // After the button's own words, so that its name still begins with what it shows.
+      button.append(h("span", { class: "visually-hidden" }, `. ${verdict}`));
       if (d.autoplay || SYMBOLS[d.grade]) button.title = verdict;
     }
   }

@@ -26,7 +26,7 @@ def site_env(data_dir: Path, redis_url: str) -> dict[str, str]:
     env.update(
         DATA_DIR=str(data_dir), REDIS_URL=redis_url, DJANGO_SETTINGS_MODULE="yahtzee_site.settings",
         DEBUG="false", DICE_SEED="faults", BOT_DELAY="0", AWAY_GRACE="3600",
-        LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1",
+        LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1", STATIC_FROM_SOURCE="on",
     )
     return env
 
