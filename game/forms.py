@@ -132,10 +132,6 @@ class JoinForm(forms.Form):
 class PlayComputerForm(forms.Form):
     """The lobby's one-click game: nothing to type, sensible defaults."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        kwargs.setdefault("auto_id", "computer_%s")
-        super().__init__(*args, **kwargs)
-
     rules = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="yahtzee")
     level = forms.ChoiceField(choices=[(level, level.capitalize()) for level in LEVELS],
                               label="Computer", initial="medium")
@@ -143,7 +139,7 @@ class PlayComputerForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # Ids of its own: the lobby shows this form beside the create-room form, whose fields
         # share its names (one id for two menus leaves a label naming the wrong one).
-        kwargs.setdefault("auto_id", "id_computer_%s")
+        kwargs.setdefault("auto_id", "computer_%s")
         super().__init__(*args, **kwargs)
 
 
