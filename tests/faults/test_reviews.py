@@ -132,12 +132,10 @@ print(" ".join(str(i) for i in range(1, 201) if claim_review(i)), flush=True)
 
 
 @pytest.mark.redis
-def test_each_review_is_claimed_by_one_process_of_several(tmp_path: Path) -> None:
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        pytest.fail("TEST_REDIS_URL is not set: this test needs a Redis of its own")
+def test_each_review_is_claimed_by_one_process_of_several(tmp_path: Path, redis_url: str) -> None:
+    # A key prefix of this test's own keeps its claims apart from anything else in that Redis.
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
-           "DATA_DIR": str(tmp_path), "REDIS_URL": url,
+           "DATA_DIR": str(tmp_path), "REDIS_URL": redis_url,
            "CACHE_KEY_PREFIX": f"review-claims-{tmp_path.name}-{os.getpid()}"}
     claimers = [subprocess.Popen([sys.executable, "-c", CLAIMER], cwd=REPO, env=env,
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
