@@ -1,6 +1,7 @@
 // The coach of a practice room. After each of my rolls the server sends an `advice` frame
 // (docs/protocol.md): the expected final score of every legal box and, with a roll left, of
-// every hold. The page shows each box's value, highlights the best choice on request (the Hint
+// every hold. The page shows under each box what scoring it costs against the best choice now
+// ("best", "−2.3"), highlights the best choice on request (the Hint
 // button or H) and, before a choice that gives up more than the threshold, asks first through
 // the room's one confirmation bar (confirm.js).
 
@@ -10,6 +11,12 @@ const STORE = "coach-threshold";
 export const THRESHOLDS = [0.2, 1, 5, Infinity]; // Infinity: never ask
 
 const fmt = (x) => x.toFixed(1);
+
+/** A choice's cost as a box shows it: "best" when it gives up nothing (to the tenth shown),
+ * else "−2.3" (expected points given up against the best choice). */
+export function costText(cost) {
+  return cost < 0.05 ? "best" : `−${fmt(cost)}`;
+}
 
 export class Coach {
   constructor() {
@@ -45,6 +52,13 @@ export class Coach {
     const a = this.current(game);
     const found = a && a.boxes.find((b) => b.box === box && b.column === column);
     return found ? found.value : null;
+  }
+
+  /** What scoring `box` now costs against the best choice (a hold or a box), or null. */
+  boxCost(game, box, column) {
+    const best = this.best(game);
+    const value = this.boxValue(game, box, column);
+    return best && value !== null ? Math.max(0, best.value - value) : null;
   }
 
   /** The hold (positions) whose dice are those at `positions`, with its value. */
