@@ -11,6 +11,7 @@ const STORE = "coach-threshold";
 export const THRESHOLDS = [0.2, 1, 5, Infinity]; // Infinity: never ask
 
 const fmt = (x) => x.toFixed(1);
+const points = (x) => `${fmt(x)} points`; // never "1.0 point": a tenth is shown
 
 /** A choice's cost as a box shows it: "best" when it gives up nothing (to the tenth shown),
  * else "−2.3" (expected points given up against the best choice). */
@@ -87,8 +88,8 @@ export class Coach {
     const cost = best.value - value;
     if (!(cost > this.threshold)) return null;
     return {
-      message: `The coach: ${slotLabel(box, column, columns)} is worth ${fmt(value)}; `
-        + `${this.describe(best, game, columns)} is worth ${fmt(best.value)} (−${fmt(cost)}).`,
+      message: `The coach: ${slotLabel(box, column, columns)} costs ${points(cost)} against `
+        + `${this.describe(best, game, columns)}.`,
       yes: "Score it anyway",
     };
   }
@@ -101,8 +102,8 @@ export class Coach {
     const cost = best.value - mine.value;
     if (!(cost > this.threshold)) return null;
     return {
-      message: `The coach: keeping ${mine.dice.join(" ") || "nothing"} is worth ${fmt(mine.value)}; `
-        + `${this.describe(best, game, columns)} is worth ${fmt(best.value)} (−${fmt(cost)}).`,
+      message: `The coach: keeping ${mine.dice.join(" ") || "nothing"} costs ${points(cost)} `
+        + `against ${this.describe(best, game, columns)}.`,
       yes: "Roll anyway",
     };
   }
