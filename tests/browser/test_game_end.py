@@ -192,7 +192,8 @@ def test_the_review_fills_in_by_itself(daphne_server, yahtzee_table, new_context
     # Plain words: no symbols of sums, grades with their plurals.
     summary = page.locator(".player-review").first
     expect(summary).to_contain_text("Points lost to the decisions")
-    expect(summary).to_contain_text(re.compile(r"Each decision cost \d+\.\d\d points? on average"))
+    expect(summary).to_contain_text(
+        re.compile(r"Each decision cost \d+\.\d\d\s+points?\s+on average"))
     text = summary.inner_text()
     assert "Σ" not in text and "Δ" not in text and "Verhoeff" not in text
     assert not re.search(r"\b1 (blunders|mistakes|inaccuracies)\b", text), text
