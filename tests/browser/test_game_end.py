@@ -11,7 +11,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE
-from .pages import assert_fits, create_room, low_contrast_text, settle, wait_connected
+from .pages import (
+    assert_fits,
+    confirm_if_asked,
+    create_room,
+    last_seq,
+    low_contrast_text,
+    settle,
+    wait_connected,
+    wait_seq,
+)
 from .test_review import manage, open_review
 
 pytestmark = pytest.mark.browser
@@ -158,10 +167,20 @@ def test_the_review_fills_in_by_itself(daphne_server, yahtzee_table, new_context
     context = (new_context(PHONE, is_mobile=True, has_touch=True) if phone
                else new_context(DESKTOP))
     page = context.new_page()
+    # "Player", the name quick play gives: it used to break as "Play/er" in the move list.
     create_room(page, daphne_server, name=f"Review soon {viewport}", rules="yahtzee",
-                seats=["easy"], nickname="")
+                seats=["human", "easy"], nickname="Player")
     page.locator("#start-btn").click()
-    expect(page.locator("#result")).to_be_visible(timeout=120_000)
+    for _ in range(13):
+        roll = page.locator("#roll-btn")
+        expect(roll).to_be_enabled(timeout=30_000)  # my turn (again, after the computer's)
+        seq = last_seq(page)
+        roll.click()
+        wait_seq(page, seq + 1)
+        page.locator("#scorecard button.option").first.click()
+        confirm_if_asked(page)
+        wait_seq(page, seq + 2)
+    expect(page.locator("#result")).to_be_visible(timeout=60_000)
     url = daphne_server.url + page.locator("#game-page-link").get_attribute("href")
     game_id = re.search(r"/games/(\d+)/", url).group(1)
     # However fast the end's own analysis was: the page is opened while there is none.
@@ -182,7 +201,7 @@ def test_the_review_fills_in_by_itself(daphne_server, yahtzee_table, new_context
     manage(daphne_server, "analyse", "--game", game_id, "--no-progress")
     expect(analysis).to_have_attribute("data-state", "ready", timeout=30_000)
     assert page.evaluate("() => window.notReloaded === true")  # filled in, not reloaded
-    expect(page.locator(".player-review")).to_have_count(1)
+    expect(page.locator(".player-review")).to_have_count(2)
     expect(page.locator("#analysis-chart svg")).to_have_count(1)
     expect(page.locator("#move-list button.move-rolled.g-best, "
                         "#move-list button.move-rolled.g-good, "
@@ -197,12 +216,18 @@ def test_the_review_fills_in_by_itself(daphne_server, yahtzee_table, new_context
     text = summary.inner_text()
     assert "Σ" not in text and "Δ" not in text and "Verhoeff" not in text
     assert not re.search(r"\b1 (blunders|mistakes|inaccuracies)\b", text), text
-    # Each turn's name on one line, whole or ended by "…", never broken inside a word.
+    # Each turn's name wraps between words, never inside one ("Play/er").
     names = page.locator("#move-list .move-turn_started").evaluate_all("""els => els.slice(0, 6)
-        .map(e => { const range = document.createRange(); range.selectNodeContents(e);
-                    const lines = [...range.getClientRects()].filter((r) => r.width > 0)
-                      .map((r) => Math.round(r.top));
-                    return lines.length > 0 && new Set(lines).size === 1; })""")
+        .map(e => [...e.querySelectorAll('span')].filter((s) => s.getClientRects().length)
+          .every((s) => { const node = s.firstChild; const text = node.textContent;
+            let at = 0;
+            return text.split(' ').every((word) => {
+              const range = document.createRange();
+              range.setStart(node, at); range.setEnd(node, at + word.length);
+              at += word.length + 1;
+              const tops = [...range.getClientRects()].filter((r) => r.width > 0)
+                .map((r) => Math.round(r.top));
+              return new Set(tops).size <= 1; }); }))""")
     assert names and all(names), names
     summary.scroll_into_view_if_needed()
     page.screenshot(path=str(screenshots / f"review-summary-{viewport}.png"))
