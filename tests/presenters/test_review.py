@@ -75,6 +75,20 @@ def test_triple_shows_the_drift_of_the_bots_valuation():
         "label": "Correction of the estimate (below)", "op": "+", "value": "312.50"}
 
 
+def test_triples_drift_is_explained_in_a_sentence_on_the_page():
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    game = SimpleNamespace(pk=1, status="finished", unfinished=False)
+    html = render_to_string("game/_analysis.html", {
+        "game": game, "analysis": review_view(stored("triple: the optimal bot's valuation"))})
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    assert "Correction of the estimate (below) + 312.50" in text
+    assert "The correction is not a skill or a luck figure" in text
+    assert "Drift" not in text and "Σ" not in text and "Δ" not in text
+
+
 def test_the_scripts_part_keeps_only_what_the_page_draws():
     script = review_view(stored())["script"]
     assert script["decisions"] == [
