@@ -13,4 +13,5 @@ urlpatterns = [
     path("r/<slug:code>/join", views.join, name="join"),
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
     path("games/<int:pk>/dice.json", views.game_dice, name="game_dice"),
+    path("games/<int:pk>/analysis", views.game_analysis, name="game_analysis"),
 ]

@@ -203,6 +203,15 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "game/game_detail.html", context)
 
 
+@require_GET
+def game_analysis(request: HttpRequest, pk: int) -> HttpResponse:
+    """The analysis part of a game's page alone: the page asks for it until it is ready."""
+    game = get_object_or_404(Game, pk=pk)
+    stored = GameAnalysis.objects.filter(game=game).values_list("data", flat=True).first()
+    analysis = review_view(stored) if game.status == Game.Status.FINISHED else None
+    return render(request, "game/_analysis.html", {"game": game, "analysis": analysis})
+
+
 def game_dice(request: HttpRequest, pk: int) -> JsonResponse:
     """A game's seeds and rolls, for checking its dice anywhere (docs/fairness.md)."""
     game = get_object_or_404(Game, pk=pk)

@@ -4,7 +4,8 @@
 :func:`review_view` gives two parts:
 
 - ``players``: one summary per seat, for the template, laid out as the chain of the review
-  (start + ΣL − ΣΔ [+ drift] = final) with the mean loss, its reading and the grade counts;
+  (start + luck − points lost [+ drift] = final) with the mean loss, its reading and the grade
+  counts, in plain words;
 - ``script``: only what the page's script needs, small enough for a 6-player page (the move
   list's marks, each roll's luck, the chart's lines)::
 
@@ -33,8 +34,10 @@ from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION
 #: Tom Verhoeff's proficiency-test reading of the mean loss per decision.
 EXPERT_MEAN_LOSS = 0.2
 
-GRADE_LABELS = {"best": "best", "good": "good", "inaccuracy": "inaccuracies",
-                "mistake": "mistakes", "blunder": "blunders"}
+#: Each grade's name, for one decision and for several.
+GRADE_LABELS = {"best": ("best", "best"), "good": ("good", "good"),
+                "inaccuracy": ("inaccuracy", "inaccuracies"), "mistake": ("mistake", "mistakes"),
+                "blunder": ("blunder", "blunders")}
 
 
 def review_view(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -61,13 +64,13 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
     mean = player["mean_loss"]
     # The chain as the page writes it, one term a row: start, ± luck, − loss [± drift], = final.
     terms = [
-        {"label": "Expected score of an empty card", "op": "", "value": _points(
+        {"label": "An empty card is worth, on average", "op": "", "value": _points(
             player["expected_start"])},
-        {"label": "Luck of the dice, ΣL", **_signed(player["luck"])},
-        {"label": "Cost of the decisions, ΣΔ", "op": "−", "value": _points(player["loss"])},
+        {"label": "Luck of the dice", **_signed(player["luck"])},
+        {"label": "Points lost to the decisions", "op": "−", "value": _points(player["loss"])},
     ]
     if not exact:
-        terms.append({"label": "Drift of the valuation", **_signed(player["drift"])})
+        terms.append({"label": "Correction of the estimate (below)", **_signed(player["drift"])})
     return {
         "terms": terms,
         "name": player["name"],
@@ -80,8 +83,8 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
         "decisions": decisions,
         "mean_loss": mean if decisions else None,
         "expert": bool(decisions) and mean < EXPERT_MEAN_LOSS,
-        "grades": [{"grade": g, "symbol": SYMBOLS[g], "label": GRADE_LABELS[g],
-                    "count": player["grades"][g]} for g in GRADES],
+        "grades": [{"grade": g, "symbol": SYMBOLS[g], "count": player["grades"][g],
+                    "label": GRADE_LABELS[g][player["grades"][g] != 1]} for g in GRADES],
         "autoplay_decisions": player["autoplay_decisions"],
         "autoplay_loss": player["autoplay_loss"],
     }

@@ -1,6 +1,7 @@
 // The coach of a practice room. After each of my rolls the server sends an `advice` frame
 // (docs/protocol.md): the expected final score of every legal box and, with a roll left, of
-// every hold. The page shows each box's value, highlights the best choice on request (the Hint
+// every hold. The page shows under each box what scoring it costs against the best choice now
+// ("best", "−2.3"), highlights the best choice on request (the Hint
 // button or H) and, before a choice that gives up more than the threshold, asks first through
 // the room's one confirmation bar (confirm.js).
 
@@ -10,6 +11,13 @@ const STORE = "coach-threshold";
 export const THRESHOLDS = [0.2, 1, 5, Infinity]; // Infinity: never ask
 
 const fmt = (x) => x.toFixed(1);
+const points = (x) => `${fmt(x)} points`; // never "1.0 point": a tenth is shown
+
+/** A choice's cost as a box shows it: "best" when it gives up nothing (to the tenth shown),
+ * else "−2.3" (expected points given up against the best choice). */
+export function costText(cost) {
+  return cost < 0.05 ? "best" : `−${fmt(cost)}`;
+}
 
 export class Coach {
   constructor() {
@@ -47,6 +55,13 @@ export class Coach {
     return found ? found.value : null;
   }
 
+  /** What scoring `box` now costs against the best choice (a hold or a box), or null. */
+  boxCost(game, box, column) {
+    const best = this.best(game);
+    const value = this.boxValue(game, box, column);
+    return best && value !== null ? Math.max(0, best.value - value) : null;
+  }
+
   /** The hold (positions) whose dice are those at `positions`, with its value. */
   holdOf(game, positions) {
     const a = this.current(game);
@@ -73,8 +88,8 @@ export class Coach {
     const cost = best.value - value;
     if (!(cost > this.threshold)) return null;
     return {
-      message: `The coach: ${slotLabel(box, column, columns)} is worth ${fmt(value)}; `
-        + `${this.describe(best, game, columns)} is worth ${fmt(best.value)} (−${fmt(cost)}).`,
+      message: `The coach: ${slotLabel(box, column, columns)} costs ${points(cost)} against `
+        + `${this.describe(best, game, columns)}.`,
       yes: "Score it anyway",
     };
   }
@@ -87,8 +102,8 @@ export class Coach {
     const cost = best.value - mine.value;
     if (!(cost > this.threshold)) return null;
     return {
-      message: `The coach: keeping ${mine.dice.join(" ") || "nothing"} is worth ${fmt(mine.value)}; `
-        + `${this.describe(best, game, columns)} is worth ${fmt(best.value)} (−${fmt(cost)}).`,
+      message: `The coach: keeping ${mine.dice.join(" ") || "nothing"} costs ${points(cost)} `
+        + `against ${this.describe(best, game, columns)}.`,
       yes: "Roll anyway",
     };
   }

@@ -1,5 +1,5 @@
 // What makes a room feel alive, for players and watchers alike: the box just scored lights up,
-// a Yahtzee, an upper bonus and a win get a short celebration (still, for people who asked
+// a Yahtzee, an upper bonus and my own win get a short celebration (still, for people who asked
 // for reduced motion), optional sounds made on the spot (Web Audio: no files) behind a mute
 // switch remembered per browser, and "your turn" reaching a player looking at another tab (the
 // tab title, a sound, and a notification where they allowed it).
@@ -8,9 +8,10 @@ import { h, replaceChildren } from "./dom.js";
 
 const SOUND_KEY = "room-sound";
 const SCORED_MS = 1600; // as long as the just-scored animation (room.css)
+const CONFETTI_MS = 2600; // the confetti's animation (room.css), and a moment still
 
 export class Feeling {
-  /** els: {banner, soundBtn, notifyBtn}; room: the room's page title for notifications. */
+  /** els: {banner, result (the result panel), soundBtn, notifyBtn}; room: the room's page title for notifications. */
   constructor(els, room) {
     this.els = els;
     this.room = room;
@@ -113,12 +114,20 @@ export class Feeling {
       } else if (event.bonus === "yahtzee") {
         this.celebrate("yahtzee", "Another Yahtzee!", `${who(event.player)}: +${event.points}.`);
       }
-    } else if (event.kind === "game_finished") {
-      const winners = event.winners || [];
-      const title = winners.includes(me) ? (winners.length > 1 ? "A shared win!" : "You win!")
-        : `${winners.map((p) => names[p]).join(" and ")} ${winners.length > 1 ? "win" : "wins"}!`;
-      this.celebrate("win", title, "");
+    } else if (event.kind === "game_finished" && (event.winners || []).includes(me)) {
+      this.confetti();
     }
+  }
+
+  /** Confetti behind the result panel's end card (which says the rest): only for a win of
+   * mine; a loss or a watcher's end has none. */
+  confetti() {
+    const panel = this.els.result;
+    panel.querySelector(".confetti")?.remove();
+    const burst = h("span", { class: "confetti", "aria-hidden": "true" });
+    panel.prepend(burst);
+    this.play("celebrate");
+    setTimeout(() => burst.remove(), CONFETTI_MS);
   }
 
   celebrate(kind, title, detail) {

@@ -6,6 +6,7 @@
 import { dieFace } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
 import { boxLabel, boxShort, describeEvent } from "./labels.js";
+import { waitForAnalysis } from "./analysis_wait.js";
 import { Review, loadAnalysis } from "./review.js";
 import { RULESET } from "./ruleset.js";
 import { renderScorecard, shortNames } from "./scorecard.js";
@@ -26,9 +27,12 @@ const TOTAL_ROWS = {
 };
 
 const state = { index: last, column: undefined };
-const analysis = loadAnalysis();
 // The stored review of the decisions (review.js), once the game has one.
-const review = analysis && frames.length ? new Review(analysis, frames, data.players) : null;
+let review = reviewOf(loadAnalysis());
+
+function reviewOf(analysis) {
+  return analysis && frames.length ? new Review(analysis, frames, data.players) : null;
+}
 
 // --- the frames, prepared once ---------------------------------------------------------------
 
@@ -345,6 +349,16 @@ if (frames.length) {
   }
   built = performance.now();
   go(indexFromHash(), { fromUser: false });
+  // Opened right at the end: the analysis fills in by itself when it is stored.
+  if (!review && $("analysis").dataset.poll) {
+    waitForAnalysis($("analysis"), () => {
+      review = reviewOf(loadAnalysis());
+      if (!review) return;
+      review.markMoves($("move-list"));
+      review.drawChart($("analysis-chart"), $("chart-legend"), $("chart-now"), (i) => go(i));
+      render();
+    });
+  }
   if (location.hash && location.hash !== `#seq=${frames[state.index].seq}`) {
     history.replaceState(null, "", `#seq=${frames[state.index].seq}`);
   }
@@ -354,7 +368,8 @@ const ready = performance.now();
 $("replay").dataset.ready = "true";
 // For the end-to-end tests and curious people: where the replay is, and what drawing it cost.
 window.yahtzeeReplay = {
-  state, frames, go, review,
+  state, frames, go,
+  get review() { return review; },
   timing: {
     scriptMs: ready - started, prepareMs: prepared - started, movesMs: charted - prepared,
     chartMs: built - charted, drawMs: ready - built, startedAt: started, readyAt: ready,

@@ -41,7 +41,8 @@ let state = initialState({
 const confirm = new Confirm($("confirm"));
 const coach = new Coach(); // practice rooms: the advice after each of my rolls
 const feeling = new Feeling(
-  { banner: $("celebrate"), soundBtn: $("sound-btn"), notifyBtn: $("notify-btn") },
+  { banner: $("celebrate"), result: $("result"), soundBtn: $("sound-btn"),
+    notifyBtn: $("notify-btn") },
   document.title);
 const tray = new DiceTray($("dice"), state.page.dice, toggleHold);
 const wsScheme = location.protocol === "https:" ? "wss" : "ws";
@@ -218,8 +219,8 @@ const els = {
     hintBtn: $("hint-btn"), coachRow: $("coach-row"), rulesHelp: $("rules-help"),
     rulesBoxes: $("rules-boxes"), rulesBonuses: $("rules-bonuses"),
   },
-  result: { panel: $("result"), title: $("result-title"), body: $("result-body"),
-    link: $("game-page-link") },
+  result: { panel: $("result"), title: $("result-title"), detail: $("result-detail"),
+    body: $("result-body"), link: $("game-page-link") },
 };
 const table = {
   tray, dice: $("dice"), coach, feeling, confirm, onScore: scoreBox,

@@ -232,32 +232,3 @@ export function renderResult(game) {
 function bonus(points) {
   return points ? `+${points}` : "0";
 }
-
-/** Where player `me` finished ("You finished 2nd of 3, with 187 points."), or null for a
- * watcher. Ties share the better place. */
-export function placeLine(game, me) {
-  // Alone at the table the headline says it all.
-  if (me === null || me === undefined || !game.scorecards[me] || game.players.length < 2) {
-    return null;
-  }
-  const mine = game.scorecards[me].total;
-  const place = 1 + game.scorecards.filter((c) => c.total > mine).length;
-  const n = game.players.length;
-  const text = `You finished ${ordinal(place)} of ${n}, with ${mine} points.`;
-  return h("p", { class: "result-place", id: "result-place" }, text);
-}
-
-function ordinal(n) {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
-}
-
-/** "Ann wins with 245 points" or "A tie: Ann and Bob with 230 points". */
-export function resultHeadline(game, me) {
-  const names = game.winners.map((p) => (p === me ? "You" : game.players[p]));
-  const best = game.winners.length ? game.scorecards[game.winners[0]].total : 0;
-  if (names.length > 1) return `A tie: ${names.join(" and ")} with ${best} points`;
-  if (names[0] === "You") return `You win with ${best} points!`;
-  return `${names[0]} wins with ${best} points`;
-}

@@ -1,8 +1,25 @@
 // Where everyone stands after each turn (a `standings` frame, docs/protocol.md): one bar split
-// by each player's chance to win, and each player's expected final score ± its spread.
+// by each player's chance to win, and for each player, in words, that chance and the final
+// score they will likely reach, with a visible legend (no hover needed: phones have none).
 import { h, replaceChildren } from "./dom.js";
 
-const pct = (x) => (x >= 0.995 ? ">99 %" : x > 0 && x < 0.005 ? "<1 %" : `${Math.round(x * 100)} %`);
+/** "46 %", ">99 %", "<1 %". */
+export const pct = (x) => (x >= 0.995 ? ">99 %" : x > 0 && x < 0.005 ? "<1 %" : `${Math.round(x * 100)} %`);
+
+/** The likely final score: the expectation ± one standard deviation (about two games in
+ * three end inside), rounded to 5; "245" once nothing is left to chance. */
+export function likelyRange(expected, sd) {
+  if (!(sd > 0.5)) return `${Math.round(expected)}`;
+  const low = Math.max(0, Math.round((expected - sd) / 5) * 5);
+  const high = Math.round((expected + sd) / 5) * 5;
+  return low === high ? `${low}` : `${low}–${high}`;
+}
+
+/** One player's line: "Ann: 46 % to win · likely 230–270" (alone: no chance to win). */
+export function standingLine(name, player, alone) {
+  const likely = `likely ${likelyRange(player.expected, player.sd)}`;
+  return alone ? `${name}: ${likely}` : `${name}: ${pct(player.chance)} to win · ${likely}`;
+}
 
 /** Draw `msg` (or hide the panel when there is none for this game). `names[i]` is player i's. */
 export function renderStandings(el, msg, game, names) {
@@ -15,20 +32,21 @@ export function renderStandings(el, msg, game, names) {
     class: "standings-bar", role: "img",
     "aria-label": msg.players.map((p, i) => `${names[i]} ${pct(p.chance)}`).join(", "),
   }, msg.players.map((p, i) => {
-    const part = h("span", { class: `standings-part sp${i}`, title: `${names[i]}: ${pct(p.chance)}` });
+    const part = h("span", { class: `standings-part sp${i}` });
     part.style.flexGrow = String(Math.max(p.chance, 0.001)); // CSSOM: the CSP allows no style attributes
     return part;
   }));
   replaceChildren(el,
-    h("h3", { class: "standings-title" }, alone ? "Expected final score" : "Chances to win"),
+    h("h3", { class: "standings-title" }, alone ? "Your likely final score" : "Chances to win"),
     alone ? null : bar,
     h("ol", { class: "standings-list" }, msg.players.map((p, i) => h("li", {
       class: "standings-row", dataset: { player: String(i) },
     },
     h("span", { class: `standings-dot sp${i}`, "aria-hidden": "true" }),
-    h("span", { class: "standings-name" }, names[i]),
-    alone ? null : h("span", { class: "standings-chance" }, pct(p.chance)),
-    h("span", { class: "standings-expected", title: "expected final score ± standard deviation" },
-      p.sd > 0 ? `≈ ${Math.round(p.expected)} ± ${Math.round(p.sd)}` : `${Math.round(p.expected)}`)))),
+    h("span", { class: "standings-text" }, standingLine(names[i], p, alone))))),
+    h("p", { class: "standings-legend" }, alone
+      ? "“Likely”: where two games in three end, with the best play from here."
+      : "From where every card stands, with the best play from here. “Likely”: where two "
+        + "games in three end."),
   );
 }

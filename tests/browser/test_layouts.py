@@ -79,23 +79,30 @@ def test_yatzy_for_six_on_a_phone_played_with_the_keyboard_only(
             && pill.left >= cell.left - 0.5 && pill.right <= cell.right + 0.5; })""")
     assert badges and all(badges), badges
     page.locator("#result").screenshot(path=str(screenshots / "room-phone-six-result.png"))
-    expect(page.locator("#result-place")).to_contain_text(
-        re.compile(r"You finished \d(st|nd|rd|th) of 6"))
+    expect(page.locator("#result-title")).to_have_text(
+        re.compile(r"You (finished \d(st|nd|rd|th) of 6 — \d+|win!)|A shared win!"))
     assert_fits(page)
 
 
-def test_triple_on_a_phone_shows_one_column_at_a_time(daphne_server, new_context, screenshots):
+def test_triple_for_two_on_a_phone_shows_all_three_columns(daphne_server, new_context,
+                                                            screenshots):
     page = phone_page(new_context)
     create_room(page, daphne_server, name="Triple trouble", rules="triple",
                 seats=["human", "easy"], nickname="Tri")
     start_game(page)
     switch = page.locator("#column-switch button")
     expect(switch).to_have_text(["Col. 1 ×1", "Col. 2 ×2", "Col. 3 ×3", "All"])
-    expect(switch.nth(0)).to_have_attribute("aria-pressed", "true")
+    # Two players' three columns fit 390 px: all of them, no scrolling sideways.
+    expect(switch.nth(3)).to_have_attribute("aria-pressed", "true")
     before = last_seq(page)
     press(page, "r")
     wait_seq(page, before + 1)
-    assert {o.column for o in options(page)} == {0}
+    assert {o.column for o in options(page)} == {0, 1, 2}
+    wrap = page.locator("#scorecard").evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert wrap[0] <= wrap[1], f"the scorecard is {wrap[0]}px wide in {wrap[1]}px"
+    settle(page)
+    assert_fits(page)
+    page.screenshot(path=str(screenshots / "room-phone-triple-two.png"), full_page=True)
     switch.nth(2).click()
     expect(switch.nth(2)).to_have_attribute("aria-pressed", "true")
     assert {o.column for o in options(page)} == {2}

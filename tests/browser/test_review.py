@@ -190,7 +190,7 @@ def test_the_analysis_grades_the_moves_and_its_chart_moves_the_replay(six_bot_ga
     finals = page.locator(".player-review .chain tr.final td:last-child").all_inner_texts()
     standings = page.locator(".standings strong").all_inner_texts()
     assert sorted(map(int, finals)) == sorted(map(int, standings))
-    expect(page.locator(".player-review").first).to_contain_text("mean Δ over")
+    expect(page.locator(".player-review").first).to_contain_text("on average, over")
 
     # Every graded slip has its sign in the move list; autoplay's are marked, not graded.
     slips = [d for d in analysis["decisions"]

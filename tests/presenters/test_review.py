@@ -72,7 +72,21 @@ def test_triple_shows_the_drift_of_the_bots_valuation():
     view = review_view(stored("triple: the optimal bot's valuation"))
     assert view["exact"] is False
     assert view["players"][0]["terms"][-1] == {
-        "label": "Drift of the valuation", "op": "+", "value": "312.50"}
+        "label": "Correction of the estimate (below)", "op": "+", "value": "312.50"}
+
+
+def test_triples_drift_is_explained_in_a_sentence_on_the_page():
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    game = SimpleNamespace(pk=1, status="finished", unfinished=False)
+    html = render_to_string("game/_analysis.html", {
+        "game": game, "analysis": review_view(stored("triple: the optimal bot's valuation"))})
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    assert "Correction of the estimate (below) + 312.50" in text
+    assert "The correction is not a skill or a luck figure" in text
+    assert "Drift" not in text and "Σ" not in text and "Δ" not in text
 
 
 def test_the_scripts_part_keeps_only_what_the_page_draws():
@@ -93,17 +107,26 @@ def test_the_page_says_the_analysis_is_being_prepared_then_shows_it(client):
     GameAnalysis.objects.filter(game=game).delete()  # however the end of the game handled it
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert 'data-state="pending"' in page and "being prepared" in page
-    assert "analysis-data" not in page and "ΣΔ" not in page
+    assert "analysis-data" not in page and "Points lost" not in page
+    assert 'data-poll="/games/' in page  # the page asks again until it is ready
+    part = client.get(f"/games/{game.pk}/analysis").content.decode()
+    assert 'data-state="pending"' in part and "<html" not in part
 
     GameAnalysis.objects.update_or_create(game=game, defaults={"version": VERSION,
                                                                "data": stored()})
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert 'data-state="ready"' in page and "being prepared" not in page
+    assert "data-poll" not in page
+    part = client.get(f"/games/{game.pk}/analysis").content.decode()
+    assert 'data-state="ready"' in part and 'id="analysis-data"' in part
     script = re.search(r'<script id="analysis-data" type="application/json">(.*?)</script>',
                        page).group(1)
     assert json.loads(script) == review_view(stored())["script"]
     chain = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
-    assert "Expected score of an empty card 254.59 Luck of the dice, ΣL − 12.65" in chain
-    assert "Cost of the decisions, ΣΔ − 1.93 Final score = 240" in chain
-    assert "0.967 mean Δ over 2 decisions: above 0.2" in chain
+    assert "An empty card is worth, on average 254.59 Luck of the dice − 12.65" in chain
+    assert "Points lost to the decisions − 1.93 Final score = 240" in chain
+    assert ("Each decision cost 0.97 points on average, over 2 decisions: expert play loses "
+            "under 0.2.") in chain
+    # One of a grade is written in the singular, several in the plural.
+    assert "1 mistake " in chain and "0 blunders" in chain and "1 mistakes" not in chain
     assert "style=" not in page  # the page's CSP allows no inline styles

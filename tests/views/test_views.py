@@ -238,6 +238,11 @@ def test_the_game_page_carries_the_replay_of_a_running_game(client):
     replay = page.context["replay"]
     assert [f["seq"] for f in replay["frames"]] == list(range(1, game.events.count() + 1))
     assert not replay["finished"] and page.context["ruleset_data"]["multipliers"] == [1, 2, 3]
+    # A running game's page does not ask for its analysis; its analysis part says it comes later.
+    assert "data-poll" not in html
+    part = client.get(reverse("game:game_analysis", args=[game.pk])).content.decode()
+    assert "comes when the game is over" in part and "data-poll" not in part
+    assert client.get(reverse("game:game_analysis", args=[10**6])).status_code == 404
 
 
 @pytest.mark.django_db

@@ -2,6 +2,7 @@
 // everyone else), the scorecards with what each open box would score, the coach's values and
 // hint in a practice room, the Joker note and the "How boxes score" panel.
 
+import { costText } from "../coach.js";
 import { h, replaceChildren } from "../dom.js";
 import { bonusHelp, boxHelp } from "../help.js";
 import { slotLabel } from "../labels.js";
@@ -27,9 +28,10 @@ export function renderDice(state, ui) {
   ui.dice.classList.toggle("hint-nothing", Boolean(best && best.kind === "hold" && !keep.size));
 }
 
-/** The column a triple game shows first: all three fit a desktop for up to three players. */
+/** The column a triple game shows first (null: all three): they fit a desktop for up to
+ * three players, a phone for two. */
 export function firstColumn(game, wide) {
-  return wide && game.players.length <= 3 ? null : 0;
+  return game.players.length <= (wide ? 3 : 2) ? null : 0;
 }
 
 /**
@@ -95,10 +97,9 @@ function renderCoach(state, table, els, coach) {
   const best = advice && coach.hint ? coach.best(g) : null;
   for (const button of table.querySelectorAll("button.option")) {
     const column = Number(button.dataset.column);
-    const value = advice ? coach.boxValue(g, button.dataset.box, column) : null;
-    if (value === null) continue;
-    button.append(h("span", { class: "coach-value", title: "expected final score" },
-      `≈ ${value.toFixed(1)}`));
+    const cost = advice ? coach.boxCost(g, button.dataset.box, column) : null;
+    if (cost === null) continue;
+    button.append(h("span", { class: "coach-value" }, costText(cost)));
     if (best && best.kind === "box" && best.box === button.dataset.box && best.column === column) {
       button.classList.add("coach-best");
     }
@@ -107,7 +108,8 @@ function renderCoach(state, table, els, coach) {
     els.hintBtn.hidden = !advice;
     els.hintBtn.setAttribute("aria-pressed", String(Boolean(advice && coach.hint)));
   }
-  if (els.coachRow) els.coachRow.hidden = !mine;
+  // The threshold is set once, outside the sticky dice tray, by anyone with a seat.
+  if (els.coachRow) els.coachRow.hidden = myPlayer(state) === null;
 }
 
 /** The "How boxes score" panel, filled once per ruleset. */
