@@ -116,3 +116,51 @@ def _solve_moments(card: Scorecard) -> tuple[float, float, float]:
 def _thrown(keep: list[tuple[float, int]]) -> int:
     """How many dice a keep throws: its outcomes are the rolls of that many dice."""
     return {1: 0, 6: 1, 21: 2, 56: 3, 126: 4, 252: 5}[len(keep)]
+
+
+_distribution_memo: dict[tuple, dict[int, float]] = {}
+
+
+def future_distribution(card: Scorecard) -> dict[int, float]:
+    """The chance of each number of points still to come under optimal play, every choice the
+    first best (boxes in scorecard order; holds: the larger on equal value), as
+    :func:`future_moments` plays."""
+    if card.is_full:
+        return {0: 1.0}
+    key = _key(card)
+    if key not in _distribution_memo:
+        _distribution_memo[key] = _solve_distribution(card)
+    return _distribution_memo[key]
+
+
+def _shifted(dist: dict[int, float], by: float) -> dict[int, float]:
+    return {int(by) + k: p for k, p in dist.items()}
+
+
+def _mixed(parts: list[tuple[float, dict[int, float]]]) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for weight, dist in parts:
+        for k, p in dist.items():
+            out[k] = out.get(k, 0.0) + weight * p
+    return out
+
+
+def _solve_distribution(card: Scorecard) -> dict[int, float]:
+    rows: list[tuple[float, dict[int, float]]] = []  # (value, distribution) of each last roll
+    for dice in ROLLS:
+        best = None
+        for slot in card.legal_slots(dice):
+            g, child = after_scoring(card, dice, slot.box)
+            value = g + expected_future(child)
+            if best is None or value > best[0]:
+                best = (value, _shifted(future_distribution(child), g))
+        rows.append(best)
+    for _ in range(2):
+        new = []
+        for i in range(len(ROLLS)):
+            keeps = [(sum(p * rows[j][0] for p, j in keep), 5 - _thrown(keep), keep)
+                     for keep in KEEPS[i]]
+            value, _, keep = max(keeps, key=lambda k: (k[0], k[1]))
+            new.append((value, _mixed([(p, rows[j][1]) for p, j in keep])))
+        rows = new
+    return _mixed([(p, r[1]) for p, r in zip(FIRST, rows, strict=True)])
