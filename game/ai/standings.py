@@ -32,7 +32,7 @@ from .distribution import (
     win_chances_of,
 )
 from .score_table import ScoreTable
-from .storage import get_score_table, score_table_ready
+from .storage import loaded_score_table
 
 #: The percentiles of the final score a standing carries.
 PERCENTILES = (10, 50, 90)
@@ -81,8 +81,8 @@ class Standings:
 
     def _score_table(self) -> ScoreTable | None:
         """The score table once it is built (loaded, never built here)."""
-        if self.table is None and score_table_ready(self.ruleset):
-            self.table = get_score_table(self.ruleset)
+        if self.table is None:
+            self.table = loaded_score_table(self.ruleset)
         return self.table
 
     def _known(self, player: int, state: CardState) -> tuple[Distribution, bool]:

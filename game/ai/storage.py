@@ -391,6 +391,37 @@ def get_score_table(rules: str | Ruleset, joker: JokerRule | None = None,
                     progress: Callable[[int], None] | None = None) -> ScoreTable:
     """The score table for ``rules``, loaded once per process, built if missing (or waited
     for, reporting the builder's progress, when another process builds it)."""
+    found = _score_table(rules, joker, progress, build=True)
+    assert found is not None
+    return found
+
+
+def loaded_score_table(rules: str | Ruleset, joker: JokerRule | None = None
+                       ) -> ScoreTable | None:
+    """The score table for ``rules`` if it is built (loaded once per process), else None:
+    never builds nor waits for a build (a room asks this)."""
+    if not score_table_ready(rules, joker):
+        return None
+    ruleset = solver_ruleset(rules, joker)
+    path = score_table_path(ruleset)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = None
+    if stamp is not None and _unreadable.get(_score_key(ruleset)) == stamp:
+        return None  # a stale or broken file, already tried: not read again every turn
+    found = _score_table(rules, joker, None, build=False)
+    if found is None and stamp is not None:
+        _unreadable[_score_key(ruleset)] = stamp
+    return found
+
+
+#: Score table files found stale or unreadable, by their modification time.
+_unreadable: dict[tuple[str, str, str], int] = {}
+
+
+def _score_table(rules: str | Ruleset, joker: JokerRule | None,
+                 progress: Callable[[int], None] | None, build: bool) -> ScoreTable | None:
     solution = get_solution(rules, joker, progress=progress)
     ruleset = solution.tables.ruleset
     key = _score_key(ruleset)
@@ -403,6 +434,8 @@ def get_score_table(rules: str | Ruleset, joker: JokerRule | None = None,
             return cached
         path = score_table_path(ruleset)
         table = load_score_table(path, solution.tables)
+        if table is None and not build:
+            return None
         if table is None:
             with open(path.with_suffix(".lock"), "a") as lock:
                 _lock_reporting(lock, path.with_suffix(".progress"), progress)
