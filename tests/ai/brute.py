@@ -123,8 +123,8 @@ _distribution_memo: dict[tuple, dict[int, float]] = {}
 
 def future_distribution(card: Scorecard) -> dict[int, float]:
     """The chance of each number of points still to come under optimal play, every choice the
-    first best (boxes in scorecard order; holds: the larger on equal value), as
-    :func:`future_moments` plays."""
+    first best (boxes in scorecard order; holds: the larger on equal value; :func:`ties_matter`
+    says whether equal values with different distributions made that rule matter)."""
     if card.is_full:
         return {0: 1.0}
     key = _key(card)
@@ -145,22 +145,46 @@ def _mixed(parts: list[tuple[float, dict[int, float]]]) -> dict[int, float]:
     return out
 
 
+#: Cards whose optimal play has a tie (two choices of the same value, up to float noise) with
+#: different distributions: there the distribution depends on how ties are broken.
+_tied: set[tuple] = set()
+
+
+def ties_matter(card: Scorecard) -> bool:
+    """Whether :func:`future_distribution` of ``card`` depends on how ties are broken."""
+    future_distribution(card)
+    return _key(card) in _tied
+
+
+def _close(a: dict[int, float], b: dict[int, float]) -> bool:
+    return all(abs(a.get(k, 0.0) - b.get(k, 0.0)) < 1e-12 for k in a.keys() | b.keys())
+
+
 def _solve_distribution(card: Scorecard) -> dict[int, float]:
+    tied = False
     rows: list[tuple[float, dict[int, float]]] = []  # (value, distribution) of each last roll
     for dice in ROLLS:
-        best = None
+        options = []
         for slot in card.legal_slots(dice):
             g, child = after_scoring(card, dice, slot.box)
-            value = g + expected_future(child)
-            if best is None or value > best[0]:
-                best = (value, _shifted(future_distribution(child), g))
-        rows.append(best)
+            options.append((g + expected_future(child), _shifted(future_distribution(child), g)))
+            tied |= ties_matter(child)
+        best = max(o[0] for o in options)
+        top = [o for o in options if o[0] > best - 1e-9]
+        tied |= any(not _close(o[1], top[0][1]) for o in top)
+        rows.append(top[0])  # the first best box, in scorecard order
     for _ in range(2):
         new = []
         for i in range(len(ROLLS)):
             keeps = [(sum(p * rows[j][0] for p, j in keep), 5 - _thrown(keep), keep)
                      for keep in KEEPS[i]]
-            value, _, keep = max(keeps, key=lambda k: (k[0], k[1]))
-            new.append((value, _mixed([(p, rows[j][1]) for p, j in keep])))
+            best = max(k[0] for k in keeps)
+            top = [(_mixed([(p, rows[j][1]) for p, j in k[2]]), k[1]) for k in keeps
+                   if k[0] > best - 1e-9]
+            tied |= any(not _close(t[0], top[0][0]) for t in top)
+            largest = max(t[1] for t in top)
+            new.append((best, next(t[0] for t in top if t[1] == largest)))
         rows = new
+    if tied:
+        _tied.add(_key(card))
     return _mixed([(p, r[1]) for p, r in zip(FIRST, rows, strict=True)])
