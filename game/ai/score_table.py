@@ -136,6 +136,9 @@ def from_quantiles(x: FloatArray, levels: FloatArray) -> Distribution:
     lo, hi = int(np.ceil(x[0])), int(np.floor(x[-1]))
     edges = np.arange(lo, hi + 2) - 0.5
     cdf = np.interp(edges, x, levels)
+    # Quantiles stored in 1/SCALE points can coincide with an end of the support: all the
+    # mass is inside it all the same.
+    cdf[0], cdf[-1] = 0.0, 1.0
     return lo, np.diff(cdf)
 
 

@@ -94,14 +94,19 @@ def test_two_boxes_open_match_brute_force(data, rules, small_tables):
 @given(data=st.data(), rules=st.sampled_from(("yahtzee", "yatzy")))
 def test_a_turn_over_whole_distributions_is_exact(data, rules, small_tables):
     """One box more than the table keeps whole: the turn played out exactly over the states
-    it leads to gives the exact distribution (the end-game recursion's), not the quantiles."""
+    it leads to gives the exact distribution (the end-game recursion's), not the quantiles —
+    to 0.1 pp in every cumulative chance: the table breaks ties between holds of equal value
+    (up to float noise) as the strategy table does, the recursion as the bot ranks them, and
+    only the distribution, not the value, may depend on that."""
     adv = advisor(rules)
     table = small_tables[rules][0]
     state = CardState.of(random_card(rules, data, WHOLE + 1))
     assert not table.is_exact(state.key) and is_exact(adv, table, state)
     got = as_array(table_distribution(adv, table, state))
     want = as_array(final_distribution(adv, state))
-    assert np.abs(got - want).max() < 1e-6
+    points = np.arange(len(got))
+    assert float(points @ got) == pytest.approx(float(points @ want), abs=1e-4)
+    assert np.abs(np.cumsum(got) - np.cumsum(want)).max() < 1e-3
     # The quantiles alone are near it.
     alone = np.cumsum(np.roll(as_array(table.distribution(state.key)), state.banked))
     assert np.abs(alone - np.cumsum(want)).max() < 0.1
