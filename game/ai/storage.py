@@ -171,13 +171,11 @@ def save_table(path: Path, solution: Solution, seconds: float) -> None:
         raise
 
 
-def _solve_and_save(tables: ScoreTables, path: Path,
-                    progress: Callable[[int], None] | None) -> tuple[Solution, float]:
-    """Solve under the lock already held, keeping the progress file up to date."""
-    progress_file = progress_path(tables.ruleset)
-    total = count_states(tables)
-    done = 0
-    last = 0.0
+def _progress_writer(progress_file: Path, total: int,
+                     progress: Callable[[int], None] | None) -> Callable[[int], None]:
+    """A build's progress callback: tells ``progress`` of every step and keeps
+    ``progress_file`` up to date (every ``PROGRESS_EVERY`` seconds) for whoever waits."""
+    done, last = 0, 0.0
 
     def step(n: int) -> None:
         nonlocal done, last
@@ -190,6 +188,14 @@ def _solve_and_save(tables: ScoreTables, path: Path,
             _write_progress(progress_file, done, total)
 
     _write_progress(progress_file, 0, total)
+    return step
+
+
+def _solve_and_save(tables: ScoreTables, path: Path,
+                    progress: Callable[[int], None] | None) -> tuple[Solution, float]:
+    """Solve under the lock already held, keeping the progress file up to date."""
+    progress_file = progress_path(tables.ruleset)
+    step = _progress_writer(progress_file, count_states(tables), progress)
     try:
         start = time.perf_counter()
         solution = solve(tables, step)
@@ -332,20 +338,7 @@ def _build_score_table(solution: Solution, path: Path,
                        ) -> tuple[ScoreTable, float, dict[str, Any]]:
     """Build under the lock already held, keeping the progress file up to date, and store."""
     progress_file = path.with_suffix(".progress")
-    total = score_table.count_states(solution)
-    done, last = 0, 0.0
-
-    def step(n: int) -> None:
-        nonlocal done, last
-        done += n
-        if progress:
-            progress(n)
-        now = time.monotonic()
-        if now - last >= PROGRESS_EVERY:
-            last = now
-            _write_progress(progress_file, done, total)
-
-    _write_progress(progress_file, 0, total)
+    step = _progress_writer(progress_file, score_table.count_states(solution), progress)
     try:
         start = time.perf_counter()
         table, stats = score_table.build(solution, step)
