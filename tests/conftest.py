@@ -117,7 +117,8 @@ def build_output(strategy_dir):
     from django.core.management import call_command
 
     out = io.StringIO()
-    call_command("build_strategy", "--rules", "yahtzee", "--no-progress", stdout=out)
+    call_command("build_strategy", "--rules", "yahtzee", "--no-progress", "--no-scores",
+                 stdout=out)
     return out.getvalue()
 
 

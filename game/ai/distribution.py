@@ -1,18 +1,21 @@
 """Distributions of a column's final score under optimal play, for win chances.
 
-Late in a game a final score takes few, lumpy values (a Yahtzee or not, the bonus or not),
-which three moments describe badly. With few boxes open the whole distribution is cheap:
-each turn is followed roll by roll through the bot's own holds (the best one; on equal
-values the larger; keeping all five means scoring now) to the box it takes, and the
+A final score takes lumpy values (a Yahtzee or not, the bonus or not), which three moments
+describe badly. Each turn is followed roll by roll through the bot's own holds (the best one;
+on equal values the larger; keeping all five means scoring now) to the box it takes, and the
 turns after it are solved the same way for every state it can lead to.
 
-:func:`estimated_distribution` takes that for players near the end and the three-moment fit
-of ``win_chances`` before; :func:`win_chances_of` turns them into chances.
+:func:`table_distribution` plays the current turn that way over the score table's
+distributions of the states after it (``score_table.py``: every state's, built once): what
+the standings use. Without that table, :func:`estimated_distribution` takes the exact end game
+for players near the end and the three-moment fit of ``win_chances`` before.
+:func:`win_chances_of` turns distributions into chances.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -27,6 +30,7 @@ from .multisets import (
     hold_values,
     throw_table,
 )
+from .score_table import ScoreTable
 from .scoring import FloatArray, score_roll
 from .solver import last_roll_values
 from .win_chances import SPAN, score_distribution, shares
@@ -70,9 +74,12 @@ _CERTAIN = np.ones(1)
 _CERTAIN.flags.writeable = False
 
 
-def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int) -> Distribution:
+def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int,
+          future: Callable[[Advisor, StateKey], Distribution] | None = None) -> Distribution:
     """The points to come when the dice show ``rolls`` (chances of each roll), with
-    ``rolls_left`` re-rolls allowed, then optimal play."""
+    ``rolls_left`` re-rolls allowed, then optimal play (``future``: the points to come from
+    the state after the turn; by default computed exactly)."""
+    future = future or _future
     t = adv.tables
     m, u, y = (np.array([v], dtype=np.intp) for v in key)
     levels = [hold_values(last_roll_values(t, adv.solution.values, m, u, y))]
@@ -110,7 +117,7 @@ def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int) -> Di
                                strict=True):
         group = (gain, (after[0], after[1], after[2]))
         groups[group] = groups.get(group, 0.0) + p
-    return _mix([(p, gain, _future(adv, after)) for (gain, after), p in groups.items()])
+    return _mix([(p, gain, future(adv, after)) for (gain, after), p in groups.items()])
 
 
 def _mix(parts: list[tuple[float, int, Distribution]]) -> Distribution:
@@ -124,9 +131,10 @@ def _mix(parts: list[tuple[float, int, Distribution]]) -> Distribution:
     return lo, out
 
 
-#: Players with at most this many turns to play get their exact distribution (≈ 0.1-0.3 s
-#: each here; 4 turns take seconds); the others a shifted gamma with their three moments.
-EXACT_TURNS = 3
+#: Without the score table (``score_table.py``), players with at most this many turns to play
+#: get their exact distribution (two turns: ≈ 0.1 s; three: 0.1–0.3 s; four: seconds); the
+#: others a shifted gamma with their three moments.
+EXACT_TURNS = 2
 
 
 def estimated_distribution(adv: Advisor, state: CardState,
@@ -142,6 +150,37 @@ def estimated_distribution(adv: Advisor, state: CardState,
     hi = math.ceil(estimate.expected + SPAN * estimate.sd) + 1
     k = np.arange(lo, hi + 1, dtype=np.float64)
     return lo, score_distribution(k, estimate.expected, estimate.sd, estimate.skew)
+
+
+def table_distribution(adv: Advisor, table: ScoreTable, state: CardState,
+                       dice: tuple[int, ...] | None = None, rolls_left: int = 0
+                       ) -> Distribution:
+    """A column's final score distribution from the score table: the state's own when the
+    table keeps it whole (exact), else this turn played out exactly over the distributions of
+    the states it leads to — exact when they are kept whole, else from their quantiles."""
+    adv.check(state)
+    key = state.key
+
+    def future(_: Advisor, after: StateKey) -> Distribution:
+        return table.distribution(after)
+
+    if dice is None:
+        if table.is_exact(key):
+            lo, probs = table.distribution(key)
+        else:
+            lo, probs = _turn(adv, key, ROLL_PROBABILITY.copy(), 2, future)
+    else:
+        start = np.zeros(len(ROLLS))
+        start[ROLL_INDEX[tuple(sorted(dice))]] = 1.0
+        lo, probs = _turn(adv, key, start, rolls_left, future)
+    return lo + state.banked, probs
+
+
+def is_exact(adv: Advisor, table: ScoreTable, state: CardState) -> bool:
+    """Whether :func:`table_distribution` is exact for ``state`` (at any moment of its turn):
+    the turn leads to states the table keeps whole (at most ``EXACT_LEVELS`` boxes open)."""
+    open_boxes = adv.tables.n_boxes - state.mask.bit_count()
+    return open_boxes <= table.exact_levels + 1
 
 
 def win_chances_of(distributions: list[Distribution]) -> list[float]:

@@ -32,6 +32,8 @@ import numpy as np
 from game.rules import Ruleset
 from game.rules.rulesets import JokerRule
 
+from . import score_table
+from .score_table import ScoreTable
 from .scoring import ScoreTables, score_tables, solver_ruleset
 from .solver import Solution, count_states, solve
 
@@ -90,7 +92,10 @@ def _read_progress(path: Path) -> tuple[int, int] | None:
 
 def _lock_held(ruleset: Ruleset) -> bool:
     """Whether some builder (any process, any thread) holds the table's lock right now."""
-    path = _lock_path(ruleset)
+    return _held(_lock_path(ruleset))
+
+
+def _held(path: Path) -> bool:
     if not path.exists():
         return False
     try:
@@ -166,13 +171,11 @@ def save_table(path: Path, solution: Solution, seconds: float) -> None:
         raise
 
 
-def _solve_and_save(tables: ScoreTables, path: Path,
-                    progress: Callable[[int], None] | None) -> tuple[Solution, float]:
-    """Solve under the lock already held, keeping the progress file up to date."""
-    progress_file = progress_path(tables.ruleset)
-    total = count_states(tables)
-    done = 0
-    last = 0.0
+def _progress_writer(progress_file: Path, total: int,
+                     progress: Callable[[int], None] | None) -> Callable[[int], None]:
+    """A build's progress callback: tells ``progress`` of every step and keeps
+    ``progress_file`` up to date (every ``PROGRESS_EVERY`` seconds) for whoever waits."""
+    done, last = 0, 0.0
 
     def step(n: int) -> None:
         nonlocal done, last
@@ -185,6 +188,14 @@ def _solve_and_save(tables: ScoreTables, path: Path,
             _write_progress(progress_file, done, total)
 
     _write_progress(progress_file, 0, total)
+    return step
+
+
+def _solve_and_save(tables: ScoreTables, path: Path,
+                    progress: Callable[[int], None] | None) -> tuple[Solution, float]:
+    """Solve under the lock already held, keeping the progress file up to date."""
+    progress_file = progress_path(tables.ruleset)
+    step = _progress_writer(progress_file, count_states(tables), progress)
     try:
         start = time.perf_counter()
         solution = solve(tables, step)
@@ -195,7 +206,7 @@ def _solve_and_save(tables: ScoreTables, path: Path,
     return solution, seconds
 
 
-def _lock_reporting(lock: Any, ruleset: Ruleset,
+def _lock_reporting(lock: Any, progress_file: Path,
                     progress: Callable[[int], None] | None) -> None:
     """Take the exclusive lock; while another builder holds it, pass its progress on."""
     if progress is None:
@@ -207,7 +218,7 @@ def _lock_reporting(lock: Any, ruleset: Ruleset,
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return
         except BlockingIOError:
-            found = _read_progress(progress_path(ruleset))
+            found = _read_progress(progress_file)
             if found is not None and found[0] > told:
                 progress(found[0] - told)
                 told = found[0]
@@ -254,7 +265,7 @@ def get_solution(
         if solution is None:
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(_lock_path(ruleset), "a") as lock:
-                _lock_reporting(lock, ruleset, progress)
+                _lock_reporting(lock, progress_path(ruleset), progress)
                 # Another process may have built it while we waited for the lock.
                 solution = load_table(path, tables)
                 if solution is None:
@@ -284,3 +295,167 @@ def forget_loaded() -> None:
     """Drop the tables loaded in this process (tests, or after changing the directory)."""
     with _cache_lock:
         _cache.clear()
+        _score_cache.clear()
+
+
+# --- the score tables: each state's whole distribution of points to come (score_table.py) --
+
+#: The score tables' own format; their file sits beside the strategy table's.
+SCORES_VERSION = 1
+
+_score_cache: dict[tuple[str, str, str], ScoreTable] = {}
+
+
+def score_table_path(ruleset: Ruleset) -> Path:
+    path = table_path(ruleset)
+    return path.with_name(f"{path.stem}-scores-v{SCORES_VERSION}.npz")
+
+
+def _score_key(ruleset: Ruleset) -> tuple[str, str, str]:
+    return ruleset.name, ruleset.joker or "none", os.path.abspath(strategy_dir())
+
+
+def _score_fingerprint(tables: ScoreTables) -> str:
+    return hashlib.sha256(repr((fingerprint(tables), SCORES_VERSION, score_table.EXACT_LEVELS,
+                                score_table.QUANTILES, score_table.CAP)).encode()).hexdigest()
+
+
+def load_score_table(path: Path, tables: ScoreTables) -> ScoreTable | None:
+    """The score table stored at ``path``, or None if it is missing, stale or unreadable."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["fingerprint"]) != _score_fingerprint(tables):
+                return None
+            return ScoreTable(data["row"], data["exact_start"], data["exact_lo"],
+                              data["exact_probs"], data["quantiles"], data["levels"],
+                              int(data["exact_open"]))
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _build_score_table(solution: Solution, path: Path,
+                       progress: Callable[[int], None] | None
+                       ) -> tuple[ScoreTable, float, dict[str, Any]]:
+    """Build under the lock already held, keeping the progress file up to date, and store."""
+    progress_file = path.with_suffix(".progress")
+    step = _progress_writer(progress_file, score_table.count_states(solution), progress)
+    try:
+        start = time.perf_counter()
+        table, stats = score_table.build(solution, step)
+        seconds = time.perf_counter() - start
+        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+        try:
+            os.chmod(tmp, 0o644)
+            with os.fdopen(fd, "wb") as f:
+                np.savez(f, row=table.row, exact_start=table.exact_start,
+                         exact_lo=table.exact_lo, exact_probs=table.exact_probs,
+                         quantiles=table.quantiles, levels=table.levels,
+                         exact_open=np.int64(table.exact_open),
+                         fingerprint=np.str_(_score_fingerprint(solution.tables)),
+                         build_seconds=np.float64(seconds),
+                         max_ks=np.float64(stats["max_ks"]),
+                         mean_ks=np.float64(stats["mean_ks"]))
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    finally:
+        progress_file.unlink(missing_ok=True)
+    return table, seconds, stats
+
+
+def build_score_table(rules: str | Ruleset, joker: JokerRule | None = None,
+                      progress: Callable[[int], None] | None = None
+                      ) -> tuple[ScoreTable, float, dict[str, Any]]:
+    """Build ``rules``' score table (its strategy table first if missing) and store it; returns
+    it, the seconds taken and what the build measured (``score_table.build``)."""
+    solution = get_solution(rules, joker)
+    ruleset = solution.tables.ruleset
+    path = score_table_path(ruleset)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        table, seconds, stats = _build_score_table(solution, path, progress)
+    with _cache_lock:
+        _score_cache[_score_key(ruleset)] = table
+    return table, seconds, stats
+
+
+def get_score_table(rules: str | Ruleset, joker: JokerRule | None = None,
+                    progress: Callable[[int], None] | None = None) -> ScoreTable:
+    """The score table for ``rules``, loaded once per process, built if missing (or waited
+    for, reporting the builder's progress, when another process builds it)."""
+    found = _score_table(rules, joker, progress, build=True)
+    assert found is not None
+    return found
+
+
+def loaded_score_table(rules: str | Ruleset, joker: JokerRule | None = None
+                       ) -> ScoreTable | None:
+    """The score table for ``rules`` if it is built (loaded once per process), else None:
+    never builds nor waits for a build (a room asks this)."""
+    if not score_table_ready(rules, joker):
+        return None
+    ruleset = solver_ruleset(rules, joker)
+    path = score_table_path(ruleset)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = None
+    if stamp is not None and _unreadable.get(_score_key(ruleset)) == stamp:
+        return None  # a stale or broken file, already tried: not read again every turn
+    found = _score_table(rules, joker, None, build=False)
+    if found is None and stamp is not None:
+        _unreadable[_score_key(ruleset)] = stamp
+    return found
+
+
+#: Score table files found stale or unreadable, by their modification time.
+_unreadable: dict[tuple[str, str, str], int] = {}
+
+
+def _score_table(rules: str | Ruleset, joker: JokerRule | None,
+                 progress: Callable[[int], None] | None, build: bool) -> ScoreTable | None:
+    solution = get_solution(rules, joker, progress=progress)
+    ruleset = solution.tables.ruleset
+    key = _score_key(ruleset)
+    with _cache_lock:
+        key_lock = _key_locks.setdefault((f"{key[0]}:scores", key[1], key[2]),
+                                         threading.Lock())
+    with key_lock:
+        cached = _score_cache.get(key)
+        if cached is not None:
+            return cached
+        path = score_table_path(ruleset)
+        table = load_score_table(path, solution.tables)
+        if table is None and not build:
+            return None
+        if table is None:
+            with open(path.with_suffix(".lock"), "a") as lock:
+                _lock_reporting(lock, path.with_suffix(".progress"), progress)
+                table = load_score_table(path, solution.tables)
+                if table is None:
+                    table = _build_score_table(solution, path, progress)[0]
+        with _cache_lock:
+            _score_cache[key] = table
+        return table
+
+
+def score_table_ready(rules: str | Ruleset, joker: JokerRule | None = None) -> bool:
+    """Whether :func:`get_score_table` would answer without building anything."""
+    ruleset = solver_ruleset(rules, joker)
+    with _cache_lock:
+        if _score_key(ruleset) in _score_cache:
+            return True
+    return table_ready(ruleset) and score_table_path(ruleset).exists()
+
+
+def score_build_progress(rules: str | Ruleset, joker: JokerRule | None = None
+                         ) -> float | None:
+    """How far (0–100 %) a build of ``rules``' score table has come; None when none runs."""
+    path = score_table_path(solver_ruleset(rules, joker))
+    if not _held(path.with_suffix(".lock")):
+        return None
+    found = _read_progress(path.with_suffix(".progress"))
+    if found is None or found[1] <= 0:
+        return 0.0
+    return min(100.0, 100.0 * found[0] / found[1])

@@ -116,3 +116,75 @@ def _solve_moments(card: Scorecard) -> tuple[float, float, float]:
 def _thrown(keep: list[tuple[float, int]]) -> int:
     """How many dice a keep throws: its outcomes are the rolls of that many dice."""
     return {1: 0, 6: 1, 21: 2, 56: 3, 126: 4, 252: 5}[len(keep)]
+
+
+_distribution_memo: dict[tuple, dict[int, float]] = {}
+
+
+def future_distribution(card: Scorecard) -> dict[int, float]:
+    """The chance of each number of points still to come under optimal play, every choice the
+    first best (boxes in scorecard order; holds: the larger on equal value; :func:`ties_matter`
+    says whether equal values with different distributions made that rule matter)."""
+    if card.is_full:
+        return {0: 1.0}
+    key = _key(card)
+    if key not in _distribution_memo:
+        _distribution_memo[key] = _solve_distribution(card)
+    return _distribution_memo[key]
+
+
+def _shifted(dist: dict[int, float], by: float) -> dict[int, float]:
+    return {int(by) + k: p for k, p in dist.items()}
+
+
+def _mixed(parts: list[tuple[float, dict[int, float]]]) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for weight, dist in parts:
+        for k, p in dist.items():
+            out[k] = out.get(k, 0.0) + weight * p
+    return out
+
+
+#: Cards whose optimal play has a tie (two choices of the same value, up to float noise) with
+#: different distributions: there the distribution depends on how ties are broken.
+_tied: set[tuple] = set()
+
+
+def ties_matter(card: Scorecard) -> bool:
+    """Whether :func:`future_distribution` of ``card`` depends on how ties are broken."""
+    future_distribution(card)
+    return _key(card) in _tied
+
+
+def _close(a: dict[int, float], b: dict[int, float]) -> bool:
+    return all(abs(a.get(k, 0.0) - b.get(k, 0.0)) < 1e-12 for k in a.keys() | b.keys())
+
+
+def _solve_distribution(card: Scorecard) -> dict[int, float]:
+    tied = False
+    rows: list[tuple[float, dict[int, float]]] = []  # (value, distribution) of each last roll
+    for dice in ROLLS:
+        options = []
+        for slot in card.legal_slots(dice):
+            g, child = after_scoring(card, dice, slot.box)
+            options.append((g + expected_future(child), _shifted(future_distribution(child), g)))
+            tied |= ties_matter(child)
+        best = max(o[0] for o in options)
+        top = [o for o in options if o[0] > best - 1e-9]
+        tied |= any(not _close(o[1], top[0][1]) for o in top)
+        rows.append(top[0])  # the first best box, in scorecard order
+    for _ in range(2):
+        new = []
+        for i in range(len(ROLLS)):
+            keeps = [(sum(p * rows[j][0] for p, j in keep), 5 - _thrown(keep), keep)
+                     for keep in KEEPS[i]]
+            best = max(k[0] for k in keeps)
+            top = [(_mixed([(p, rows[j][1]) for p, j in k[2]]), k[1]) for k in keeps
+                   if k[0] > best - 1e-9]
+            tied |= any(not _close(t[0], top[0][0]) for t in top)
+            largest = max(t[1] for t in top)
+            new.append((best, next(t[0] for t in top if t[1] == largest)))
+        rows = new
+    if tied:
+        _tied.add(_key(card))
+    return _mixed([(p, r[1]) for p, r in zip(FIRST, rows, strict=True)])

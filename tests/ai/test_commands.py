@@ -192,7 +192,7 @@ def test_build_strategy_missing_waits_for_another_builder_instead_of_building(
         target.with_suffix(".progress").write_text(json.dumps({"done": 0, "total": total}))
         proc = subprocess.Popen(
             [sys.executable, "manage.py", "build_strategy", "--rules", "yahtzee", "--missing",
-             "--progress-lines"], cwd=ROOT, env=env, text=True,
+             "--progress-lines", "--no-scores"], cwd=ROOT, env=env, text=True,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         lines: queue.Queue[str] = queue.Queue()  # stderr, line by line, never blocking the test
         threading.Thread(target=lambda: [lines.put(x) for x in proc.stderr or ()],
@@ -211,7 +211,7 @@ def test_build_strategy_missing_waits_for_another_builder_instead_of_building(
     assert out.startswith("yahtzee (forced Joker): expected score 254.5877, ready in ")
     assert target.read_bytes() == built.read_bytes()  # loaded, not rebuilt
     again = subprocess.run([sys.executable, "manage.py", "build_strategy", "--missing",
-                            "--rules", "yahtzee"], cwd=ROOT, env=env, text=True,
+                            "--rules", "yahtzee", "--no-scores"], cwd=ROOT, env=env, text=True,
                            capture_output=True, timeout=120)
     assert (again.returncode, again.stdout, again.stderr) == (0, "", "")  # nothing to do
 

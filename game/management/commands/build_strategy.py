@@ -4,6 +4,10 @@
     python manage.py build_strategy --rules all
     python manage.py build_strategy --rules yahtzee --joker free   # the published 254.5896
     python manage.py build_strategy --missing --progress-lines     # what `make run` does
+    python manage.py build_strategy --rules yahtzee --no-scores    # the strategy table alone
+
+Each strategy table is followed by its score table (every state's whole distribution of the
+points to come, for the chances to win: ``game/ai/score_table.py``), unless ``--no-scores``.
 
 A progress bar on stderr shows how far each build has come (``--progress-lines``: a line every
 10 %, for a terminal shared with a server's log). ``--missing`` skips the tables already built.
@@ -18,10 +22,16 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from game.ai import build_table, get_solution, table_path
+from game.ai import build_table, get_solution, score_table, table_path
 from game.ai.scoring import score_tables, solver_ruleset
 from game.ai.solver import Solution, count_states
-from game.ai.storage import load_table
+from game.ai.storage import (
+    build_score_table,
+    get_score_table,
+    load_score_table,
+    load_table,
+    score_table_path,
+)
 
 from .advise import SOLVED_RULES, OneLineErrors, bad
 
@@ -38,6 +48,9 @@ class Command(OneLineErrors, BaseCommand):
                             help="a line on stderr every 10%% instead of a bar")
         parser.add_argument("--missing", action="store_true",
                             help="only the tables not built yet")
+        parser.add_argument("--no-scores", action="store_true",
+                            help="not the score distributions (the chances to win) that follow "
+                                 "each strategy table")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         names = SOLVED_RULES if opts["rules"] == "all" else (opts["rules"],)
@@ -49,6 +62,8 @@ class Command(OneLineErrors, BaseCommand):
             joker = opts["joker"] if name == "yahtzee" else None
             tables = score_tables(solver_ruleset(name, joker))
             if opts["missing"] and load_table(table_path(tables.ruleset), tables) is not None:
+                if not opts["no_scores"]:
+                    self._scores(name, joker, get_solution(name, joker), opts)
                 continue
             total = count_states(tables)
             # --missing: if a server is building this table meanwhile, wait for it (reporting
@@ -66,15 +81,43 @@ class Command(OneLineErrors, BaseCommand):
                 f"{solution.value(0, 0):.4f}, {'ready' if opts['missing'] else 'built'} in "
                 f"{seconds:.1f} s -> "
                 f"{table_path(tables.ruleset)}")
+            if not opts["no_scores"]:
+                self._scores(name, joker, solution, opts)
+
+    def _scores(self, name: str, joker: Any, solution: Solution, opts: dict[str, Any]) -> None:
+        """The score table (each state's whole distribution, for chances to win), after the
+        strategy table it is computed from."""
+        ruleset = solution.tables.ruleset
+        path = score_table_path(ruleset)
+        if opts["missing"] and load_score_table(path, solution.tables) is not None:
+            return
+        total = score_table.count_states(solution)
+        label = f"{name} score distributions"
+        start = time.perf_counter()
+        if opts["progress_lines"]:
+            progress = self._lines(name, total, label)
+            table = (get_score_table(name, joker, progress=progress) if opts["missing"]
+                     else build_score_table(name, joker, progress=progress)[0])
+        else:
+            with tqdm(total=total, unit="state", unit_scale=True, desc=label,
+                      disable=opts["no_progress"], file=self.stderr._out) as bar:
+                table = (get_score_table(name, joker, progress=bar.update) if opts["missing"]
+                         else build_score_table(name, joker, progress=bar.update)[0])
+        self.stdout.write(
+            f"{name} score distributions: {'ready' if opts['missing'] else 'built'} in "
+            f"{time.perf_counter() - start:.1f} s, {table.nbytes / 1e6:.0f} MB in memory, "
+            f"{path.stat().st_size / 1e6:.0f} MB on disk -> {path}")
 
     @staticmethod
     def _ensure(name: str, joker: Any, progress: Callable[[int], None]) -> tuple[Solution, float]:
         start = time.perf_counter()
         return get_solution(name, joker, progress=progress), time.perf_counter() - start
 
-    def _lines(self, name: str, total: int) -> Callable[[int], None]:
-        self.stderr.write(f"Building the {name} strategy table of the optimal computer player "
-                          "(once; later runs load it)...")
+    def _lines(self, name: str, total: int, label: str = "") -> Callable[[int], None]:
+        what = (f"the {label} of the chances to win" if label else
+                f"the {name} strategy table of the optimal computer player")
+        label = label or f"{name} strategy table"
+        self.stderr.write(f"Building {what} (once; later runs load it)...")
         done = 0
         told = 0
 
@@ -84,6 +127,6 @@ class Command(OneLineErrors, BaseCommand):
             percent = 100 * done // total
             if percent >= told + 10:
                 told = percent - percent % 10
-                self.stderr.write(f"  {name} strategy table: {told} %")
+                self.stderr.write(f"  {label}: {told} %")
 
         return step
