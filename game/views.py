@@ -125,7 +125,6 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "rulesets": RULESETS.values(),
         "ruleset": get_ruleset(room.rules).to_dict(),
         "turn_times": TURN_TIMES,
-        "chances_choices": Room.Chances.choices,
         "max_seats": MAX_PLAYERS,
         "dice_count": DICE_COUNT,
     }

@@ -124,18 +124,6 @@ class Advisor:
                 else self.box_choices(state, dice))[0]
         return Estimate(best.expected, best.sd, best.skew)
 
-    def before_reroll(self, state: CardState, hold: tuple[int, ...], rolls_left: int
-                      ) -> Estimate:
-        """When ``hold`` (dice values) is kept and the other dice are in the air; ``rolls_left``
-        counts this re-roll (2 after the first roll), as in :meth:`hold_choices`."""
-        self.check(state)
-        if not 1 <= rolls_left <= 2:
-            raise ValueError("Dice are only re-rolled with 1 or 2 rolls left.")
-        kept = tuple(sorted(hold))
-        if len(kept) > 5 or any(d not in range(1, 7) for d in kept):
-            raise ValueError(f"Not a hold of dice: {hold!r}.")
-        return self._hold_estimate(state, kept, rolls_left)
-
     def _hold_estimate(self, state: CardState, hold: tuple[int, ...], rolls_left: int
                        ) -> Estimate:
         k, i = len(hold), INDEX[len(hold)][hold]

@@ -57,10 +57,6 @@ class Scorecard:
     def is_full(self) -> bool:
         return all(len(p) == len(self.ruleset.boxes) for p in self._points)
 
-    @property
-    def filled_count(self) -> int:
-        return sum(len(p) for p in self._points)
-
     # --- the Joker rule ----------------------------------------------------------------
 
     def joker_applies(self, dice: Dice, column: int = 0) -> bool:
