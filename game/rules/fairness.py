@@ -168,12 +168,9 @@ class DailyDice:
     own stream of faces (``HMAC-SHA256(day seed, "daily\\n<ruleset>\\n<day>\\n<t>\\n<r>\\n<i>")``
     for i = 0, 1, …) into the dice not held, in position order. So the dice a player sees
     depend only on the day, the turn and which dice they keep: the same kept values give the
-    same roll, whatever came before. The day seed is revealed when the day ends, never by a
-    game: ``reveal`` is empty.
+    same roll, whatever came before. No player brings a seed (the tape is the same for
+    everyone), and no game reveals the day seed: the end of the day does.
     """
-
-    #: Nobody brings a seed to a daily game: the tape is the same for everyone.
-    client_seeds: tuple[str, ...] = ()
 
     def __init__(self, day_seed: str, ruleset: str, day: datetime.date | str) -> None:
         self._key = _key(day_seed)
@@ -187,10 +184,6 @@ class DailyDice:
 
     def for_roll(self, turn: int, roll: int) -> _RollSource:
         return _RollSource(self.faces(turn, roll))
-
-    def reveal(self) -> str:
-        """Nothing: a daily game ends while the day's other players still roll from its seed."""
-        return ""
 
     def __repr__(self) -> str:  # never the seed
         return f"<DailyDice {self.ruleset} {self.day} commitment={self.commitment[:16]}…>"

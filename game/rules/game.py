@@ -189,7 +189,8 @@ class Game:
         return [self._record(GameFinished(totals, (), self._reveal(), unfinished=True))]
 
     def _reveal(self) -> str:
-        """The server seed for ``game_finished``, if this game rolls fair dice."""
+        """The server seed for ``game_finished``, if this game rolls fair dice (never a daily
+        game's day seed: other players still roll from it until the day ends)."""
         if not isinstance(self.rng, FairDice) or not self.commitment:
             return ""
         if self.rng.commitment != self.commitment:
