@@ -139,16 +139,17 @@ class Game:
         return [self._record(Rolled(me, dice, tuple(sorted(held)), self.rolls_used + 1))]
 
     def _roll_source(self) -> RandomSource:
-        """Where the next roll's dice come from: fair dice by the roll's number in the game,
-        a daily tape by the turn and the roll of the turn."""
+        """Where the next roll's dice come from: a daily tape by the turn and the roll of the
+        turn, fair dice by the roll's number in the game."""
         rng = self.rng
+        if self.daily or isinstance(rng, DailyDice):
+            # a daily game rebuilt without its own tape must not roll any other dice
+            if not isinstance(rng, DailyDice) or (rng.commitment, rng.day, rng.ruleset) != (
+                    self.commitment, self.daily, self.ruleset.name):
+                raise InvalidEvent("A daily game rolls from its own day's tape only.")
+            return rng.for_roll(self.round, self.rolls_used + 1)
         if isinstance(rng, FairDice):
             return rng.for_roll(self.rolls_total + 1)
-        if isinstance(rng, DailyDice):
-            if (rng.commitment, rng.day, rng.ruleset) != (
-                    self.commitment, self.daily, self.ruleset.name):
-                raise InvalidEvent("These daily dice are not the ones this game committed to.")
-            return rng.for_roll(self.round, self.rolls_used + 1)
         return rng
 
     def score(self, box: str, column: int = 0, *, player: int | None = None) -> list[Event]:
