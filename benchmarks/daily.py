@@ -37,16 +37,19 @@ FIRST_DAY = datetime.date(2026, 1, 1)
 BOOTSTRAP = 2000
 
 
-def play(dice: DailyDice, level: str) -> int:
-    """One daily game of ``dice`` played by ``level``; its final score."""
+def play(dice: DailyDice, level: str) -> tuple[int, list[tuple[int, ...]]]:
+    """One daily game of ``dice`` played by ``level``: its final score, and the dice (sorted)
+    each turn ended on."""
     game = Game(dice.ruleset, [level], rng=dice)
+    ends = []
     while not game.is_over:
         action = choose_action(game, level)
         if isinstance(action, Roll):
             game.roll(action.hold)
         else:
+            ends.append(tuple(sorted(game.dice or ())))
             game.score(action.box, action.column)
-    return game.scorecards[0].total
+    return game.scorecards[0].total, ends
 
 
 def measures(diffs: np.ndarray) -> dict[str, np.ndarray]:
@@ -103,6 +106,7 @@ def main() -> None:
     if args.resume and args.out and args.out.exists():
         saved = json.loads(args.out.read_text())["scores"]
         better, worse = saved["better"], saved["worse"]
+    turns = same_ends = 0  # on a shared tape: turns both players end on the same dice
     start = time.perf_counter()
     load = os.getloadavg()[0]
     for d in range(len(better), args.days):
@@ -110,8 +114,11 @@ def main() -> None:
             break
         dice = DailyDice(server_seed_from(f"{args.seed}:{args.rules}:{d}"), args.rules,
                          FIRST_DAY + datetime.timedelta(days=d))
-        better.append(play(dice, args.better))
-        worse.append(play(dice, args.worse))
+        (b, b_ends), (w, w_ends) = play(dice, args.better), play(dice, args.worse)
+        better.append(b)
+        worse.append(w)
+        turns += len(b_ends)
+        same_ends += sum(x == y for x, y in zip(b_ends, w_ends, strict=True))
         if args.out and (d + 1) % 100 == 0:
             write(args, better, worse, start, load)
     result = write(args, better, worse, start, load, summary(better, worse))
@@ -119,6 +126,9 @@ def main() -> None:
           f"{result['seconds']:.0f} s, load average {load:.1f} -> {os.getloadavg()[0]:.1f}")
     print(f"mean score: {args.better} {result['better mean']:.1f}, "
           f"{args.worse} {result['worse mean']:.1f}")
+    if turns:
+        print(f"on a shared tape, {same_ends / turns:.1%} of {turns} turns ended on the same "
+              f"dice for both (this run's days)")
     for key, value in result.items():
         if isinstance(value, dict) and "value" in value:
             print(f"  {key:<28} {value['value']:8.3f}   95 % [{value['low']:.3f}, "
