@@ -41,15 +41,15 @@ from .events import (
     TurnStarted,
     event_from_dict,
 )
-from .fairness import FairDice, InvalidSeed, check_game
+from .fairness import DailyDice, FairDice, InvalidSeed, check_game
 from .game import MAX_PLAYERS, ROLLS_PER_TURN, Game
 from .rulesets import RULESETS, TRIPLE, YAHTZEE, YATZY, Box, Ruleset, get_ruleset
 from .scorecard import Scorecard, Slot
 
 __all__ = [
     "MAX_PLAYERS", "ROLLS_PER_TURN", "RULESETS", "TRIPLE", "YAHTZEE", "YATZY", "Action",
-    "BonusAwarded", "Box", "BoxFilled", "Dice", "Event", "FairDice", "Game", "GameFinished",
-    "GameOver", "InvalidSeed", "check_game",
+    "BonusAwarded", "Box", "BoxFilled", "DailyDice", "Dice", "Event", "FairDice", "Game",
+    "GameFinished", "GameOver", "InvalidSeed", "check_game",
     "GameStarted", "HoldBeforeFirstRoll", "InvalidColumn", "InvalidDice", "InvalidDiePosition",
     "InvalidEvent", "InvalidPlayers", "JokerForbids", "NoRollsLeft", "NotRolledYet",
     "NotYourTurn", "RandomSource", "Roll", "Rolled", "Ruleset", "RulesError", "Score",

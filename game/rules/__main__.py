@@ -4,6 +4,7 @@
     python -m game.rules score 2,2,5,5,5 "full house"             -> 25 (or: fh, 9)
     python -m game.rules categories --rules yahtzee
     python -m game.rules verify dice.json    -> every roll of a finished game re-derived
+                                                (of a daily challenge: once its day is over)
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def verify_file(path: str) -> int:
     if not check.commitment_ok:
         print("The server seed does NOT match its commitment.")
     for roll in check.mismatches:
-        print(f"MISMATCH roll {roll.k}: stored {list(roll.stored)}, the seeds give "
+        print(f"MISMATCH {roll.name}: stored {list(roll.stored)}, the seeds give "
               f"{list(roll.expected)}")
     if check.ok:
         print(f"All {len(check.rolls)} rolls match; the seed matches its commitment.")

@@ -32,12 +32,15 @@ class Event:
 @dataclass(frozen=True)
 class GameStarted(Event):
     kind: ClassVar[str] = "game_started"
-    optional: ClassVar[tuple[str, ...]] = ("commitment", "client_seeds")
+    optional: ClassVar[tuple[str, ...]] = ("commitment", "client_seeds", "daily")
     rules: str
     players: tuple[str, ...]
-    #: Fair dice (``fairness``): SHA-256 of the secret server seed, and the players' seeds.
+    #: Fair dice (``fairness``): SHA-256 of the secret server seed (of a daily game: of the
+    #: day seed), and the players' seeds (none in a daily game).
     commitment: str = ""
     client_seeds: tuple[str, ...] = ()
+    #: A daily challenge's game: its day, ``YYYY-MM-DD`` (its dice come from the day's tape).
+    daily: str = ""
 
 
 @dataclass(frozen=True)

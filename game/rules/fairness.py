@@ -11,10 +11,17 @@ for counter = 0, 1, 2, … (ASCII; client seeds in seat order). A byte ``b`` bel
 face ``b % 6 + 1``; bytes 252–255 are skipped (252 = 6 × 42: no modulo bias). Only the dice
 not held are drawn, in position order. The seed is revealed in the ``game_finished`` event.
 ``docs/fairness.md`` has the whole scheme and a 20-line script that redoes it.
+
+A daily challenge (:class:`DailyDice`) rolls from a *tape* instead: one secret day seed, no
+client seed, and the dice of turn ``t``, roll ``r`` from
+``HMAC-SHA256(key=day_seed, msg="daily\\n<ruleset>\\n<YYYY-MM-DD>\\n<t>\\n<r>\\n<counter>")``, so
+every player of the day who keeps the same dice sees the same roll. Its games reveal nothing
+when they end: the day seed is revealed when the day ends.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import hmac
 import itertools
@@ -25,6 +32,7 @@ from typing import Any
 
 from .dice import DICE_COUNT
 from .errors import RulesError
+from .rulesets import get_ruleset
 
 SERVER_SEED_BYTES = 32
 CLIENT_SEED_MAX = 64
@@ -81,21 +89,27 @@ def clean_client_seed(raw: object) -> str:
     return seed
 
 
-def _message(client_seeds: Sequence[str], k: int, counter: int) -> bytes:
-    return "\n".join([*client_seeds, str(k), str(counter)]).encode("ascii")
-
-
-def _faces(key: bytes, client_seeds: Sequence[str], k: int) -> Iterator[int]:
+def _faces(key: bytes, head: Sequence[str]) -> Iterator[int]:
+    """The endless stream of faces of the HMAC messages ``"<head…>\\n<counter>"``, counter =
+    0, 1, 2, …: the one byte-to-face rule of every game and every daily tape."""
     for counter in itertools.count():
-        block = hmac.digest(key, _message(client_seeds, k, counter), "sha256")
-        for b in block:
+        message = "\n".join([*head, str(counter)]).encode("ascii")
+        for b in hmac.digest(key, message, "sha256"):
             if b < REJECT_FROM:
                 yield b % 6 + 1
 
 
+def _game_head(client_seeds: Sequence[str], k: int) -> list[str]:
+    return [*client_seeds, str(k)]
+
+
+def _daily_head(ruleset: str, day: str, turn: int, roll: int) -> list[str]:
+    return ["daily", ruleset, day, str(turn), str(roll)]
+
+
 def faces(server_seed: str, client_seeds: Sequence[str], k: int) -> Iterator[int]:
     """The endless stream of faces of roll ``k``; its first dice are the roll's new dice."""
-    return _faces(_key(server_seed), client_seeds, k)
+    return _faces(_key(server_seed), _game_head(client_seeds, k))
 
 
 class _RollSource:
@@ -120,7 +134,7 @@ class FairDice:
         self.commitment = hashlib.sha256(self._key).hexdigest()
 
     def for_roll(self, k: int) -> _RollSource:
-        return _RollSource(_faces(self._key, self.client_seeds, k))
+        return _RollSource(_faces(self._key, _game_head(self.client_seeds, k)))
 
     def reveal(self) -> str:
         """The server seed: only for the end of the game."""
@@ -130,6 +144,53 @@ class FairDice:
         return f"<FairDice commitment={self.commitment[:16]}… seeds={len(self.client_seeds)}>"
 
     def __deepcopy__(self, memo: dict[int, object]) -> FairDice:
+        return self  # immutable
+
+
+# --- the daily challenge's tape -------------------------------------------------------------
+
+def clean_day(raw: object) -> str:
+    """A challenge's day (UTC) as ``YYYY-MM-DD``, from a date or that text."""
+    if isinstance(raw, datetime.datetime):
+        raise InvalidSeed("A challenge's day is a date, not a moment.")
+    if isinstance(raw, datetime.date):
+        return raw.isoformat()
+    if isinstance(raw, str) and len(raw) == 10:
+        try:
+            return datetime.date.fromisoformat(raw).isoformat()
+        except ValueError:
+            pass
+    raise InvalidSeed(f"A challenge's day is written YYYY-MM-DD, not {raw!r}.")
+
+
+class DailyDice:
+    """The dice tape of one day's challenge in one ruleset: the same for every player.
+
+    Roll ``r`` (1–3) of turn ``t`` (the game's round) draws its new dice from the start of its
+    own stream of faces (``HMAC-SHA256(day seed, "daily\\n<ruleset>\\n<day>\\n<t>\\n<r>\\n<i>")``
+    for i = 0, 1, …) into the dice not held, in position order. So the dice a player sees
+    depend only on the day, the turn and which dice they keep: the same kept values give the
+    same roll, whatever came before. No player brings a seed (the tape is the same for
+    everyone), and no game reveals the day seed: the end of the day does.
+    """
+
+    def __init__(self, day_seed: str, ruleset: str, day: datetime.date | str) -> None:
+        self._key = _key(day_seed)
+        self.ruleset = get_ruleset(ruleset).name
+        self.day = clean_day(day)
+        self.commitment = hashlib.sha256(self._key).hexdigest()
+
+    def faces(self, turn: int, roll: int) -> Iterator[int]:
+        """The endless stream of faces of roll ``roll`` of turn ``turn``."""
+        return _faces(self._key, _daily_head(self.ruleset, self.day, turn, roll))
+
+    def for_roll(self, turn: int, roll: int) -> _RollSource:
+        return _RollSource(self.faces(turn, roll))
+
+    def __repr__(self) -> str:  # never the seed
+        return f"<DailyDice {self.ruleset} {self.day} commitment={self.commitment[:16]}…>"
+
+    def __deepcopy__(self, memo: dict[int, object]) -> DailyDice:
         return self  # immutable
 
 
@@ -145,10 +206,20 @@ class RollCheck:
     held: tuple[int, ...]
     stored: tuple[int, ...]
     expected: tuple[int, ...]
+    #: Where a daily game's roll sits on the tape: its turn and its roll of the turn (1–3).
+    turn: int | None = None
+    roll: int | None = None
 
     @property
     def ok(self) -> bool:
         return self.stored == self.expected
+
+    @property
+    def name(self) -> str:
+        """How a person finds the roll: its number, and on a daily tape its turn and roll."""
+        if self.turn is None:
+            return f"roll {self.k}"
+        return f"roll {self.k} (turn {self.turn}, roll {self.roll})"
 
 
 @dataclass(frozen=True)
@@ -158,6 +229,8 @@ class GameCheck:
     client_seeds: tuple[str, ...]
     commitment_ok: bool
     rolls: tuple[RollCheck, ...]
+    #: The day of a daily challenge's game ("" for any other game).
+    daily: str = ""
 
     @property
     def ok(self) -> bool:
@@ -171,53 +244,76 @@ class GameCheck:
 def check_game(events: Iterable[Mapping[str, Any]], server_seed: str | None = None) -> GameCheck:
     """Re-derive every roll of a game from its events (dicts with ``kind``, as stored; a
     ``seq`` is kept when present). The seed is the one ``game_finished`` reveals unless
-    ``server_seed`` is given. A roll's new dice are the stream's faces and its held dice the
-    previous roll's derived ones, so the whole game follows from the seeds and the holds.
-    Raises :class:`InvalidSeed` for a game without seeds."""
+    ``server_seed`` is given (a daily game's: the day seed, revealed when its day ends). A
+    roll's new dice are the stream's faces and its held dice the previous roll's derived ones,
+    so the whole game follows from the seeds and the holds. Raises :class:`InvalidSeed` for a
+    game without seeds."""
     rows = list(events)
     started = next((e for e in rows if e.get("kind") == "game_started"), None)
     finished = next((e for e in rows if e.get("kind") == "game_finished"), None)
     if started is None or not started.get("commitment"):
         raise InvalidSeed("This game has no dice commitment (it predates fair dice).")
+    daily = clean_day(started["daily"]) if started.get("daily") else ""
+    rules = get_ruleset(started.get("rules") or "").name if daily else ""
     seed = server_seed or (finished or {}).get("server_seed") or ""
     if not seed:
-        raise InvalidSeed("The server seed is revealed when the game ends.")
+        raise InvalidSeed("The day seed is revealed when the day ends." if daily else
+                          "The server seed is revealed when the game ends.")
     key = _key(seed)
     client_seeds = tuple(started.get("client_seeds") or ())
     checks = []
     previous: tuple[int, ...] | None = None
-    k = 0
+    k = turn = 0
     for event in rows:
         if event.get("kind") == "turn_started":
-            previous = None
+            previous, turn = None, event["round"]
         elif event.get("kind") == "rolled":
             k += 1
             held = tuple(event["held"])
             stored = tuple(event["dice"])
-            stream = _faces(key, client_seeds, k)
+            place = (turn, event["roll"]) if daily else (None, None)
+            head = (_daily_head(rules, daily, turn, event["roll"]) if daily
+                    else _game_head(client_seeds, k))
+            stream = _faces(key, head)
             # Always five: a stored roll of another length (a die lost or added) is a mismatch.
             expected = tuple(
                 previous[i] if previous is not None and i in held else next(stream)
                 for i in range(DICE_COUNT))
             checks.append(RollCheck(k, event.get("seq"), event["player"], held, stored,
-                                    expected))
+                                    expected, *place))
             previous = expected  # held dice are derived too: a changed die fails one roll
     return GameCheck(
         commitment=started["commitment"], server_seed=key.hex(), client_seeds=client_seeds,
         commitment_ok=hashlib.sha256(key).hexdigest() == started["commitment"],
-        rolls=tuple(checks))
+        rolls=tuple(checks), daily=daily)
+
+
+def _whole(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{value!r} is not a turn or roll number")
+    return value
 
 
 def check_dice_file(data: Mapping[str, Any]) -> GameCheck:
     """:func:`check_game` of the seeds and rolls a game's page offers for download
     (``/games/<id>/dice.json``: ``commitment``, ``server_seed``, ``client_seeds``, ``rolls``
-    with ``held`` and ``dice`` in roll order)."""
+    with ``held`` and ``dice`` in roll order; a daily game's also ``rules``, ``daily`` (its
+    day) and each roll's ``turn`` and ``roll``)."""
     try:
         started = {"kind": "game_started", "commitment": data["commitment"],
-                   "client_seeds": list(data["client_seeds"])}
-        rolls = [{"kind": "rolled", "seq": r.get("seq"), "player": r.get("player", 0),
-                  "held": list(r["held"]), "dice": list(r["dice"])} for r in data["rolls"]]
-    except (KeyError, TypeError, AttributeError) as exc:
+                   "client_seeds": list(data["client_seeds"]),
+                   "rules": data.get("rules"), "daily": data.get("daily")}
+        daily = bool(data.get("daily"))
+        events: list[dict[str, Any]] = [started]
+        turn = None
+        for r in data["rolls"]:
+            if daily and r["turn"] != turn:  # each turn of a daily game has its own tape
+                turn = r["turn"]
+                events.append({"kind": "turn_started", "round": _whole(turn)})
+            events.append({"kind": "rolled", "seq": r.get("seq"), "player": r.get("player", 0),
+                           "held": list(r["held"]), "dice": list(r["dice"]),
+                           "roll": _whole(r["roll"]) if daily else r.get("roll")})
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InvalidSeed(f"Not a game's dice file ({exc!r} missing or malformed).") from None
     finished = {"kind": "game_finished", "server_seed": data.get("server_seed") or ""}
-    return check_game([started, *rolls, finished])
+    return check_game([*events, finished])

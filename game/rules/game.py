@@ -29,7 +29,7 @@ from .events import (
     Scored,
     TurnStarted,
 )
-from .fairness import FairDice
+from .fairness import DailyDice, FairDice
 from .rulesets import Ruleset, get_ruleset
 from .scorecard import Scorecard, Slot
 
@@ -44,10 +44,11 @@ class Game:
         rules: str | Ruleset,
         players: Sequence[str],
         *,
-        rng: RandomSource | FairDice | None = None,
+        rng: RandomSource | FairDice | DailyDice | None = None,
     ) -> None:
         """Start a new game: ``players`` take turns in the order given. With ``FairDice``
-        the game's dice come from its seeds (``fairness``), one client seed per player."""
+        the game's dice come from its seeds (``fairness``), one client seed per player; with
+        ``DailyDice`` it is one player's game of a daily challenge, rolled from the day's tape."""
         ruleset = get_ruleset(rules)
         names = tuple(players)
         if not 1 <= len(names) <= MAX_PLAYERS:
@@ -59,13 +60,17 @@ class Game:
             if len(rng.client_seeds) != len(names):
                 raise InvalidPlayers("Fair dice need one client seed per player.")
             self._record(GameStarted(ruleset.name, names, rng.commitment, rng.client_seeds))
+        elif isinstance(rng, DailyDice):
+            if len(names) != 1 or rng.ruleset != ruleset.name:
+                raise InvalidPlayers(f"A daily challenge is a solo game of {rng.ruleset}.")
+            self._record(GameStarted(ruleset.name, names, rng.commitment, daily=rng.day))
         else:
             self._record(GameStarted(ruleset.name, names))
         self._record(TurnStarted(player=0, round=1))
 
     @classmethod
     def from_events(cls, events: Iterable[Event], *,
-                    rng: RandomSource | FairDice | None = None) -> Game:
+                    rng: RandomSource | FairDice | DailyDice | None = None) -> Game:
         """Rebuild a game from its history (the first event must be ``game_started``)."""
         game = cls.__new__(cls)
         game._blank(rng)
@@ -75,8 +80,9 @@ class Game:
             raise InvalidEvent("A game's history starts with a game_started event.")
         return game
 
-    def _blank(self, rng: RandomSource | FairDice | None) -> None:
-        self.rng: RandomSource | FairDice = rng if rng is not None else system_random()
+    def _blank(self, rng: RandomSource | FairDice | DailyDice | None) -> None:
+        self.rng: RandomSource | FairDice | DailyDice = (
+            rng if rng is not None else system_random())
         self.events: list[Event] = []
         self.ruleset: Ruleset = None  # type: ignore[assignment]  # None until game_started
         self.players: tuple[str, ...] = ()
@@ -91,8 +97,11 @@ class Game:
         self.rolls_total = 0
         self.commitment = ""
         self.client_seeds: tuple[str, ...] = ()
-        #: The server seed once ``game_finished`` revealed it ("" before).
+        #: The server seed once ``game_finished`` revealed it ("" before; always "" for a
+        #: daily game, whose seed is revealed when its day ends).
         self.server_seed = ""
+        #: The day of a daily challenge's game ("" for any other game).
+        self.daily = ""
         self.unfinished = False
 
     # --- what a player may do ------------------------------------------------------------
@@ -126,10 +135,22 @@ class Game:
         held = validate_hold(hold)
         if self.rolls_left == 0:
             raise NoRollsLeft("No rolls left: choose a box to score this roll.")
-        rng = self.rng
-        source = rng.for_roll(self.rolls_total + 1) if isinstance(rng, FairDice) else rng
-        dice = roll_dice(source, self.dice, held)
+        dice = roll_dice(self._roll_source(), self.dice, held)
         return [self._record(Rolled(me, dice, tuple(sorted(held)), self.rolls_used + 1))]
+
+    def _roll_source(self) -> RandomSource:
+        """Where the next roll's dice come from: a daily tape by the turn and the roll of the
+        turn, fair dice by the roll's number in the game."""
+        rng = self.rng
+        if self.daily or isinstance(rng, DailyDice):
+            # a daily game rebuilt without its own tape must not roll any other dice
+            if not isinstance(rng, DailyDice) or (rng.commitment, rng.day, rng.ruleset) != (
+                    self.commitment, self.daily, self.ruleset.name):
+                raise InvalidEvent("A daily game rolls from its own day's tape only.")
+            return rng.for_roll(self.round, self.rolls_used + 1)
+        if isinstance(rng, FairDice):
+            return rng.for_roll(self.rolls_total + 1)
+        return rng
 
     def score(self, box: str, column: int = 0, *, player: int | None = None) -> list[Event]:
         """Score the current dice in ``box`` of ``column``; the turn passes on."""
@@ -169,7 +190,8 @@ class Game:
         return [self._record(GameFinished(totals, (), self._reveal(), unfinished=True))]
 
     def _reveal(self) -> str:
-        """The server seed for ``game_finished``, if this game rolls fair dice."""
+        """The server seed for ``game_finished``, if this game rolls fair dice (never a daily
+        game's day seed: other players still roll from it until the day ends)."""
         if not isinstance(self.rng, FairDice) or not self.commitment:
             return ""
         if self.rng.commitment != self.commitment:
@@ -215,6 +237,7 @@ class Game:
             self.players = tuple(event.players)
             self.scorecards = [Scorecard(self.ruleset) for _ in self.players]
             self.commitment, self.client_seeds = event.commitment, tuple(event.client_seeds)
+            self.daily = event.daily
         elif self.is_over:
             raise InvalidEvent(f"No {event.kind} event can follow the end of the game.")
         elif isinstance(event, TurnStarted):
@@ -265,8 +288,9 @@ class Game:
         """The dice's commitment and client seeds; the server seed only once revealed."""
         if not self.commitment:
             return None
-        return {"commitment": self.commitment, "client_seeds": list(self.client_seeds),
-                "server_seed": self.server_seed or None, "unfinished": self.unfinished}
+        fairness = {"commitment": self.commitment, "client_seeds": list(self.client_seeds),
+                    "server_seed": self.server_seed or None, "unfinished": self.unfinished}
+        return {**fairness, "daily": self.daily} if self.daily else fairness
 
     def _options(self) -> list[dict[str, Any]]:
         """Every open box of the current player, with its score now and whether it is legal."""
