@@ -209,3 +209,34 @@ def roll(page: Page) -> None:
     before = last_seq(page)
     press(page, "r")
     wait_seq(page, before + 1)
+
+
+def open_practice_room(page: Page, server: LiveServer, name: str) -> None:
+    """Create a one-seat practice room (the coach on) for Ann in the lobby."""
+    page.goto(server.url + "/")
+    room_options(page)
+    page.fill("[name=name]", name)
+    page.select_option("[name=rules]", "yahtzee")
+    page.select_option("[name=seats]", "1")
+    page.fill("[name=nickname]", "Ann")
+    page.check("[name=practice]")
+    page.get_by_role("button", name="Play with friends").click()
+    page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
+    wait_connected(page)
+
+
+def rules_state(events: list, *, you: int | None) -> dict:
+    """A `state` message for a game folded by the real rules engine from ``events``."""
+    from game.rules import Game, event_from_dict
+
+    game = Game.from_events([event_from_dict(e) for e in events])
+    names = list(game.players)
+    return {
+        "type": "state", "seq": len(events),
+        "room": {"code": "x", "name": "x", "rules": game.ruleset.name, "status": "playing",
+                 "seats": [{"seat": i, "name": n, "kind": "human", "level": None,
+                            "connected": True, "host": i == 0} for i, n in enumerate(names)],
+                 "watchers": 0},
+        "you": {"seat": you, "host": you == 0},
+        "game": {**game.to_dict(), "id": 999, "seq": len(events)},
+    }

@@ -10,9 +10,8 @@ from playwright.sync_api import Page, expect
 
 from .axe import axe_violations
 from .conftest import DESKTOP, PHONE
-from .pages import settle, wait_connected
-from .test_game import create_room
-from .test_review import manage, open_review
+from .pages import create_room, settle, wait_connected
+from .review_pages import manage, open_review
 
 pytestmark = pytest.mark.browser
 

@@ -21,7 +21,7 @@ from .pages import (
     wait_connected,
     wait_seq,
 )
-from .test_review import manage, open_review
+from .review_pages import manage, open_review
 
 pytestmark = pytest.mark.browser
 

@@ -20,6 +20,7 @@ from .pages import (
     low_contrast_text,
     options,
     press,
+    rules_state,
     settle,
     start_game,
     wait_connected,
@@ -155,23 +156,6 @@ def test_connection_lost_and_back(tmp_path, redis_url, strategy_dir, new_context
         assert client_state(page)["rolls_left"] == 1
     finally:
         server.stop()
-
-
-def rules_state(events: list, *, you: int | None) -> dict:
-    """A `state` message for a game folded by the real rules engine from ``events``."""
-    from game.rules import Game, event_from_dict
-
-    game = Game.from_events([event_from_dict(e) for e in events])
-    names = list(game.players)
-    return {
-        "type": "state", "seq": len(events),
-        "room": {"code": "x", "name": "x", "rules": game.ruleset.name, "status": "playing",
-                 "seats": [{"seat": i, "name": n, "kind": "human", "level": None,
-                            "connected": True, "host": i == 0} for i, n in enumerate(names)],
-                 "watchers": 0},
-        "you": {"seat": you, "host": you == 0},
-        "game": {**game.to_dict(), "id": 999, "seq": len(events)},
-    }
 
 
 def test_joker_forbidden_boxes_and_seq_gaps(daphne_server, new_context, screenshots):

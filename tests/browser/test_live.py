@@ -14,7 +14,7 @@ from .pages import (
     held,
     join,
     last_seq,
-    room_options,
+    open_practice_room,
     start_game,
     wait_connected,
     wait_dice,
@@ -92,19 +92,6 @@ def test_standings_after_each_turn_beside_a_computer(daphne_server, yahtzee_tabl
     expect(rows.nth(0)).to_have_text(re.compile(r"^Ann: [<>]?\d+ % to win · likely \d+(–\d+)?$"))
     standings.scroll_into_view_if_needed()
     ann.screenshot(path=screenshots / f"live-standings-{viewport}.png", full_page=not phone)
-
-
-def open_practice_room(page, server, name: str) -> None:
-    page.goto(server.url + "/")
-    room_options(page)
-    page.fill("[name=name]", name)
-    page.select_option("[name=rules]", "yahtzee")
-    page.select_option("[name=seats]", "1")
-    page.fill("[name=nickname]", "Ann")
-    page.check("[name=practice]")
-    page.get_by_role("button", name="Play with friends").click()
-    page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
-    wait_connected(page)
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])

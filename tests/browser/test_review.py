@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import math
 import re
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, PHONE, ROOT, LiveServer
+from .conftest import DESKTOP, PHONE
 from .pages import assert_fits, create_room, low_contrast_text, press
+from .review_pages import manage, open_review
 
 pytestmark = pytest.mark.browser
 
@@ -26,21 +25,8 @@ def position(page: Page) -> dict:
     }""")
 
 
-def open_review(page: Page, url: str) -> None:
-    page.goto(url)
-    expect(page.locator("#replay")).to_have_attribute("data-ready", "true")
-
-
 def frames_of(page: Page) -> list[dict]:
     return page.evaluate("window.yahtzeeReplay.frames")
-
-
-def manage(server: LiveServer, *args: str) -> str:
-    """Run manage.py against the browser server's data (its database, the session's tables)."""
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=server.env,
-                          capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @pytest.fixture(scope="module")

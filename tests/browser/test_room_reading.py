@@ -8,9 +8,14 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE
-from .pages import assert_fits, create_room, low_contrast_text, settle
-from .test_layouts import rules_state
-from .test_live import open_practice_room
+from .pages import (
+    assert_fits,
+    create_room,
+    low_contrast_text,
+    open_practice_room,
+    rules_state,
+    settle,
+)
 
 pytestmark = pytest.mark.browser
 

@@ -13,11 +13,21 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.load.services import start_redis
 from tests.support.servers import REPO, TEARDOWN_WAIT, free_port, serve, stop
+
+
+def wait_until(condition: Callable[[], bool], within: float, what: str) -> None:
+    """Poll until what the processes did shows (a stored row, a worker gone), or fail."""
+    deadline = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {within} s: {what}"
+        time.sleep(0.1)
 
 
 def site_env(data_dir: Path, redis_url: str) -> dict[str, str]:

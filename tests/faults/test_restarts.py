@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 
 import pytest
 
@@ -13,6 +11,7 @@ from benchmarks.load.browser import BrowserSession
 from .conftest import SeededRoom
 from .peers import Peer
 from .play import await_result, bot_move, play, send_move
+from .processes import wait_until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -40,13 +39,6 @@ def assert_in_step(everyone: list[Peer], room: SeededRoom) -> None:
         assert peer.game is not None and peer.game["seq"] == len(events)
     games = [{k: v for k, v in p.game.items()} for p in everyone]
     assert all(g == games[0] for g in games), "peers disagree on the game state"
-
-
-def wait_until(condition: Callable[[], bool], within: float, what: str) -> None:
-    deadline = time.monotonic() + within
-    while not condition():
-        assert time.monotonic() < deadline, f"not within {within} s: {what}"
-        time.sleep(0.1)
 
 
 def resync(peer: Peer) -> None:

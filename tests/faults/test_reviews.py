@@ -17,8 +17,7 @@ from benchmarks.load.services import REPO
 from .conftest import SeededRoom
 from .peers import Peer
 from .play import await_result, send_move
-from .processes import Site, site_env
-from .test_restarts import wait_until
+from .processes import Site, site_env, wait_until
 
 pytestmark = pytest.mark.timeout(600)
 

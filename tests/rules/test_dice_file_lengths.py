@@ -14,7 +14,7 @@ from game.rules import InvalidSeed
 from game.rules.__main__ import main
 from game.rules.fairness import check_dice_file, clean_client_seed, faces
 
-from .test_fairness import run_doc_script
+from .fairness_doc import run_doc_script
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "dice-check.fixture.json"
 

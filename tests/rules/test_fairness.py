@@ -7,11 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import re
-import subprocess
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -27,7 +23,8 @@ from game.rules.fairness import (
     server_seed_from,
 )
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
+from .fairness_doc import doc_script, run_doc_script
+
 #: chi-square with 5 degrees of freedom exceeds this with probability 1 %.
 CHI2_5_AT_1_PERCENT = 15.086
 
@@ -179,25 +176,9 @@ def test_bad_server_seeds_are_refused(seed):
         FairDice(seed, ["a"])
 
 
-def doc_script() -> str:
-    """The Python script of docs/fairness.md (its one ```python block)."""
-    blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text(), re.S)
-    assert len(blocks) == 1
-    return blocks[0]
-
-
 def test_the_docs_script_is_at_most_20_lines():
     lines = [line for line in doc_script().splitlines() if line.strip()]
     assert len(lines) <= 20
-
-
-def run_doc_script(tmp_path: Path, data: dict) -> subprocess.CompletedProcess:
-    script = tmp_path / "verify.py"
-    script.write_text(doc_script())
-    path = tmp_path / "dice.json"
-    path.write_text(json.dumps(data))
-    return subprocess.run([sys.executable, str(script), str(path)], capture_output=True,
-                          text=True, timeout=60)
 
 
 def as_dice_json(events: list[dict]) -> dict:

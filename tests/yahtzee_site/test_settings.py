@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.readme import readme_production_env
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -40,20 +42,6 @@ def test_postgres_connections_come_from_a_bounded_pool(tmp_path):
     assert settings_value(f"{db}['OPTIONS']['pool']['max_size']", tmp_path, DATABASE_URL=url,
                           DB_POOL_SIZE="12") == "12"
     assert settings_value(f"{db}['CONN_MAX_AGE']", tmp_path) == "60"  # SQLite: per thread
-
-
-def readme_production_env() -> dict[str, str]:
-    """The ``export`` lines of the README's production section, with a real secret key."""
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("## Production"):]
-    block = section[section.index("```sh"):section.index("```", section.index("```sh") + 5)]
-    env: dict[str, str] = {}
-    for line in block.splitlines():
-        if line.startswith("export "):
-            env.update(pair.split("=", 1) for pair in line.removeprefix("export ").split())
-    assert env.pop("SECRET_KEY") == "..."
-    env["SECRET_KEY"] = "k" * 20 + "-a-long-random-production-key-" + "x" * 20
-    return env
 
 
 def check_deploy(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess:

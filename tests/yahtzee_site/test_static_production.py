@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.load.services import TEARDOWN_WAIT, free_port, start_daphne, stop
-
-from .test_settings import readme_production_env
+from tests.support.readme import readme_production_env
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "yahtzee.example"  # the README's ALLOWED_HOSTS

@@ -1,0 +1,24 @@
+"""A finished game's page: open its review, and run manage.py on the browser server's data
+(to compute a game's analysis the way the end of a game does, or to change a stored row)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from playwright.sync_api import Page, expect
+
+from .conftest import ROOT, LiveServer
+
+
+def open_review(page: Page, url: str) -> None:
+    page.goto(url)
+    expect(page.locator("#replay")).to_have_attribute("data-ready", "true")
+
+
+def manage(server: LiveServer, *args: str) -> str:
+    """Run manage.py against the browser server's data (its database, the session's tables)."""
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=server.env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
