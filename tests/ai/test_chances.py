@@ -16,7 +16,7 @@ from game.rules import Game as RulesGame
 from game.rules import Scorecard, get_ruleset
 
 from .brute import future_distribution, ties_matter
-from .test_solver import END_GAMES, card
+from .positions import END_GAMES, card
 
 #: The small tables: states with up to 3 boxes open, kept whole up to 2 (quantiles at 3).
 OPEN, WHOLE = 3, 2

@@ -7,9 +7,9 @@ import pytest
 
 from game.ai import CardState, advisor
 from game.ai.multisets import ROLL_PROBABILITY, ROLLS
-from game.rules import Scorecard, get_ruleset
 
 from .brute import expected_future, future_moments
+from .positions import END_GAMES, YAHTZEE, card
 
 
 def test_empty_yahtzee_card_under_the_forced_joker(yahtzee_table):
@@ -24,34 +24,6 @@ def test_empty_yatzy_card(yatzy_table):
     assert yatzy_table.value(0, 0, False) == pytest.approx(248.44, abs=0.005)
 
 
-def card(rules: str, filled: dict[str, int], yahtzee_bonus: int = 0) -> Scorecard:
-    c = Scorecard(get_ruleset(rules))
-    for box, points in filled.items():
-        c.fill(box, 0, points)
-    if c.upper_bonus_earned():
-        c.add_bonus("upper", 0, c.ruleset.upper_bonus)
-    return c
-
-
-YAHTZEE = get_ruleset("yahtzee").box_names
-YATZY = get_ruleset("yatzy").box_names
-
-END_GAMES = [
-    # (rules, filled boxes and their points) — everything else open
-    ("yahtzee", {b: 0 for b in YAHTZEE if b != "chance"}),
-    ("yahtzee", {b: 0 for b in YAHTZEE if b != "yahtzee"}),
-    # The Yahtzee bonus is on and only the upper box of a face is open: the forced Joker.
-    ("yahtzee", {**{b: 0 for b in YAHTZEE if b not in ("sixes", "full_house")},
-                 "yahtzee": 50, "fives": 25, "fours": 20}),
-    # Yahtzee box scratched: Jokers still fill a straight with 40, no bonus.
-    ("yahtzee", {b: 0 for b in YAHTZEE if b not in ("large_straight", "threes")}),
-    # Two short of the upper bonus with ones and a lower box open.
-    ("yahtzee", {**{b: 0 for b in YAHTZEE if b not in ("ones", "small_straight")},
-                 "sixes": 30, "fives": 25, "fours": 8, "yahtzee": 50}),
-    ("yatzy", {b: 0 for b in YATZY if b not in ("one_pair", "two_pairs")}),
-    ("yatzy", {**{b: 0 for b in YATZY if b not in ("sixes", "yatzy")},
-               "fives": 25, "fours": 20, "threes": 12}),
-]
 
 
 @pytest.mark.parametrize(("rules", "filled"), END_GAMES)

@@ -30,7 +30,7 @@ from game.rules import (
 )
 from game.rules.fairness import new_server_seed
 
-from .test_fairness import run_doc_script
+from .fairness_doc import run_doc_script
 
 DAY = "2026-11-25"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
