@@ -23,7 +23,7 @@ from .errors import ServiceError
 from .games import PlayResult, apply_command, end_game, load_for_decision, play
 from .insight import standings_available, standings_message
 from .limits import check_rate_limit
-from .players import find_player, new_player, rename_player
+from .players import find_player, new_player, rename_player, set_profile_private
 from .presence import (
     HEARTBEAT_SECONDS,
     refresh_sockets,
@@ -31,6 +31,8 @@ from .presence import (
     socket_opened,
     socket_restored,
 )
+from .ratings import rebuild_all as rebuild_ratings
+from .ratings import record_game
 from .rooms import (
     DEFAULT_NICKNAME,
     SESSION_GUEST,
@@ -52,6 +54,7 @@ from .rules_cache import rebuild
 from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_turn_time
 
 __all__ = [
+    "rebuild_ratings", "record_game", "set_profile_private",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",
     "SeatSpec", "ServiceError", "add_seat", "advice_message", "apply_command", "asend_advice",
     "asend_events", "asend_frame", "asend_presence", "asend_standings",
