@@ -82,7 +82,7 @@ class Command(BaseCommand):
             final = max(40, round(EXPECTED_START[rules] + luck - loss))
             rows.append((seat, final, final - EXPECTED_START[rules] + loss, loss))
         totals = [final for _, final, _, _ in rows]
-        names = [s if isinstance(s, str) else s.name for s in seats]
+        names = [f"Bot 1 ({s})" if isinstance(s, str) else s.name for s in seats]
         with transaction.atomic():
             room = Room.objects.create(name="Generated table", rules=rules,
                                        seats_count=len(seats), status=Room.Status.FINISHED)
