@@ -52,8 +52,9 @@ def histogram(finals: Sequence[int], bin_width: int = BIN) -> dict[str, object]:
     every = max(1, slots // 5)
     ticks = [Tick(round(LEFT + i * step, 1), HEIGHT - 4, str(b * bin_width))
              for i, b in enumerate(range(first, last + 1)) if i % every == 0]
-    return {"bars": bars, "ticks": ticks, "most": Tick(LEFT - 4, TOP + 8, str(tall)), "width": WIDTH, "height": HEIGHT,
-            "baseline": HEIGHT - BOTTOM, "left": LEFT, "bin": bin_width}
+    return {"bars": bars, "ticks": ticks, "most": Tick(LEFT - 4, TOP + 8, str(tall)),
+            "width": WIDTH, "height": HEIGHT, "baseline": HEIGHT - BOTTOM, "left": LEFT,
+            "bin": bin_width}
 
 
 def trend(finals: Sequence[int]) -> dict[str, object]:
