@@ -59,6 +59,9 @@ def test_a_profile_and_a_leaderboard_on_a_phone_and_a_desktop(daphne_server, new
             assert low_contrast_text(view) == [], (name, device, scheme)
             view.screenshot(path=str(screenshots / f"{name}-{device}-{scheme}.png"),
                             full_page=True)
+            if name == "profile":  # the widest part of the page, at a readable size
+                view.locator(".h2h").screenshot(
+                    path=str(screenshots / f"profile-h2h-{device}-{scheme}.png"))
         board = view.locator(".board").nth(1)  # all time
         expect(board.locator("tbody tr").first).to_be_visible()
         expect(view.locator(".my-place").nth(1)).to_contain_text(
