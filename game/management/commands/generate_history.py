@@ -35,6 +35,7 @@ DECISIONS = 38
 NAMES = ("Ann", "Bea", "Cy", "Dot", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lou",
          "Mo", "Nia", "Oz", "Pia", "Quin", "Rae", "Sam", "Tia", "Uma", "Vic", "Wes", "Xia")
 DAYS = 120
+BATCH = 500
 
 
 class Command(BaseCommand):
@@ -61,10 +62,11 @@ class Command(BaseCommand):
         strength = {p.pk: rng.triangular(3.0, 95.0, 30.0) for p in pool}
         now = timezone.now()
         starts = sorted(now - timedelta(days=DAYS * rng.random()) for _ in range(games))
-        for number, when in enumerate(starts, start=1):
-            self._one_game(rng, pool, strength, when)
-            if number % 1000 == 0:
-                self.stdout.write(f"{number} games")
+        for batch in range(0, games, BATCH):
+            with transaction.atomic():  # one commit per batch: SQLite syncs at each
+                for when in starts[batch:batch + BATCH]:
+                    self._one_game(rng, pool, strength, when)
+            self.stdout.write(f"{min(batch + BATCH, games)} games")
         self.stdout.write(f"Generated {len(made)} players and {games} reviewed games.")
 
     def _one_game(self, rng: random.Random, pool: list[Player], strength: dict[int, float],
