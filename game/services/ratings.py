@@ -30,7 +30,7 @@ def _results(game: Game, data: dict[str, Any], seats: dict[int, Seat]) -> list[G
         seat = seats.get(index)
         bot = seat is not None and seat.is_bot
         results.append(GameResult(
-            game=game, seat=index, player=None if seat is None or bot else seat.player,
+            game=game, seat=index, player_id=None if seat is None or bot else seat.player_id,
             bot_level=seat.bot_level if bot and seat is not None else "",
             name=game.players[index] if index < len(game.players) else summary["name"],
             rules=game.rules, finished=game.finished or game.created,
