@@ -147,3 +147,24 @@ def test_rebuild_ratings_replays_every_reviewed_game_to_the_same_ratings(ann_bea
     assert {p.pk: rating_of(p) for p in (ann, bea)} == pytest.approx(incremental)
     assert PlayerRating.objects.get(player=bea).games == 3
     assert GameResult.objects.count() == 6
+
+
+def test_generate_history_records_every_game_it_makes_and_refuses_bad_sizes():
+    from django.core.management.base import CommandError
+
+    from game.models import Game, GameAnalysis
+
+    call_command("generate_history", "--players", "6", "--games", "12", "--seed", "3",
+                 stdout=io.StringIO())
+    assert Player.objects.count() == 6 and Game.objects.count() == 12
+    assert GameAnalysis.objects.count() == 12
+    seats = sum(len(g.players) for g in Game.objects.all())
+    assert GameResult.objects.count() == seats
+    for game in Game.objects.all():  # the review's chain holds: final = start + luck − loss
+        for p, total in zip(game.analysis.data["players"], game.totals, strict=True):
+            assert p["expected_start"] + p["luck"] - p["loss"] == pytest.approx(total)
+    rated = GameResult.objects.filter(rated=True)
+    assert sum(r.games for r in PlayerRating.objects.all()) == rated.count() > 0
+    with pytest.raises(CommandError):
+        call_command("generate_history", "--games", "0")
+    assert Game.objects.count() == 12
