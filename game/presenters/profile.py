@@ -14,12 +14,18 @@ LEFT, BOTTOM, TOP = 30, 18, 8
 BIN = 25
 
 
+def _n(value: float) -> str:
+    """A coordinate as SVG reads it, written once here: the template's localisation would cost
+    a call per number and could write a decimal comma."""
+    return f"{value:.1f}".removesuffix(".0")
+
+
 @dataclass(frozen=True)
 class Bar:
-    x: float
-    y: float
-    width: float
-    height: float
+    x: str
+    y: str
+    width: str
+    height: str
     low: int
     high: int
     count: int
@@ -27,8 +33,8 @@ class Bar:
 
 @dataclass(frozen=True)
 class Tick:
-    x: float
-    y: float
+    x: str
+    y: str
     label: str
 
 
@@ -45,14 +51,14 @@ def histogram(finals: Sequence[int], bin_width: int = BIN) -> dict[str, object]:
     bars = []
     for i, b in enumerate(range(first, last + 1)):
         h = plot * counts.get(b, 0) / tall
-        bars.append(Bar(round(LEFT + i * step + 1, 1), round(TOP + plot - h, 1),
-                        round(max(step - 2, 1), 1), round(h, 1), b * bin_width,
+        bars.append(Bar(_n(LEFT + i * step + 1), _n(TOP + plot - h), _n(max(step - 2, 1)),
+                        _n(h), b * bin_width,
                         b * bin_width + bin_width - 1,
                         counts.get(b, 0)))
     every = max(1, slots // 5)
-    ticks = [Tick(round(LEFT + i * step, 1), HEIGHT - 4, str(b * bin_width))
+    ticks = [Tick(_n(LEFT + i * step), _n(HEIGHT - 4), str(b * bin_width))
              for i, b in enumerate(range(first, last + 1)) if i % every == 0]
-    return {"bars": bars, "ticks": ticks, "most": Tick(LEFT - 4, TOP + 8, str(tall)),
+    return {"bars": bars, "ticks": ticks, "most": Tick(_n(LEFT - 4), _n(TOP + 8), str(tall)),
             "width": WIDTH, "height": HEIGHT, "baseline": HEIGHT - BOTTOM, "left": LEFT,
             "bin": bin_width}
 
@@ -67,11 +73,12 @@ def trend(finals: Sequence[int]) -> dict[str, object]:
     dx = (WIDTH - LEFT) / max(len(finals) - 1, 1)
 
     def y(v: float) -> float:
-        return round(TOP + plot * (high - v) / span, 1)
+        return TOP + plot * (high - v) / span
 
-    points = " ".join(f"{round(LEFT + i * dx, 1)},{y(v)}" for i, v in enumerate(finals))
+    points = " ".join(f"{_n(LEFT + i * dx)},{_n(y(v))}" for i, v in enumerate(finals))
     mean = sum(finals) / len(finals)
-    return {"points": points, "mean_y": y(mean), "mean": round(mean), "width": WIDTH,
+    return {"points": points, "mean_y": _n(y(mean)), "mean": round(mean), "width": WIDTH,
             "height": HEIGHT, "right": WIDTH, "left": LEFT,
-            "ticks": [Tick(LEFT - 4, y(high) + 4, str(high)), Tick(LEFT - 4, y(low), str(low))],
+            "ticks": [Tick(_n(LEFT - 4), _n(y(high) + 4), str(high)),
+                      Tick(_n(LEFT - 4), _n(y(low)), str(low))],
             "games": len(finals)}
