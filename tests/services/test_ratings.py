@@ -168,3 +168,43 @@ def test_generate_history_records_every_game_it_makes_and_refuses_bad_sizes():
     with pytest.raises(CommandError):
         call_command("generate_history", "--games", "0")
     assert Game.objects.count() == 12
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_games_of_one_player_recorded_at_once_both_count():
+    """Two reviews stored at the same moment in two threads: the second waits for the first's
+    rating row (PostgreSQL: its row lock; SQLite: its one writer), so neither update is lost."""
+    import threading
+
+    from django.db import connections
+
+    ann, bea, cy = (services.new_player(n) for n in ("Ann", "Bea", "Cy"))
+    games = [played_game([ann, bea]), played_game([cy, ann])]
+    store_review(games[0], lucks=[10.0, -10.0])
+    store_review(games[1], lucks=[-5.0, 5.0])
+    start = threading.Barrier(2)
+    recorded: list[bool] = []
+
+    def record(game_id: int) -> None:
+        try:
+            start.wait()
+            recorded.append(services.record_game(game_id))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=record, args=(g.pk,)) for g in games]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert recorded == [True, True]
+    assert PlayerRating.objects.get(player=ann).games == 2
+    seats = [[ratings.Seat(final=g.totals[i], luck=lucks[i]) for i in range(2)]
+             for g, lucks in zip(games, ([10.0, -10.0], [-5.0, 5.0]), strict=True)]
+    first_a = ratings.rate_game("yahtzee", seats[0])[0]  # game 0 first, then game 1
+    a_then_b = ratings.rate_game("yahtzee", [seats[1][0], ratings.Seat(
+        final=games[1].totals[1], luck=5.0, rating=first_a)])[1]
+    first_b = ratings.rate_game("yahtzee", seats[1])[1]  # game 1 first, then game 0
+    b_then_a = ratings.rate_game("yahtzee", [ratings.Seat(
+        final=games[0].totals[0], luck=10.0, rating=first_b), seats[0][1]])[0]
+    assert rating_of(ann) in (pytest.approx(a_then_b), pytest.approx(b_then_a))
