@@ -113,33 +113,41 @@ class Rival:
 
 
 def head_to_head(player: Player, limit: int = HEAD_TO_HEAD_SIZE) -> list[Rival]:
-    """The player's opponents, most met first: games, wins and the result without luck."""
-    mine = {r.game_id: r for r in GameResult.objects.filter(player=player)
-            .only("game_id", "final", "luck")}
-    theirs = (GameResult.objects.filter(game_id__in=GameResult.objects.filter(player=player)
-                                        .values("game_id"))
-              .exclude(player=player).select_related("player")
-              .only("game_id", "final", "luck", "bot_level", "name", "player__name",
-                    "player__public_id", "player__private"))
+    """The player's opponents, most met first: games, wins and the result without luck.
+    Read as plain rows (a busy player has met thousands of seats), players fetched for the
+    ``limit`` shown only."""
+    own = GameResult.objects.filter(player=player)
+    mine = {g: (final, luck) for g, final, luck in own.values_list("game_id", "final", "luck")}
+    theirs = (GameResult.objects.filter(game_id__in=own.values("game_id")).exclude(player=player)
+              .values_list("game_id", "final", "luck", "bot_level", "name", "player_id"))
     rivals: dict[str, Rival] = {}
-    for other in theirs:
-        me = mine.get(other.game_id)
+    ids: dict[str, int] = {}
+    for game_id, final, luck, bot_level, name, player_id in theirs.iterator():
+        me = mine.get(game_id)
         if me is None:
             continue
-        if other.player is not None:
-            key, name = f"p{other.player_id}", other.player.name or other.name
-        elif other.bot_level:
-            key, name = f"b{other.bot_level}", f"Computer ({other.bot_level})"
+        if player_id is not None:
+            key = f"p{player_id}"
+            ids[key] = player_id
+        elif bot_level:
+            key, name = f"b{bot_level}", f"Computer ({bot_level})"
         else:  # a guest from before player records: nobody to follow
             continue
-        rival = rivals.setdefault(key, Rival(name=name, player=other.player))
+        rival = rivals.setdefault(key, Rival(name=name, player=None))
         rival.games += 1
-        rival.wins += me.final > other.final
-        rival.draws += me.final == other.final
-        margin = me.adjusted - other.adjusted
+        rival.wins += me[0] > final
+        rival.draws += me[0] == final
+        margin = (me[0] - me[1]) - (final - luck)
         rival.adjusted_wins += margin > 0
         rival.adjusted_margin_sum += margin
-    return sorted(rivals.values(), key=lambda r: (-r.games, r.name))[:limit]
+    shown = sorted(rivals.items(), key=lambda kr: (-kr[1].games, kr[1].name))[:limit]
+    people = Player.objects.in_bulk([ids[k] for k, _ in shown if k in ids])
+    for key, rival in shown:
+        if key in ids:
+            rival.player = people.get(ids[key])
+            if rival.player is not None and rival.player.name:
+                rival.name = rival.player.name  # the name they go by now
+    return [rival for _, rival in shown]
 
 
 @dataclass
