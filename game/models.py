@@ -32,6 +32,14 @@ def new_player_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+#: A player's public id (their profile's address): never the cookie's token.
+PUBLIC_ID_LENGTH = 10
+
+
+def new_public_id() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(PUBLIC_ID_LENGTH))
+
+
 class Player(models.Model):
     """A visitor, from their first action on: the name they chose once, remembered on their
     browser by a long-lived cookie holding ``token`` (``game.players``). Seats point to it, so
@@ -41,10 +49,18 @@ class Player(models.Model):
                              editable=False)
     #: The name used for quick play, new rooms and seats ("" until they choose one).
     name = models.CharField(max_length=NICKNAME_MAX, blank=True, default="")
+    #: The profile's address (``/p/<public_id>/``); the token stays a secret of the cookie.
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id,
+                                 editable=False)
+    #: A private profile shows others only the name.
+    private = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return self.name or f"Player {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game:profile", args=[self.public_id])
 
 
 def new_room_code() -> str:
@@ -313,3 +329,70 @@ class GameAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"Analysis of game {self.game_id} (v{self.version})"
+
+
+class GameResult(models.Model):
+    """One seat of a reviewed game, as the profiles and the ratings read it: written once,
+    right after the game's review is stored (``services.ratings.record_game``), from the game
+    and its review; a cache (``manage.py rebuild_ratings`` writes them all again)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    #: The person seated (None for a computer player or a guest from before player records).
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="results")
+    bot_level = models.CharField(max_length=8, blank=True, default="")
+    name = models.CharField(max_length=NICKNAME_MAX, blank=True, default="")
+    rules = models.CharField(max_length=16, choices=RULES_CHOICES)
+    finished = models.DateTimeField()
+    final = models.IntegerField()
+    #: Σ luck of the seat's rolls, from the review; ``final - luck`` is the luck-adjusted result.
+    luck = models.FloatField()
+    won = models.BooleanField()
+    #: Real decisions graded, their summed loss (expected points) and counts per grade.
+    decisions = models.PositiveIntegerField()
+    graded_loss = models.FloatField()
+    grades = models.JSONField(default=dict)
+    #: Some of the seat's decisions were made by autoplay (the player was away).
+    autoplay = models.BooleanField(default=False)
+    #: The game changed this person's rating (rated rules, no autoplay, someone to compare with).
+    rated = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-finished", "-game_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="result_unique_seat"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "-finished"], name="result_player_finished"),
+            models.Index(fields=["player", "rules", "-finished"], name="result_player_rules"),
+            models.Index(fields=["rules", "finished"], name="result_rules_finished"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} seat {self.seat}: {self.final}"
+
+    @property
+    def adjusted(self) -> float:
+        return self.final - self.luck
+
+
+class PlayerRating(models.Model):
+    """A person's rating in one ruleset (``game.ratings``), updated game by game."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    ruleset = models.CharField(max_length=16, choices=RULES_CHOICES)
+    rating = models.FloatField()
+    rd = models.FloatField()
+    volatility = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "ruleset"], name="rating_unique_player"),
+        ]
+        indexes = [models.Index(fields=["ruleset", "-rating"], name="rating_ruleset_rating")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.ruleset}: {self.rating:.0f} ± {self.rd:.0f}"

@@ -57,4 +57,6 @@ class PlayerCookieMiddleware:
 
 def player_context(request: HttpRequest) -> dict[str, object]:
     """The site header's name control, on every page."""
-    return {"player_name": player_name(request), "name_max": NICKNAME_MAX}
+    player = current_player(request)
+    return {"player_name": player.name if player else "", "name_max": NICKNAME_MAX,
+            "player_profile_url": player.get_absolute_url() if player else ""}

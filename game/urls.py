@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import profile_views, views
 
 app_name = "game"
 urlpatterns = [
@@ -14,4 +14,7 @@ urlpatterns = [
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
     path("games/<int:pk>/dice.json", views.game_dice, name="game_dice"),
     path("games/<int:pk>/analysis", views.game_analysis, name="game_analysis"),
+    path("p/<slug:public_id>/", profile_views.profile, name="profile"),
+    path("p/<slug:public_id>/privacy", profile_views.profile_privacy, name="profile_privacy"),
+    path("leaderboard/<slug:rules>/", profile_views.leaderboard, name="leaderboard"),
 ]

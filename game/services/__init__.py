@@ -25,7 +25,7 @@ from .errors import ServiceError
 from .games import PlayResult, apply_command, end_game, load_for_decision, play
 from .limits import check_rate_limit
 from .names import clean_nickname
-from .players import find_player, new_player, rename_player
+from .players import find_player, new_player, rename_player, set_profile_private
 from .presence import (
     HEARTBEAT_SECONDS,
     refresh_sockets,
@@ -34,6 +34,8 @@ from .presence import (
     socket_opened,
     socket_restored,
 )
+from .ratings import rebuild_all as rebuild_ratings
+from .ratings import record_game
 from .rooms import (
     DEFAULT_NICKNAME,
     SESSION_GUEST,
@@ -54,6 +56,7 @@ from .rooms import (
 from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_room_options
 
 __all__ = [
+    "rebuild_ratings", "record_game", "set_profile_private",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",
     "SeatSpec", "ServiceError", "add_seat", "apply_command", "asend_advice", "asend_events",
     "asend_frame", "asend_presence", "asend_standings", "check_rate_limit", "clean_dice_seed",

@@ -23,3 +23,10 @@ def rename_player(player: Player, raw: object) -> Player:
     player.name = clean_nickname(raw)
     player.save(update_fields=["name"])
     return player
+
+
+def set_profile_private(player: Player, private: bool) -> Player:
+    """Show others only the player's name (True), or their whole profile."""
+    player.private = private
+    player.save(update_fields=["private"])
+    return player

@@ -1,7 +1,8 @@
 """The review of a finished game: computed from its stored events, kept in one row.
 
 :func:`analyse_game` reads the event log, runs ``game.ai.review`` and stores the result in
-``GameAnalysis`` (one row per game, replaced when recomputed). It holds no lock while it
+``GameAnalysis`` (one row per game, replaced when recomputed), then records the game in its
+players' results and ratings (``services.ratings``, once per game). It holds no lock while it
 computes and writes in one short transaction, so it may run anywhere; the end of a game starts
 it with :func:`analyse_in_background`, in a process of its own (a 6-player yahtzee game takes
 ~0.1 s, a triple game many seconds: docs/ai.md).
@@ -29,6 +30,7 @@ from ..ai import review
 from ..models import Game, GameAnalysis
 from ..rules import event_from_dict
 from .errors import ServiceError
+from .ratings import record_game
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,7 @@ def analyse_game(game_id: int) -> GameAnalysis:
         by=[by for *_, by in rows], seqs=[seq for seq, *_ in rows])
     row, _ = GameAnalysis.objects.update_or_create(
         game=game, defaults={"version": review.VERSION, "data": analysis.to_dict()})
+    record_game(game.pk)  # the players' results and ratings, once per game
     return row
 
 
