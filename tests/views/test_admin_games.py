@@ -105,7 +105,7 @@ def test_finished_games_their_rooms_and_event_logs_cannot_be_deleted(admin_clien
         admin_client.post(changelist, {"action": "delete_selected", "_selected_action": [pk],
                                        "post": "yes"})
     page = admin_client.get(reverse("admin:game_game_change", args=[game.pk])).content.decode()
-    assert "DELETE" not in page and 'name="events-0-DELETE"' not in page
+    assert 'name="events-0-DELETE"' not in page
     assert Game.objects.filter(pk=game.pk).exists() and Room.objects.filter(
         pk=game.room_id).exists()
     assert GameEvent.objects.filter(game=game).count() == events
