@@ -338,16 +338,19 @@ class GameAdmin(WithoutBulkDelete, admin.ModelAdmin):
         def cell(value) -> str:
             return "–" if value is None else str(value)
 
-        rows = [
-            (row.title, [cell(v) for v in row.cells])
-            for row in table.boxes + [r for r in table.sums if r.key in ADMIN_SUMS]
-        ]
+        boxes = [(row.title, [cell(v) for v in row.cells]) for row in table.boxes]
+        sums = [(row.title, [cell(v) for v in row.cells])
+                for row in table.sums if row.key in ADMIN_SUMS]
         if multi:  # the columns' totals above, the player's (the sum of them) below
-            rows.append(("Total", [cell(total) if c == 0 else "" for _, total in table.totals
+            sums.append(("Total", [cell(total) if c == 0 else "" for _, total in table.totals
                                    for c in range(table.ruleset.columns)]))
-        body = format_html_join("", "<tr><th>{}</th>{}</tr>", (
-            (label, format_html_join("", "<td>{}</td>", ((v,) for v in values)))
-            for label, values in rows))
+        # The sums stand apart from the boxes; the last, the players' totals, in bold.
+        kinds = ["box"] * len(boxes) + ["sum first"] + ["sum"] * (len(sums) - 2) + ["sum total"]
+        rows = [(kind, label, values) for kind, (label, values) in zip(kinds, boxes + sums,
+                                                                        strict=True)]
+        body = format_html_join("", '<tr class="{}"><th>{}</th>{}</tr>', (
+            (kind, label, format_html_join("", "<td>{}</td>", ((v,) for v in values)))
+            for kind, label, values in rows))
         return format_html('<table class="scorecards"><thead><tr><th></th>{}</tr></thead>'
                            "<tbody>{}</tbody></table>", head, body)
 

@@ -24,7 +24,7 @@ def scorecard_rows(admin_client, game: Game) -> list[str]:
     page = admin_client.get(reverse("admin:game_game_change", args=[game.pk])).content.decode()
     table = re.search(r'<table class="scorecards">.*?</table>', page, re.S)
     assert table is not None
-    return re.findall(r"<tr><th>([^<]*)</th>", table.group(0))
+    return re.findall(r"<tr class=\"[^\"]*\"><th>([^<]*)</th>", table.group(0))
 
 
 @pytest.mark.parametrize("rules, sums", [
