@@ -8,6 +8,8 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -109,3 +111,17 @@ def test_finished_games_their_rooms_and_event_logs_cannot_be_deleted(admin_clien
     assert Game.objects.filter(pk=game.pk).exists() and Room.objects.filter(
         pk=game.room_id).exists()
     assert GameEvent.objects.filter(game=game).count() == events
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="reads SQLite's query plan")
+def test_the_lobbys_abandoned_check_reads_the_events_game_seq_index():
+    """The last event is found by (game, seq) in the unique index (SQLite names it itself):
+    a plan that scans a game's events grows with every move of every game in the lobby."""
+    room_with_players(["Ann"], bots=["easy"])
+    with CaptureQueriesContext(connection) as queries:
+        selectors.lobby_rooms(20, timedelta(days=2))
+    sql = next(q["sql"] for q in queries.captured_queries if "game_gameevent" in q["sql"])
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + sql)
+        plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "USING INDEX sqlite_autoindex_game_gameevent_1 (game_id=? AND seq=?)" in plan, plan
