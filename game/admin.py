@@ -7,17 +7,33 @@ from math import ceil
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from . import services
-from .models import Game, GameAnalysis, GameEvent, Room, Seat
+from .models import Game, GameAnalysis, GameEvent, Player, Room, Seat
 from .presenters import describe, scorecard_table
+from .selectors import with_abandoned
 
 #: The sums the admin's scorecards show under the boxes.
-ADMIN_SUMS = ("upper_bonus", "yahtzee_bonus", "total")
+ADMIN_SUMS = ("upper_subtotal", "upper_bonus", "yahtzee_bonus", "total")
+
+
+def _keeps_a_finished_game(room: Room | None) -> bool:
+    """Deleting the room would delete a finished game (and its event log) with it."""
+    return room is not None and room.games.filter(status=Game.Status.FINISHED).exists()
+
+
+class WithoutBulkDelete:
+    """Deleting in bulk would pass over the checks of ``has_delete_permission``."""
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)  # type: ignore[misc]
+        actions.pop("delete_selected", None)
+        return actions
 
 
 def _live(room: Room | None) -> bool:
@@ -58,7 +74,7 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(Room)
-class RoomAdmin(admin.ModelAdmin):
+class RoomAdmin(WithoutBulkDelete, admin.ModelAdmin):
     list_display = ("name", "code", "rules", "status", "practice", "chances", "seats_count",
                     "created", "updated")
     list_filter = ("rules", "status", "practice", "created")
@@ -71,6 +87,10 @@ class RoomAdmin(admin.ModelAdmin):
         # The status follows the games (services change it); rules and seats once one started.
         extra = ("name", "rules", "seats_count") if _live(obj) else ()
         return (*extra, *self.readonly_fields)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # Every finished game is kept: its room (which would take it along) too.
+        return not _keeps_a_finished_game(obj) and super().has_delete_permission(request, obj)
 
 
 class SeatForm(forms.ModelForm):
@@ -85,7 +105,7 @@ class SeatForm(forms.ModelForm):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(WithoutBulkDelete, admin.ModelAdmin):
     """Seats on their own; those of a room whose game started are read-only, as in the room."""
 
     form = SeatForm
@@ -102,12 +122,6 @@ class SeatAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         return not (obj is not None and _live(obj.room)) and super().has_delete_permission(
             request, obj)
-
-    def get_actions(self, request):
-        # Deleting in bulk would pass over the seats of live rooms: one seat at a time.
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)
-        return actions
 
 
 #: Events a player's move makes; the others (a game's start, a new turn, the end) follow from
@@ -166,23 +180,52 @@ class GameEventInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # append-only
+
+
+class ActivityFilter(admin.SimpleListFilter):
+    """Games still played, abandoned (no move for ``selectors.ABANDONED_AFTER``) or over."""
+
+    title = "activity"
+    parameter_name = "activity"
+
+    def lookups(self, request, model_admin):
+        return (("playing", "Playing"), ("abandoned", "Abandoned"), ("finished", "Finished"))
+
+    def queryset(self, request, queryset):
+        if self.value() == "abandoned":
+            return queryset.filter(abandoned=True)
+        if self.value() == "playing":
+            return queryset.filter(status=Game.Status.PLAYING, abandoned=False)
+        if self.value() == "finished":
+            return queryset.filter(status=Game.Status.FINISHED)
+        return queryset
+
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "room", "rules", "status", "unfinished", "player_names",
+class GameAdmin(WithoutBulkDelete, admin.ModelAdmin):
+    list_display = ("id", "room", "rules", "activity", "unfinished", "player_names",
                     "final_totals", "created", "finished")
     #: "Ended unfinished: yes" lists the games staff ended early — the one way left for a
     #: server to cheat with fair dice (stop a game whose rolls it dislikes): keep it short.
-    list_filter = ("unfinished", "rules", "status", "room__practice", "finished")
+    list_filter = ("unfinished", "rules", ActivityFilter, "room__practice", "finished")
     search_fields = ("player_names", "room__seats__nickname", "room__code", "room__name")
     list_select_related = ("room",)
     date_hierarchy = "created"
-    fields = ("room", "rules", "status", "unfinished", "practice", "standings", "public_page",
+    fields = ("room", "rules", "activity", "unfinished", "practice", "standings", "public_page",
               "review", "dice", "scorecards", "seq", "created", "finished")
     readonly_fields = fields
     inlines = [GameEventInline]
     actions = ["end_games"]
     EVENTS_PER_PAGE = 50
+
+    def get_queryset(self, request):
+        return with_abandoned(super().get_queryset(request))
+
+    @admin.display(description="status", ordering="status")
+    def activity(self, obj: Game) -> str:
+        return "Abandoned" if obj.abandoned else obj.get_status_display()
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = Game.objects.filter(pk=object_id).only("seq").first() if object_id.isdigit() \
@@ -295,14 +338,19 @@ class GameAdmin(admin.ModelAdmin):
         def cell(value) -> str:
             return "–" if value is None else str(value)
 
-        rows = [
-            (row.title, [cell(v) for v in row.cells])
-            for row in table.boxes + [r for r in table.sums if r.key in ADMIN_SUMS]
-        ] + [("Total", [cell(total) if c == 0 else ""
-                        for _, total in table.totals for c in range(table.ruleset.columns)])]
-        body = format_html_join("", "<tr><th>{}</th>{}</tr>", (
-            (label, format_html_join("", "<td>{}</td>", ((v,) for v in values)))
-            for label, values in rows))
+        boxes = [(row.title, [cell(v) for v in row.cells]) for row in table.boxes]
+        sums = [(row.title, [cell(v) for v in row.cells])
+                for row in table.sums if row.key in ADMIN_SUMS]
+        if multi:  # the columns' totals above, the player's (the sum of them) below
+            sums.append(("Total", [cell(total) if c == 0 else "" for _, total in table.totals
+                                   for c in range(table.ruleset.columns)]))
+        # The sums stand apart from the boxes; the last, the players' totals, in bold.
+        kinds = ["box"] * len(boxes) + ["sum first"] + ["sum"] * (len(sums) - 2) + ["sum total"]
+        rows = [(kind, label, values) for kind, (label, values) in zip(kinds, boxes + sums,
+                                                                        strict=True)]
+        body = format_html_join("", '<tr class="{}"><th>{}</th>{}</tr>', (
+            (kind, label, format_html_join("", "<td>{}</td>", ((v,) for v in values)))
+            for kind, label, values in rows))
         return format_html('<table class="scorecards"><thead><tr><th></th>{}</tr></thead>'
                            "<tbody>{}</tbody></table>", head, body)
 
@@ -311,3 +359,85 @@ class GameAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # Every finished game is kept, with its event log.
+        return not (obj is not None and obj.status == Game.Status.FINISHED) and \
+            super().has_delete_permission(request, obj)
+
+
+class PlayerSeatInline(admin.TabularInline):
+    """A player's seats, read-only: each room with its games (seats change from room pages)."""
+
+    model = Seat
+    fk_name = "player"
+    extra = 0
+    fields = ("room_link", "nickname", "room_status", "games")
+    readonly_fields = fields
+    can_delete = False
+    verbose_name_plural = "seats and games"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("room").prefetch_related(
+            "room__games").order_by("-room__created")
+
+    @admin.display(description="room")
+    def room_link(self, obj: Seat) -> str:
+        return format_html('<a href="{}">{} ({})</a>',
+                           reverse("admin:game_room_change", args=[obj.room_id]),
+                           obj.room.name, obj.room.code)
+
+    @admin.display(description="room status")
+    def room_status(self, obj: Seat) -> str:
+        return obj.room.get_status_display()
+
+    @admin.display(description="games")
+    def games(self, obj: Seat) -> str:
+        return format_html_join(" · ", '<a href="{}">Game {}</a>', (
+            (reverse("admin:game_game_change", args=[g.pk]), g.pk)
+            for g in obj.room.games.all())) or "—"
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ("name",)
+
+    def clean_name(self) -> str:
+        # The checks every name on the site passes (services.clean_nickname).
+        try:
+            return services.clean_nickname(self.cleaned_data.get("name", ""))
+        except services.ServiceError as exc:
+            raise forms.ValidationError(exc.message) from exc
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    """Players by name, each with their seats and games; a rename passes the site's name
+    checks. The cookie token is never shown: it would let whoever reads it act as them."""
+
+    form = PlayerForm
+    list_display = ("__str__", "name", "seat_count", "created")
+    search_fields = ("name",)
+    fields = ("name", "created")
+    readonly_fields = ("created",)
+    inlines = [PlayerSeatInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(seat_count=Count("seats"))
+
+    @admin.display(description="seats", ordering="seat_count")
+    def seat_count(self, obj: Player) -> int:
+        return obj.seat_count  # annotated above
+
+    def save_model(self, request, obj: Player, form, change) -> None:
+        services.rename_player(obj, form.cleaned_data["name"])
+
+    def has_add_permission(self, request) -> bool:
+        return False  # made by the site, on a visitor's first action

@@ -165,6 +165,10 @@ def set_name(request: HttpRequest) -> HttpResponse:
     player = current_player(request)
     try:
         name = services.clean_nickname(request.POST.get("player_name", ""))
+        # Counted before anything is written: a browser without the cookie gets a new player
+        # row per name, so a script would otherwise make rows without end.
+        services.check_rate_limit("set_name", session=f"player{player.pk}" if player else "",
+                                  address=client_address(request))
         player = player or acting_player(request)
         services.rename_player(player, name)
     except services.ServiceError as exc:

@@ -293,6 +293,7 @@ SERVER_DEAD_AFTER = env.float("SERVER_DEAD_AFTER", default=10.0)
 #: What one visitor may do, per session (an address sharing many people gets five times more).
 ROOMS_PER_HOUR = env.int("ROOMS_PER_HOUR", default=20)
 JOINS_PER_MINUTE = env.int("JOINS_PER_MINUTE", default=20)
+NAMES_PER_HOUR = env.int("NAMES_PER_HOUR", default=20)
 #: Games one room may start in an hour, its first and its rematches (over it: refused).
 GAMES_PER_ROOM_PER_HOUR = env.int("GAMES_PER_ROOM_PER_HOUR", default=30)
 #: Live websockets one session, and one address, may hold at once (over it: refused).

@@ -18,9 +18,12 @@ def describe(kind: str, payload: dict[str, Any], players: list[str]) -> str:
     if kind == "turn_started":
         return f"Round {payload.get('round')}: {who()}'s turn"
     if kind == "rolled":
-        held = payload.get("held") or []
-        keep = f", keeping {len(held)}" if held else ""
-        return f"{who()} rolled {' '.join(map(str, payload.get('dice', [])))}{keep}"
+        dice = payload.get("dice") or []
+        # ``held`` holds positions; a held die keeps its position, so its face is in ``dice``.
+        held = [dice[i] for i in payload.get("held") or [] if isinstance(i, int)
+                and 0 <= i < len(dice)]
+        kept = f", held {' '.join(map(str, held))}" if held else ""
+        return f"{who()} rolled {' '.join(map(str, dice))}{kept}"
     if kind == "scored":
         joker = " (Joker)" if payload.get("joker") else ""
         box = str(payload.get("box", "")).replace("_", " ")

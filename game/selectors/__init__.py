@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from ..models import Connection, Game, GameEvent, Room, Seat
@@ -25,11 +25,25 @@ RECENT_EVENTS = 50
 #: A ``Connection`` row not refreshed for this long counts as gone (Daphne skips
 #: ``disconnect()`` when it is killed or restarted).
 STALE_AFTER = timedelta(seconds=settings.PRESENCE_STALE_AFTER)
+#: A game without a move for this long is abandoned: nobody is coming back to it.
+ABANDONED_AFTER = timedelta(days=1)
 BOT: str = Seat.Kind.BOT  # type: ignore[assignment]  # a TextChoices member is a str; untyped Django shows a tuple
 
 
 def current_game(room: Room) -> Game | None:
     return Game.objects.filter(room=room).order_by("-id").first()
+
+
+def stale_last_event() -> QuerySet[GameEvent]:
+    """The outer game's last event if it is older than ``ABANDONED_AFTER`` (a subquery of a
+    query on games): one look-up in the events' (game, seq) index."""
+    return GameEvent.objects.filter(game=OuterRef("pk"), seq=OuterRef("seq"),
+                                    created__lt=timezone.now() - ABANDONED_AFTER)
+
+
+def with_abandoned(games: QuerySet[Game]) -> QuerySet[Game]:
+    """``games``, each with ``abandoned``: still playing, and no move for ``ABANDONED_AFTER``."""
+    return games.annotate(abandoned=Q(Exists(stale_last_event()), status=Game.Status.PLAYING))
 
 
 def recently_finished(rooms: QuerySet[Room], limit: int) -> list[Room]:
@@ -52,7 +66,11 @@ def lobby_rooms(limit: int, finished_since: timedelta) -> dict[str, list[Room]]:
     rooms = Room.objects.prefetch_related("seats")
     free_seat = Seat.objects.filter(room=OuterRef("pk"), kind=Seat.Kind.HUMAN, guest_key="")
     waiting = rooms.filter(status=Room.Status.WAITING).annotate(has_free=Exists(free_seat))
-    playing = list(with_someone_here(rooms.filter(status=Room.Status.PLAYING))[:limit])
+    # A game abandoned with a tab still open (a computer player waiting on it) is not played.
+    abandoned = Game.objects.filter(room=OuterRef("pk"), status=Game.Status.PLAYING).filter(
+        Exists(stale_last_event()))
+    playing = list(with_someone_here(rooms.filter(status=Room.Status.PLAYING)
+                                     .exclude(Exists(abandoned)))[:limit])
     full = list(with_someone_here(waiting.filter(has_free=False))[:limit])
     lists = {
         "waiting": list(waiting.filter(has_free=True)[:limit]),

@@ -62,7 +62,9 @@ export function describeEvent(event, game, by, me = null, computers = new Set())
         ? `Round ${event.round}: ${name(event.player)}'s turn (computer).`
         : `Round ${event.round}: ${name(event.player)}'s turn.`;
     case "rolled": {
-      const kept = event.held && event.held.length ? `, keeping ${event.held.length}` : "";
+      // `held` holds positions; a held die keeps its position, so its face is in `dice`.
+      const held = (event.held || []).map((i) => event.dice[i]);
+      const kept = held.length ? `, held ${held.join(" ")}` : "";
       const dice = event.dice.join(" ");
       return `${name(event.player)} rolled ${dice} (roll ${event.roll} of 3${kept})${auto}.`;
     }

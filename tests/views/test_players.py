@@ -177,3 +177,24 @@ def test_any_seated_player_may_offer_the_rematch_but_only_the_host_starts_the_fi
     assert second.pk != first.pk and second.players == ["Ann", "Bob"]
     room.refresh_from_db()
     assert room.status == "playing" and room.host_key == guests[0]  # Ann is still the host
+
+
+def test_setting_names_without_the_cookie_is_rate_limited_and_a_refusal_makes_no_player(
+        client, settings):
+    settings.NAMES_PER_HOUR = 2
+    allowed = settings.NAMES_PER_HOUR * 5  # per address: a script sending no cookie
+    for i in range(allowed + 3):
+        client.cookies.clear()
+        resp = client.post(reverse("game:set_name"), {"player_name": f"Ann {i}"},
+                           follow=True)
+        said = [str(m) for m in resp.context["messages"]]
+        assert ("Too many at once" in said[0]) == (i >= allowed), (i, said)
+    assert Player.objects.count() == allowed
+
+
+def test_one_player_renaming_too_often_is_refused_and_keeps_the_name(client, settings):
+    settings.NAMES_PER_HOUR = 2
+    # The first name makes the player (counted for the address: there is no player yet).
+    for name in ("Ann", "Bea", "Cy", "Dee"):
+        client.post(reverse("game:set_name"), {"player_name": name})
+    assert Player.objects.get().name == "Cy"

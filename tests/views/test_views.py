@@ -253,7 +253,7 @@ def test_admin_pages_render(admin_client):
     pages = [
         reverse("admin:game_game_changelist"),
         reverse("admin:game_game_changelist") + "?q=Bob",
-        reverse("admin:game_game_changelist") + "?rules__exact=yahtzee&status__exact=playing",
+        reverse("admin:game_game_changelist") + "?rules__exact=yahtzee&activity=playing",
         reverse("admin:game_game_change", args=[game.pk]),
         reverse("admin:game_room_changelist"),
         reverse("admin:game_room_change", args=[room.pk]),

@@ -1,0 +1,54 @@
+"""Players in the admin: found by name, each with their seats and games (read-only), renamed
+through the site's name checks, and never showing or changing the cookie token."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from game import services
+from game.models import Player
+from tests.support.rooms import room_with_players
+
+pytestmark = pytest.mark.django_db
+
+
+def seated_player(name: str):
+    room, _ = room_with_players([name], bots=["easy"])
+    player = services.new_player()
+    services.rename_player(player, name)
+    room.seats.filter(index=0).update(player=player)
+    return player, room
+
+
+def test_players_are_found_by_name_with_their_seats_and_games(admin_client):
+    ann, room = seated_player("Ann")
+    bob = services.new_player()
+    services.rename_player(bob, "Bob")
+    changelist = reverse("admin:game_player_changelist")
+    found = admin_client.get(changelist, {"q": "Ann"}).content.decode()
+    assert reverse("admin:game_player_change", args=[ann.pk]) in found
+    assert reverse("admin:game_player_change", args=[bob.pk]) not in found
+    page = admin_client.get(reverse("admin:game_player_change", args=[ann.pk])).content.decode()
+    game = room.games.get()
+    assert reverse("admin:game_room_change", args=[room.pk]) in page
+    assert reverse("admin:game_game_change", args=[game.pk]) in page
+    assert 'name="seats-0-nickname"' not in page  # the seats are read-only here
+    assert ann.token not in page and 'name="token"' not in page
+
+
+def test_a_rename_passes_the_sites_name_checks_and_leaves_the_token(admin_client):
+    ann, _ = seated_player("Ann")
+    url = reverse("admin:game_player_change", args=[ann.pk])
+    form = {"seats-TOTAL_FORMS": "1", "seats-INITIAL_FORMS": "1", "seats-MIN_NUM_FORMS": "0",
+            "seats-MAX_NUM_FORMS": "1000", "seats-0-id": str(ann.seats.get().pk),
+            "seats-0-player": str(ann.pk)}
+    for bad in ("Bot 9", "A\u202eB", ""):
+        resp = admin_client.post(url, {**form, "name": bad, "token": "stolen"})
+        assert resp.status_code == 200 and resp.context["errors"], bad
+        assert Player.objects.get(pk=ann.pk).name == "Ann"
+    resp = admin_client.post(url, {**form, "name": "  Annie ", "token": "stolen"})
+    assert resp.status_code == 302
+    renamed = Player.objects.get(pk=ann.pk)
+    assert (renamed.name, renamed.token) == ("Annie", ann.token)
+    assert ann.seats.get().nickname == "Ann"  # seats keep the name they were taken with
