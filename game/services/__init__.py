@@ -11,6 +11,7 @@ event loop: they send to the room's channel-layer group, nothing else. Reads tha
 nothing are in ``game.selectors``; the frames are ``game.protocol``'s.
 """
 
+from .away import play_for_away
 from .broadcast import (
     asend_advice,
     asend_events,
@@ -62,7 +63,8 @@ __all__ = [
     "asend_frame", "asend_presence", "asend_standings", "check_rate_limit", "clean_dice_seed",
     "clean_nickname", "clean_room_name", "create_room", "dice_rng", "end_game",
     "events_message", "find_player", "get_room", "group_name", "guest_key", "leave_seat",
-    "load_for_decision", "new_guest_key", "new_player", "open_room", "play", "play_the_computer",
+    "load_for_decision", "new_guest_key", "new_player", "open_room", "play", "play_for_away",
+    "play_the_computer",
     "refresh_sockets", "remove_seat", "rename_player", "seat_bot", "seat_of", "server_beat",
     "set_dice_seed", "set_room_options", "socket_closed", "socket_opened", "socket_restored",
     "start_game", "take_seat",
