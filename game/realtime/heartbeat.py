@@ -4,7 +4,8 @@ Every socket's ``Connection`` row must be refreshed within ``selectors.STALE_AFT
 socket cost a transaction per socket every beat (35 a second at 700 sockets); one beat per
 process refreshes all of them in one transaction. Then, for all rooms with a socket here at
 once, it passes on presence changes nobody announced (a server that died) and kicks the turn
-driver where a bot sits or a seated player is away, so their turns move on.
+driver where a bot sits or a seated player is away, so their turns move on; a host away past
+the grace hands the role to a player who is here (``services.pass_host_roles``).
 """
 
 from __future__ import annotations
@@ -100,5 +101,7 @@ async def beat() -> None:
             await services.asend_presence(code, presence)
         if driver_needed:
             turn_driver.kick(code)
+    for code in await in_db_thread(services.pass_host_roles)(rooms.values()):
+        await services.asend_room_changed(code)
     for code in _last_presence.keys() - found.keys():
         del _last_presence[code]

@@ -101,11 +101,12 @@ def turn_deadline(room: Room, game_row: Game) -> datetime | None:
     return started + timedelta(seconds=room.turn_time * float(settings.TURN_TIME_SCALE))
 
 
-def autoplay_due(last_seen: datetime | None, game_started: datetime) -> datetime:
-    """When the computer plays for a seated person who is away: ``AWAY_GRACE`` after their
-    last open socket (or after the game began, if they never had one). The turn driver and
-    the countdown every page shows read this one rule."""
-    return (last_seen or game_started) + timedelta(seconds=float(settings.AWAY_GRACE))
+def grace_ends(last_seen: datetime | None, since: datetime) -> datetime:
+    """When a seated person away counts as gone: ``AWAY_GRACE`` after their last open socket
+    (or after ``since``, the game's or the room's start, if they never had one). Then the
+    computer plays their turns, and a host's role passes on. The turn driver, the countdown
+    every page shows and the host's passing read this one rule."""
+    return (last_seen or since) + timedelta(seconds=float(settings.AWAY_GRACE))
 
 
 def _seconds_until(moment: datetime, now: datetime) -> float:
@@ -114,7 +115,7 @@ def _seconds_until(moment: datetime, now: datetime) -> float:
 
 def autoplay_in(away: dict[int, list[int]]) -> dict[int, dict[int, float]]:
     """Per room id of ``away`` (room id → the indexes of its seats whose person is away):
-    seconds until the computer plays for each of them (``autoplay_due``), for the rooms with
+    seconds until the computer plays for each of them (``grace_ends``), for the rooms with
     a game running. Two queries, and none when nobody is away."""
     if not away:
         return {}
@@ -129,7 +130,7 @@ def autoplay_in(away: dict[int, list[int]]) -> dict[int, dict[int, float]]:
                                       .values_list("room_id", "index", "last_seen")):
         if index in away[room_id]:
             found[room_id][index] = _seconds_until(
-                autoplay_due(last_seen, started[room_id]), now)
+                grace_ends(last_seen, started[room_id]), now)
     return found
 
 
@@ -187,7 +188,7 @@ def room_state(room: Room, guest: str | None) -> RoomSnapshot:
     if game_row is not None and game_row.status == Game.Status.PLAYING \
             and room.status == Room.Status.PLAYING:
         now = timezone.now()
-        autoplay = {s.index: _seconds_until(autoplay_due(s.last_seen, game_row.created), now)
+        autoplay = {s.index: _seconds_until(grace_ends(s.last_seen, game_row.created), now)
                     for s in seats if not connected.get(s.index, True)}
     mine = next((s for s in seats if guest and s.guest_key == guest), None)
     deadline = turn_deadline(room, game_row) if game_row else None

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from ..models import Game, GameEvent, Room, Seat
-from . import autoplay_due, connected_guests, current_game, others_here, someone_here, turn_deadline
+from . import connected_guests, current_game, grace_ends, others_here, someone_here, turn_deadline
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def next_plan(room_code: str) -> Plan | None:
     if not (seat.guest_key and seat.guest_key in connected_guests(room)):
         if not others_here(room, seat.guest_key):
             return None  # nobody is waiting for them: the game waits too
-        away_due = autoplay_due(seat.last_seen, game_row.created)
+        away_due = grace_ends(seat.last_seen, game_row.created)
         due = away_due if deadline is None else min(away_due, deadline)
     if due is None:
         return None  # their move, no turn time: nothing to do until they make it

@@ -1,10 +1,12 @@
-"""A seated person away during a game: everyone sees when the computer plays for them, and the
-host can have it played at once."""
+"""A seated person away: everyone sees when the computer plays for them, the host can have it
+played at once, and a host away past the grace hands the role on."""
 
 from __future__ import annotations
 
 import pytest
 
+from game.models import Room
+from game.realtime import heartbeat
 from tests.support.sockets import play_move, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -76,4 +78,33 @@ async def test_the_host_has_the_computer_play_an_away_players_turn_now(
     refused = await ann.request({"type": "play_for_away"})
     assert (refused["type"], refused["code"]) == ("error", "not_away")
     for client in (ann, cy):
+        await client.close()
+
+
+async def test_a_host_away_past_the_grace_hands_the_role_to_a_player_who_is_here(
+        connect, sessions, settings):
+    settings.AWAY_GRACE = 3600
+    room, people = await seated_room(sessions, ["Ann", "Bob", "Cy"])
+    ann = await connect(room.code, people[0][0], "ann")
+    cy = await connect(room.code, people[2][0], "cy")
+    watcher = await connect(room.code, None, "watcher")
+    await ann.close()
+    await cy.until(lambda m: m["type"] == "presence" and not seat_of(m, 0)["connected"])
+    await heartbeat.beat()  # within the grace: Ann is still the host
+    assert (await Room.objects.aget(pk=room.pk)).host_key == people[0][1]
+    settings.AWAY_GRACE = 0
+    await heartbeat.beat()
+    # Bob never came: Cy, the first seated player here, is the host now, and everyone is told.
+    state = await cy.until(lambda m: m["type"] == "state")
+    assert state["you"] == {"seat": 2, "host": True}
+    assert [s["host"] for s in state["room"]["seats"]] == [False, False, True]
+    seen = await watcher.until(lambda m: m["type"] == "state")
+    assert seen["you"]["host"] is False and seat_of(seen, 2)["host"] is True
+    assert (await Room.objects.aget(pk=room.pk)).host_key == people[2][1]
+    reply = await cy.request({"type": "room_options", "turn_time": 60})
+    assert reply["type"] == "state" and reply["room"]["turn_time"] == 60  # a host's command
+    # Ann is back: she plays on, as a guest of the new host.
+    ann = await connect(room.code, people[0][0], "ann")
+    assert ann.state["you"] == {"seat": 0, "host": False}
+    for client in (ann, cy, watcher):
         await client.close()
