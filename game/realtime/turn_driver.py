@@ -138,6 +138,8 @@ async def _play_turn(room_code: str, guest: str | None, plan: Plan) -> None:
             if after.seat != plan.seat or after.seq == plan.seq:
                 return  # the turn passed (or nothing moved: the driver takes it from here)
             plan = after
+            if settings.BOT_DELAY:  # the next move after the usual pause, so people follow
+                await asyncio.sleep(float(settings.BOT_DELAY))
     except asyncio.CancelledError:
         raise
     except Exception:
