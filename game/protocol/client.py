@@ -79,3 +79,9 @@ class RoomView:
             return True  # the driver wakes when the clock runs out
         seat = self.seats.get(player) if player is not None else None
         return seat is None or seat[0] == "bot" or not seat[1]
+
+
+def who_is_here(presence: Frame) -> tuple[object, ...]:
+    """What a ``presence`` frame says about who is connected, without its countdowns (they
+    change with every reading, and follow from the connections and the game)."""
+    return (tuple((s["seat"], s["connected"]) for s in presence["seats"]), presence["watchers"])

@@ -46,7 +46,8 @@ def state(snapshot: RoomSnapshot) -> Frame:
             "status": snapshot.status,
             "seats": [
                 {"seat": s.index, "name": s.name, "kind": s.kind, "level": s.level,
-                 "connected": s.connected, "host": s.host, "seed": s.seed}
+                 "connected": s.connected, "host": s.host, "seed": s.seed,
+                 "autoplay_in": _seconds(s.autoplay_in)}
                 for s in snapshot.seats
             ],
             "watchers": snapshot.watchers,
@@ -56,8 +57,7 @@ def state(snapshot: RoomSnapshot) -> Frame:
             "turn_seconds": snapshot.turn_seconds,
             "commitment": snapshot.commitment,
         },
-        "turn_ends_in": (None if snapshot.turn_ends_in is None
-                         else round(snapshot.turn_ends_in, 1)),
+        "turn_ends_in": _seconds(snapshot.turn_ends_in),
         "you": {"seat": snapshot.you_seat, "host": snapshot.you_host},
         "game": snapshot.game,
         "recent": snapshot.recent,
@@ -75,10 +75,18 @@ def events(result: PlayResult) -> Frame | None:
             "changes": result.changes}
 
 
+def _seconds(left: float | None) -> float | None:
+    """A countdown's seconds as frames carry them (tenths), or None."""
+    return None if left is None else round(left, 1)
+
+
 def presence(found: Presence) -> Frame:
-    """The ``presence`` frame: each seat connected or not, and how many watch."""
+    """The ``presence`` frame: each seat connected or not (and when the computer plays for a
+    person away), and how many watch."""
+    autoplay = dict(found.autoplay_in)
     return {"type": "presence",
-            "seats": [{"seat": index, "connected": connected}
+            "seats": [{"seat": index, "connected": connected,
+                       "autoplay_in": _seconds(autoplay.get(index))}
                       for index, connected in found.seats],
             "watchers": found.watchers}
 

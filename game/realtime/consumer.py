@@ -201,6 +201,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         elif kind in ("start", "rematch"):
             await in_db_thread(services.start_game)(self.code, self.guest)
             turn_driver.kick(self.code)
+        elif kind == "play_for_away":
+            await turn_driver.play_for_away(self.code, self.guest or None)
         elif kind in SEAT_COMMANDS:
             # Between games only (the services refuse during one); everyone gets a ``state``.
             await in_db_thread(SEAT_COMMANDS[kind])(self.code, self.guest or None, msg)

@@ -4,19 +4,20 @@ Every socket's ``Connection`` row must be refreshed within ``selectors.STALE_AFT
 socket cost a transaction per socket every beat (35 a second at 700 sockets); one beat per
 process refreshes all of them in one transaction. Then, for all rooms with a socket here at
 once, it passes on presence changes nobody announced (a server that died) and kicks the turn
-driver where a bot sits or a seated player is away, so their turns move on.
+driver where a bot sits or a seated player is away, so their turns move on; a host away past
+the grace hands the role to a player who is here (``services.pass_host_roles``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from django.conf import settings
 
 from .. import protocol, selectors, services
 from ..models import Room
+from ..protocol.client import who_is_here
 from . import turn_driver
 from .db_threads import in_db_thread
 
@@ -24,8 +25,8 @@ log = logging.getLogger(__name__)
 
 #: This process's open sockets: channel name -> (room, guest key).
 _sockets: dict[str, tuple[Room, str]] = {}
-#: The last presence message of each room this process sent or received.
-_last_presence: dict[str, dict[str, Any]] = {}
+#: Who was here by the last presence message of each room this process sent or received.
+_last_presence: dict[str, tuple[object, ...]] = {}
 _task: asyncio.Task | None = None
 #: This process's liveness beat (``services.server_beat``), while it holds sockets.
 _server_task: asyncio.Task | None = None
@@ -54,7 +55,7 @@ def unregister(channel_name: str) -> None:
 
 
 def saw_presence(room_code: str, message: protocol.Frame) -> None:
-    _last_presence[room_code] = message
+    _last_presence[room_code] = who_is_here(message)
 
 
 async def _beat_forever() -> None:
@@ -94,11 +95,13 @@ async def beat() -> None:
     rooms = {room.pk: room for room, _ in sockets.values()}
     found = await in_db_thread(selectors.presences)(rooms.values())
     for code, (presence, driver_needed) in found.items():
-        frame = protocol.presence(presence)
-        if frame != _last_presence.get(code):
-            _last_presence[code] = frame
+        here = who_is_here(protocol.presence(presence))
+        if here != _last_presence.get(code):
+            _last_presence[code] = here
             await services.asend_presence(code, presence)
         if driver_needed:
             turn_driver.kick(code)
+    for code in await in_db_thread(services.pass_host_roles)(rooms.values()):
+        await services.asend_room_changed(code)
     for code in _last_presence.keys() - found.keys():
         del _last_presence[code]

@@ -37,6 +37,8 @@ PREPARING_EVERY = 1.0
 _tasks: dict[str, asyncio.Task] = {}
 _again: set[str] = set()
 _timers: dict[str, asyncio.TimerHandle] = {}
+#: The turns being played at the host's request (kept referenced until they end).
+_away_tasks: set[asyncio.Task] = set()
 
 
 def decide(game: RulesGame, level: str) -> Action:
@@ -101,6 +103,51 @@ def _forget_timer(room_code: str) -> None:
         old.cancel()
 
 
+async def _play(room_code: str, plan: Plan) -> None:
+    """One move of ``plan``, if nobody moved since it was made (else nothing: plan again)."""
+    loaded = await in_db_thread(services.load_for_decision)(room_code)
+    if loaded is None or loaded[0].seq != plan.seq:
+        return
+    action = await _decide_visibly(room_code, loaded[0].rules, loaded[1], plan)
+    try:
+        await aplay(room_code, action, seat_index=plan.seat, by=plan.by, expected_seq=plan.seq)
+    except services.ServiceError as exc:
+        if exc.code != "stale":
+            raise
+
+
+async def play_for_away(room_code: str, guest: str | None) -> None:
+    """The host's ``play_for_away``: checked now (``services.play_for_away``'s refusals
+    raise here, for the socket's ``error``), then the computer plays the away player's whole
+    turn at once, in a task of its own. Every move is conditional on its seq, as the driver's."""
+    plan = await in_db_thread(services.play_for_away)(room_code, guest)
+    task = asyncio.get_running_loop().create_task(
+        _play_turn(room_code, guest, plan), name=f"away:{room_code}")
+    _away_tasks.add(task)
+    task.add_done_callback(_away_tasks.discard)
+
+
+async def _play_turn(room_code: str, guest: str | None, plan: Plan) -> None:
+    try:
+        while True:
+            await _play(room_code, plan)
+            try:
+                after = await in_db_thread(services.play_for_away)(room_code, guest)
+            except services.ServiceError:
+                return  # the game ended, the player came back, or the host is another
+            if after.seat != plan.seat or after.seq == plan.seq:
+                return  # the turn passed (or nothing moved: the driver takes it from here)
+            plan = after
+            if settings.BOT_DELAY:  # the next move after the usual pause, so people follow
+                await asyncio.sleep(float(settings.BOT_DELAY))
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("playing for an away player in room %s failed", room_code)
+    finally:
+        kick(room_code)
+
+
 async def _drive(room_code: str) -> None:
     try:
         while True:
@@ -113,17 +160,7 @@ async def _drive(room_code: str) -> None:
                 return
             if settings.BOT_DELAY:
                 await asyncio.sleep(float(settings.BOT_DELAY))
-            loaded = await in_db_thread(services.load_for_decision)(room_code)
-            if loaded is None or loaded[0].seq != plan.seq:
-                continue  # someone moved meanwhile: plan again
-            action = await _decide_visibly(room_code, loaded[0].rules, loaded[1], plan)
-            try:
-                await aplay(
-                    room_code, action, seat_index=plan.seat, by=plan.by,
-                    expected_seq=plan.seq)
-            except services.ServiceError as exc:
-                if exc.code != "stale":
-                    raise
+            await _play(room_code, plan)
     except (RulesError, services.ServiceError):
         log.exception("bot in room %s made an illegal move; it stops", room_code)
     except asyncio.CancelledError:

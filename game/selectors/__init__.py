@@ -8,7 +8,7 @@ Nothing here writes; the services (``game.services``) do, and may call these.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -119,6 +119,39 @@ def turn_deadline(room: Room, game_row: Game) -> datetime | None:
     return started + timedelta(seconds=room.turn_time * float(settings.TURN_TIME_SCALE))
 
 
+def grace_ends(last_seen: datetime | None, since: datetime) -> datetime:
+    """When a seated person away counts as gone: ``AWAY_GRACE`` after their last open socket
+    (or after ``since``, the game's or the room's start, if they never had one). Then the
+    computer plays their turns, and a host's role passes on. The turn driver, the countdown
+    every page shows and the host's passing read this one rule."""
+    return (last_seen or since) + timedelta(seconds=float(settings.AWAY_GRACE))
+
+
+def _seconds_until(moment: datetime, now: datetime) -> float:
+    return max(0.0, (moment - now).total_seconds())
+
+
+def autoplay_in(away: dict[int, list[int]]) -> dict[int, dict[int, float]]:
+    """Per room id of ``away`` (room id → the indexes of its seats whose person is away):
+    seconds until the computer plays for each of them (``grace_ends``), for the rooms with
+    a game running. Two queries, and none when nobody is away."""
+    if not away:
+        return {}
+    started = dict(Game.objects.filter(room_id__in=list(away), status=Game.Status.PLAYING,
+                                       room__status=Room.Status.PLAYING)
+                   .order_by("id").values_list("room_id", "created"))
+    if not started:
+        return {}
+    now = timezone.now()
+    found: dict[int, dict[int, float]] = {pk: {} for pk in started}
+    for room_id, index, last_seen in (Seat.objects.filter(room_id__in=list(started))
+                                      .values_list("room_id", "index", "last_seen")):
+        if index in away[room_id]:
+            found[room_id][index] = _seconds_until(
+                grace_ends(last_seen, started[room_id]), now)
+    return found
+
+
 @dataclass(frozen=True)
 class SeatView:
     """One seat of a room as its ``state`` shows it."""
@@ -130,6 +163,8 @@ class SeatView:
     connected: bool
     host: bool
     seed: str | None  # the dice seed it brings to the next game (None: a free seat)
+    #: Seconds until the computer plays for this seat's person, away during a game (else None).
+    autoplay_in: float | None = None
 
 
 @dataclass(frozen=True)
@@ -167,6 +202,12 @@ def room_state(room: Room, guest: str | None) -> RoomSnapshot:
     now_here, _ = presence_of([(s.index, s.kind, s.guest_key) for s in seats], _here(room))
     connected = dict(now_here.seats)
     game_row = current_game(room)
+    autoplay: dict[int, float] = {}
+    if game_row is not None and game_row.status == Game.Status.PLAYING \
+            and room.status == Room.Status.PLAYING:
+        now = timezone.now()
+        autoplay = {s.index: _seconds_until(grace_ends(s.last_seen, game_row.created), now)
+                    for s in seats if not connected.get(s.index, True)}
     mine = next((s for s in seats if guest and s.guest_key == guest), None)
     deadline = turn_deadline(room, game_row) if game_row else None
     return RoomSnapshot(
@@ -175,7 +216,8 @@ def room_state(room: Room, guest: str | None) -> RoomSnapshot:
                              level=s.bot_level or None,
                              connected=connected.get(s.index, False),
                              host=bool(s.guest_key) and s.guest_key == room.host_key,
-                             seed=s.client_seed if not s.is_free else None)
+                             seed=s.client_seed if not s.is_free else None,
+                             autoplay_in=autoplay.get(s.index))
                     for s in seats),
         watchers=now_here.watchers,
         options=options_of(room),
@@ -222,10 +264,13 @@ def others_here(room: Room, guest: str) -> bool:
 
 @dataclass(frozen=True)
 class Presence:
-    """Who is connected to a room: each seat's (index, connected), and how many watch."""
+    """Who is connected to a room: each seat's (index, connected), how many watch, and for
+    each seat whose person is away during a game, (index, seconds until the computer plays
+    for them)."""
 
     seats: tuple[tuple[int, bool], ...]
     watchers: int
+    autoplay_in: tuple[tuple[int, float], ...] = ()
 
 
 def presence(room: Room) -> Presence:
@@ -235,12 +280,18 @@ def presence(room: Room) -> Presence:
 
 def presences(rooms: Iterable[Room]) -> dict[str, tuple[Presence, bool]]:
     """Per room code: its presence, and whether the turn driver may have work there (a bot
-    seat, or a seated person away). Two queries, however many rooms."""
+    seat, or a seated person away). Two queries, however many rooms, and two more when
+    someone is away (``autoplay_in``)."""
     by_id = {room.pk: room for room in rooms}
     ids = list(by_id)
     seats = seat_rows(ids)
     here = live_guests(ids, timezone.now() - STALE_AFTER)
-    return {room.code: presence_of(seats[pk], here[pk]) for pk, room in by_id.items()}
+    found = {pk: presence_of(seats[pk], here[pk]) for pk in ids}
+    times = autoplay_in({pk: away for pk, (now_here, _) in found.items()
+                         if (away := [i for i, c in now_here.seats if not c])})
+    return {by_id[pk].code: (replace(now_here, autoplay_in=tuple(sorted(
+                times.get(pk, {}).items()))), driver)
+            for pk, (now_here, driver) in found.items()}
 
 
 def presence_of(seats: list[tuple[int, str, str]], here: list[str]) -> tuple[Presence, bool]:

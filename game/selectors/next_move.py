@@ -9,13 +9,12 @@ once the room's turn time ran out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
-from ..models import GameEvent, Room, Seat
-from . import connected_guests, current_game, others_here, someone_here, turn_deadline
+from ..models import Game, GameEvent, Room, Seat
+from . import connected_guests, current_game, grace_ends, others_here, someone_here, turn_deadline
 
 
 @dataclass(frozen=True)
@@ -50,13 +49,17 @@ def next_plan(room_code: str) -> Plan | None:
     if not (seat.guest_key and seat.guest_key in connected_guests(room)):
         if not others_here(room, seat.guest_key):
             return None  # nobody is waiting for them: the game waits too
-        away_since = seat.last_seen or game_row.created
-        away_due = away_since + timedelta(seconds=float(settings.AWAY_GRACE))
+        away_due = grace_ends(seat.last_seen, game_row.created)
         due = away_due if deadline is None else min(away_due, deadline)
     if due is None:
         return None  # their move, no turn time: nothing to do until they make it
     now = timezone.now()
     if now < due:
         return Plan(wait=(due - now).total_seconds())
+    return autoplay_plan(game_row, seat)
+
+
+def autoplay_plan(game_row: Game, seat: Seat) -> Plan:
+    """The computer plays the turn of ``seat``'s person now (away, or out of time)."""
     return Plan(seq=game_row.seq, seat=seat.index, level=settings.AUTOPLAY_LEVEL,
                 by=GameEvent.By.AUTOPLAY)  # type: ignore[arg-type]  # as above: a str

@@ -71,6 +71,11 @@ def send_room_changed(room_code: str) -> None:
     group_send(room_code, {"type": "room.changed"})
 
 
+async def asend_room_changed(room_code: str) -> None:
+    """``send_room_changed`` from the event loop."""
+    await agroup_send(room_code, {"type": "room.changed"})
+
+
 async def asend_presence(room_code: str, found: Presence) -> None:
     """Who is connected changed: every connection passes the ``presence`` frame on."""
     await agroup_send(room_code, {"type": "room.presence", "message": protocol.presence(found)})

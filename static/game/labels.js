@@ -19,6 +19,16 @@ const SHORT = {
   large_straight: "Lg. str.",
 };
 
+/** A countdown's seconds as a clock reads them: 52 → "0:52", 125 → "2:05". */
+export function clockText(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** What waits for an away player, `left` seconds before the computer plays for them. */
+export function awayNote(left) {
+  return `the computer plays their turn ${left > 0 ? `in ${clockText(left)}` : "now"}`;
+}
+
 /** The title of ruleset `name` ("Triple Yahtzee"). */
 export function rulesTitle(name) {
   return RULESET && RULESET.name === name ? RULESET.title : String(name);

@@ -11,7 +11,7 @@ import { installShortcuts } from "./keyboard.js";
 import { rulesTitle } from "./labels.js";
 import { renderStandings } from "./standings.js";
 import {
-  canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen, initialState,
+  awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen, initialState,
   isConnected, isMyTurn, myPlayer, reduce, rollDrawn, showColumn, status, syncAsked, toggleHeld,
   turnLeft,
 } from "./store.js";
@@ -201,7 +201,8 @@ function seatCommand(type, fields = {}) {
 
 const baseTitle = document.title;
 const els = {
-  turn: { turn: $("turn"), rollBtn: $("roll-btn"), rollsLeft: $("rolls-left"), table: $("table") },
+  turn: { turn: $("turn"), rollBtn: $("roll-btn"), rollsLeft: $("rolls-left"), table: $("table"),
+    playAway: $("play-away-btn") },
   host: {
     start: $("start-btn"), rematch: $("rematch-btn"), addSeat: $("add-seat-btn"),
     turnTimeField: $("turn-time-field"), turnTime: $("turn-time"),
@@ -264,14 +265,20 @@ function redraw() {
   renderLog(state, $("log"));
 }
 
-// The clock ticks on its own; at 0:00 the turn line says that the computer plays the turn.
+// The clock ticks on its own; at 0:00 the turn line says that the computer plays the turn,
+// and while the player to move is away it counts down to the computer playing for them.
 let clockLeft = null;
+let awayShown = null;
 setInterval(() => {
   const now = Date.now();
   const left = turnLeft(state, now);
   renderClock($("turn-clock"), left);
-  if (left === 0 && clockLeft !== 0) renderTurn(state, els.turn, now);
+  const away = awayLeft(state, now);
+  if ((left === 0 && clockLeft !== 0) || away !== awayShown) {
+    if (state.game) renderTurn(state, els.turn, now);
+  }
   clockLeft = left;
+  awayShown = away;
 }, 250);
 
 // --- wiring -------------------------------------------------------------------------------------
@@ -290,6 +297,7 @@ $("seed-form").addEventListener("submit", (e) => {
   command("seed", { seed: $("seed-input").value });
 });
 $("roll-btn").addEventListener("click", roll);
+$("play-away-btn").addEventListener("click", () => command("play_for_away"));
 $("start-btn").addEventListener("click", () => startGame("start"));
 $("rematch-btn").addEventListener("click", () => startGame("rematch"));
 $("add-seat-btn").addEventListener("click", () => seatCommand("add_seat"));

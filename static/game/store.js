@@ -92,6 +92,21 @@ export function computerPlayers(state) {
     .map((s) => playerOfSeat(state, s.seat)));
 }
 
+/** Seconds until the computer plays the turn of the player to move, a person who is away
+ * (the server's countdown, or the turn's own time if that ends sooner), or null: they are
+ * here, it is a computer's turn or mine, or the server sent no countdown. */
+export function awayLeft(state, now) {
+  const g = state.game;
+  if (!g || g.finished || isMyTurn(state)) return null;
+  const seat = seatOfPlayer(state, g.current_player);
+  if (!seat || seat.kind === "bot" || seat.connected || typeof seat.autoplayAt !== "number") {
+    return null;
+  }
+  const left = Math.max(0, Math.ceil((seat.autoplayAt - now) / 1000));
+  const turn = turnLeft(state, now);
+  return turn === null ? left : Math.min(left, turn);
+}
+
 /** Seconds left of the current turn (rooms with a turn time), or null. */
 export function turnLeft(state, now) {
   const g = state.game;
@@ -125,6 +140,7 @@ export function turnLine(state, now) {
     bot,
     autoplay: !mine && !bot
       && (awayPlayers(state).has(g.current_player) || turnLeft(state, now) === 0),
+    awayLeft: awayLeft(state, now),
     round: g.round,
     rounds: g.rounds,
   };
@@ -156,6 +172,9 @@ function onState(state, msg, ctx) {
     return { ...state, reload: true };
   }
   const room = msg.room ? { ...state.room, ...msg.room } : state.room;
+  if (msg.room && Array.isArray(msg.room.seats)) {
+    room.seats = msg.room.seats.map((s) => withAutoplayAt(s, ctx.now));
+  }
   const game = msg.game || null;
   let next = {
     ...state,
@@ -228,9 +247,18 @@ function onEvent(state, entry, ctx) {
   return withLogLines(next, state.game.id, [entry]);
 }
 
-function onPresence(state, msg) {
+// A seat's `autoplay_in` (seconds from the frame's arrival) kept as a time on the page's clock,
+// so the countdown goes on between frames.
+function withAutoplayAt(seat, now) {
+  if (!("autoplay_in" in seat)) return seat;
+  const left = seat.autoplay_in;
+  return { ...seat, autoplayAt: typeof left === "number" ? now + left * 1000 : null };
+}
+
+function onPresence(state, msg, ctx) {
   const seats = state.room.seats.map((s) => ({ ...s }));
-  for (const change of msg.seats || []) {
+  for (const frameSeat of msg.seats || []) {
+    const change = withAutoplayAt(frameSeat, ctx.now);
     const seat = seats.find((s) => s.seat === change.seat);
     if (seat) Object.assign(seat, change);
     else seats.push({ ...change });

@@ -27,7 +27,7 @@ ERROR_CODES = {
     "game_running", "no_players", "not_your_turn", "game_over", "no_rolls_left", "not_rolled",
     "hold_before_roll", "invalid_die_position", "unknown_box", "invalid_column", "box_filled",
     "joker_forbids", "no_seat", "not_seated", "player_here", "bad_level", "bad_option",
-    "last_seat", "room_full", "bad_seed",
+    "last_seat", "room_full", "bad_seed", "not_away",
 }
 
 huge_ints = st.sampled_from([2**31, 2**63, -(2**63), 10**100, -1, 5, 6, 10**4000 // 10**3990])
@@ -37,7 +37,8 @@ json_values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=6)
     | st.dictionaries(st.text(max_size=10), inner, max_size=6), max_leaves=25)
 types = (st.sampled_from(["roll", "score", "sync", "start", "rematch", "hold", "add_seat",
-                         "leave_seat", "seat_bot", "remove_seat", "room_options", "seed"])
+                         "leave_seat", "seat_bot", "remove_seat", "room_options", "seed",
+                         "play_for_away"])
          | st.text(max_size=20) | json_values)
 command_like = st.fixed_dictionaries(
     {"type": types},

@@ -8,7 +8,7 @@ import { loadFixture, usePageRuleset } from "./fixture.mjs";
 
 const triple = loadFixture().games.find((g) => g.rules === "triple");
 usePageRuleset(triple.ruleset);
-const { boxLabel, boxShort, describeEvent, rulesTitle, slotLabel } =
+const { awayNote, boxLabel, boxShort, clockText, describeEvent, rulesTitle, slotLabel } =
   await import("../../static/game/labels.js");
 const { parseSlot, slotName } = await import("../../static/game/ruleset.js");
 
@@ -64,4 +64,13 @@ test("the fixture's events all read as sentences", () => {
     }
   }
   assert.ok(kinds.has("rolled") && kinds.has("scored") && kinds.has("game_finished"));
+});
+
+test("countdowns read as a clock; the computer playing for someone away says when", () => {
+  assert.equal(clockText(52), "0:52");
+  assert.equal(clockText(125), "2:05");
+  assert.equal(clockText(0), "0:00");
+  assert.equal(awayNote(52), "the computer plays their turn in 0:52");
+  assert.equal(awayNote(1), "the computer plays their turn in 0:01");
+  assert.equal(awayNote(0), "the computer plays their turn now");
 });

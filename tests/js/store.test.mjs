@@ -9,7 +9,7 @@ import { loadFixture, pageData, usePageRuleset } from "./fixture.mjs";
 const { games } = loadFixture();
 usePageRuleset(games[0].ruleset);
 const {
-  LOG_LIMIT, awayPlayers, canHold, connectionChanged, initialState, isMyTurn, reduce, toggleHeld,
+  LOG_LIMIT, awayLeft, awayPlayers, canHold, connectionChanged, initialState, isMyTurn, reduce, toggleHeld,
   turnLine,
 } = await import("../../static/game/store.js");
 
@@ -64,11 +64,48 @@ test("a presence change reaches the turn line: the computer plays for a person a
     watchers: 0 }, ctx);
   assert.deepEqual([...awayPlayers(away)], [1]);
   assert.deepEqual(turnLine(away, ctx.now), { mine: false, name: "Bob", bot: false,
-    autoplay: true, round: bobToMove.game.round, rounds: 13 });
+    autoplay: true, awayLeft: null, round: bobToMove.game.round, rounds: 13 });
   assert.equal(bobToMove.room.seats[1].connected, true); // the state before is not changed
   const back = reduce(away, { type: "presence", seats: [{ seat: 1, connected: true }] }, ctx);
   assert.equal(turnLine(back, ctx.now).autoplay, false);
   assert.equal(back.room.watchers, 0); // a presence frame without watchers keeps the count
+});
+
+test("the countdown to the computer playing for an away player goes on from the frames", () => {
+  const bobToMove = stateWhere(twoPlayers.frames, (g) => g.current_player === 1 && !g.finished);
+  assert.equal(awayLeft(bobToMove, ctx.now), null); // Bob is here
+  const left = reduce(bobToMove, { type: "presence",
+    seats: [{ seat: 1, connected: false, autoplay_in: 52.3 }] }, ctx);
+  assert.equal(awayLeft(left, ctx.now), 53);
+  assert.equal(turnLine(left, ctx.now + 1000).awayLeft, 52);
+  assert.equal(awayLeft(left, ctx.now + 52_300), 0); // "now", never below
+  assert.equal(awayLeft(left, ctx.now + 90_000), 0);
+  // The turn's own time ends sooner: that is when the computer plays.
+  assert.equal(awayLeft({ ...left, turnEnds: ctx.now + 10_000 }, ctx.now), 10);
+  // A full state brings it too, counted from the state's arrival.
+  const later = { ...ctx, now: ctx.now + 5000 };
+  const state = { type: "state", seq: bobToMove.seq, game: bobToMove.game, you: bobToMove.you,
+    room: { ...bobToMove.room, seats: bobToMove.room.seats.map((s) => (s.seat === 1
+      ? { ...s, connected: false, autoplay_in: 20 } : { ...s, autoplay_in: null })) } };
+  const again = reduce(left, state, later);
+  assert.equal(awayLeft(again, later.now), 20);
+  // Bob is back: no countdown.
+  const back = reduce(left, { type: "presence",
+    seats: [{ seat: 1, connected: true, autoplay_in: null }] }, ctx);
+  assert.equal(awayLeft(back, ctx.now), null);
+  assert.equal(turnLine(back, ctx.now).autoplay, false);
+});
+
+test("no away countdown on my own turn or a computer's", () => {
+  const annToMove = stateWhere(twoPlayers.frames, (g) => g.current_player === 0 && !g.finished
+    && g.round > 1);
+  const away = reduce(annToMove, { type: "presence",
+    seats: [{ seat: 0, connected: false, autoplay_in: 30 }] }, ctx);
+  assert.equal(awayLeft(away, ctx.now), null); // the page of Ann, seat 0
+  const bobToMove = stateWhere(twoPlayers.frames, (g) => g.current_player === 1 && !g.finished);
+  const bot = reduce(bobToMove, { type: "presence",
+    seats: [{ seat: 1, kind: "bot", connected: false, autoplay_in: 30 }] }, ctx);
+  assert.equal(awayLeft(bot, ctx.now), null);
 });
 
 test("a computer's turn is named so, never played 'for' it", () => {

@@ -253,9 +253,12 @@ async def test_unknown_room_is_refused_and_presence_is_shared(connect, sessions)
     ann = await connect(room.code, people[0][0], "ann")
     bob = await connect(room.code, people[1][0], "bob")
     msg = await ann.until(lambda m: m["type"] == "presence" and m["seats"][1]["connected"])
-    assert msg["seats"] == [{"seat": 0, "connected": True}, {"seat": 1, "connected": True}]
+    assert msg["seats"] == [{"seat": 0, "connected": True, "autoplay_in": None},
+                            {"seat": 1, "connected": True, "autoplay_in": None}]
     await bob.close()
     msg = await ann.until(lambda m: m["type"] == "presence")
-    assert msg["seats"][1] == {"seat": 1, "connected": False} and msg["watchers"] == 0
+    # No game: nobody's turn is played for them.
+    assert msg["seats"][1] == {"seat": 1, "connected": False, "autoplay_in": None}
+    assert msg["watchers"] == 0
     assert (await Room.objects.aget(pk=room.pk)).status == "waiting"
     await ann.close()

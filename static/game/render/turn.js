@@ -2,9 +2,10 @@
 // is away or out of time), the roll button and the rolls left.
 
 import { h, replaceChildren } from "../dom.js";
-import { canRoll, turnLine } from "../store.js";
+import { awayNote, clockText } from "../labels.js";
+import { canRoll, isConnected, isHost, turnLine } from "../store.js";
 
-/** els: {turn, rollBtn, rollsLeft, table}. Only while a game is shown. */
+/** els: {turn, rollBtn, rollsLeft, table, playAway}. Only while a game is shown. */
 export function renderTurn(state, els, now) {
   const g = state.game;
   const line = turnLine(state, now);
@@ -14,11 +15,18 @@ export function renderTurn(state, els, now) {
     if (g.dice && g.rolls_left === 0) hint = " — pick a box for this roll.";
     else if (g.dice) hint = " — hold dice and roll again, or pick a box.";
     els.turn.append(h("strong", {}, "Your turn"), hint);
+  } else if (line.awayLeft !== null) {
+    els.turn.append(h("strong", {}, line.name), " is away",
+      h("span", { class: "autoplay" }, ` — ${awayNote(line.awayLeft)}`));
   } else {
     els.turn.append(h("strong", {}, line.name), line.bot ? "’s turn (computer)" : "’s turn");
     if (line.autoplay) els.turn.append(h("span", { class: "autoplay" }, " — the computer plays it"));
   }
   els.turn.append(h("span", { class: "round" }, ` · round ${line.round} of ${line.rounds}`));
+  // The host need not make everyone wait out the grace.
+  els.playAway.hidden = !(isHost(state) && line.awayLeft !== null && line.awayLeft > 0);
+  els.playAway.disabled = !isConnected(state) || state.busy;
+  if (line.awayLeft !== null) els.playAway.textContent = `Play for ${line.name} now`;
   els.turn.classList.toggle("mine", line.mine);
   els.table.classList.toggle("mine", line.mine);
   const dice = state.page.dice;
@@ -38,7 +46,7 @@ export function renderTurn(state, els, now) {
 export function renderClock(clock, left) {
   clock.hidden = left === null;
   if (left === null) return;
-  const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  const text = clockText(left);
   if (clock.dataset.left !== String(left)) {
     clock.dataset.left = String(left);
     replaceChildren(clock, h("span", { class: "visually-hidden" }, "Time left for this turn: "),

@@ -1,0 +1,114 @@
+"""A seated person away: everyone sees when the computer plays for them, the host can have it
+played at once, and a host away past the grace hands the role on."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.models import Room
+from game.realtime import heartbeat
+from tests.support.sockets import play_move, seated_room
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+def seat_of(frame, index):
+    seats = frame["room"]["seats"] if frame["type"] == "state" else frame["seats"]
+    return next(s for s in seats if s["seat"] == index)
+
+
+async def test_everyone_is_told_when_the_computer_plays_for_an_away_player(
+        connect, sessions, settings):
+    settings.AWAY_GRACE = 600
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    ann = await connect(room.code, people[0][0], "ann")
+    bob = await connect(room.code, people[1][0], "bob")
+    assert seat_of(ann.state, 1)["autoplay_in"] is None  # no game yet: nobody is waited for
+    await ann.send({"type": "start"})
+    await ann.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    await bob.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    await bob.close()
+    left = await ann.until(lambda m: m["type"] == "presence"
+                           and not seat_of(m, 1)["connected"])
+    assert 590 <= seat_of(left, 1)["autoplay_in"] <= 600
+    assert seat_of(left, 0)["autoplay_in"] is None  # Ann is here
+    # The countdown changes with every reading, who is here does not: beats announce nothing.
+    await heartbeat.beat()
+    await heartbeat.beat()
+    assert await ann.comm.receive_nothing(timeout=0.5)
+    watcher = await connect(room.code, None, "watcher")
+    assert 0 < seat_of(watcher.state, 1)["autoplay_in"] <= seat_of(left, 1)["autoplay_in"]
+    assert seat_of(watcher.state, 0)["autoplay_in"] is None
+    # Bob is back: nobody waits for the computer any more.
+    bob = await connect(room.code, people[1][0], "bob")
+    back = await ann.until(lambda m: m["type"] == "presence" and seat_of(m, 1)["connected"])
+    assert seat_of(back, 1)["autoplay_in"] is None
+    assert seat_of(bob.state, 1)["autoplay_in"] is None
+    for client in (ann, bob, watcher):
+        await client.close()
+
+
+async def test_the_host_has_the_computer_play_an_away_players_turn_now(
+        connect, sessions, settings):
+    settings.AWAY_GRACE = 3600  # without the host, Bob's turn would wait an hour
+    settings.AUTOPLAY_LEVEL = "easy"
+    settings.WS_RATE_PER_SECOND = 10_000
+    room, people = await seated_room(sessions, ["Ann", "Bob", "Cy"])
+    ann = await connect(room.code, people[0][0], "ann")
+    cy = await connect(room.code, people[2][0], "cy")
+    refused = await ann.request({"type": "play_for_away", "id": "early"})
+    assert (refused["type"], refused["code"], refused["id"]) == ("error", "no_game", "early")
+    await ann.send({"type": "start"})
+    for client in (ann, cy):
+        await client.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    refused = await ann.request({"type": "play_for_away"})
+    assert (refused["type"], refused["code"]) == ("error", "not_away")  # Ann's turn, Ann here
+    while ann.game["current_player"] == 0:
+        await play_move(ann, [ann, cy])
+    assert ann.game["current_player"] == 1  # Bob never came
+    refused = await cy.request({"type": "play_for_away"})
+    assert (refused["type"], refused["code"]) == ("error", "not_host")
+    refusals = len(ann.errors)
+    await ann.send({"type": "play_for_away"})
+    passed = await ann.until(lambda m: m["type"] == "event"
+                             and m["event"]["kind"] == "turn_started")
+    assert passed["event"]["player"] == 2
+    bobs = [m for m in ann.events if m["event"].get("player") == 1
+            and m["event"]["kind"] in ("rolled", "scored")]
+    assert bobs[-1]["event"]["kind"] == "scored"
+    assert {m["by"] for m in bobs} == {"autoplay"}
+    assert len(ann.errors) == refusals
+    # Cy's turn, Cy here: the host cannot take it from them.
+    refused = await ann.request({"type": "play_for_away"})
+    assert (refused["type"], refused["code"]) == ("error", "not_away")
+    for client in (ann, cy):
+        await client.close()
+
+
+async def test_a_host_away_past_the_grace_hands_the_role_to_a_player_who_is_here(
+        connect, sessions, settings):
+    settings.AWAY_GRACE = 3600
+    room, people = await seated_room(sessions, ["Ann", "Bob", "Cy"])
+    ann = await connect(room.code, people[0][0], "ann")
+    cy = await connect(room.code, people[2][0], "cy")
+    watcher = await connect(room.code, None, "watcher")
+    await ann.close()
+    await cy.until(lambda m: m["type"] == "presence" and not seat_of(m, 0)["connected"])
+    await heartbeat.beat()  # within the grace: Ann is still the host
+    assert (await Room.objects.aget(pk=room.pk)).host_key == people[0][1]
+    settings.AWAY_GRACE = 0
+    await heartbeat.beat()
+    # Bob never came: Cy, the first seated player here, is the host now, and everyone is told.
+    state = await cy.until(lambda m: m["type"] == "state")
+    assert state["you"] == {"seat": 2, "host": True}
+    assert [s["host"] for s in state["room"]["seats"]] == [False, False, True]
+    seen = await watcher.until(lambda m: m["type"] == "state")
+    assert seen["you"]["host"] is False and seat_of(seen, 2)["host"] is True
+    assert (await Room.objects.aget(pk=room.pk)).host_key == people[2][1]
+    reply = await cy.request({"type": "room_options", "turn_time": 60})
+    assert reply["type"] == "state" and reply["room"]["turn_time"] == 60  # a host's command
+    # Ann is back: she plays on, as a guest of the new host.
+    ann = await connect(room.code, people[0][0], "ann")
+    assert ann.state["you"] == {"seat": 0, "host": False}
+    for client in (ann, cy, watcher):
+        await client.close()
