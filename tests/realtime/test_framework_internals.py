@@ -5,8 +5,10 @@ silently going stale."""
 from __future__ import annotations
 
 import ast
+import asyncio
 import inspect
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from autobahn.websocket.protocol import WebSocketProtocol
@@ -44,8 +46,7 @@ def test_channels_dispatch_is_still_the_one_the_consumer_copies():
     assert _code_of(inspect.getsource(AsyncConsumer.dispatch)) == _code_of(CHANNELS_DISPATCH)
 
 
-@pytest.mark.asyncio
-async def test_the_consumer_dispatches_like_channels_without_closing_connections(monkeypatch):
+def test_the_consumer_dispatches_like_channels_without_closing_connections(monkeypatch):
     closed: list[None] = []
 
     async def record_close() -> None:
@@ -59,12 +60,20 @@ async def test_the_consumer_dispatches_like_channels_without_closing_connections
         sent.append(text_data)
 
     consumer.send = send
-    await consumer.dispatch({"type": "room.frame", "text": "hello"})
-    assert sent == ["hello"] and closed == []
-    await AsyncConsumer.dispatch(consumer, {"type": "room.frame", "text": "again"})
-    assert sent == ["hello", "again"] and closed == [None]  # what ours leaves out
-    with pytest.raises(ValueError):
-        await consumer.dispatch({"type": "no.such_handler"})
+
+    async def scenario() -> None:
+        await consumer.dispatch({"type": "room.frame", "text": "hello"})
+        assert sent == ["hello"] and closed == []
+        await AsyncConsumer.dispatch(consumer, {"type": "room.frame", "text": "again"})
+        assert sent == ["hello", "again"] and closed == [None]  # what ours leaves out
+        with pytest.raises(ValueError):
+            await consumer.dispatch({"type": "no.such_handler"})
+
+    # A loop of its own, on a thread of its own: pytest-django runs the tests without a
+    # database last, after the browser tests, whose Playwright (sync API) keeps an event loop
+    # running on this thread for the whole session.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, scenario()).result()
 
 
 def test_daphne_refuses_a_send_after_close_with_the_class_the_consumer_ignores():
