@@ -34,7 +34,16 @@ from tests.support.readme import (
 from tests.support.servers import REPO, TEARDOWN_WAIT, free_port, serve, stop
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS
-from .pages import confirm_if_asked, dice, last_seq, options, roll, wait_connected, wait_seq
+from .pages import (
+    confirm_if_asked,
+    dice,
+    last_seq,
+    options,
+    roll,
+    start_game,
+    wait_connected,
+    wait_seq,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -213,6 +222,9 @@ def test_the_readme_recipe_serves_a_game_over_https_and_wss_from_both_daphnes(
         for _ in range(2)]
     try:
         ann, bea = (context.new_page() for context in contexts)
+        errors: list[str] = []  # any script error in a page fails the test
+        for page in (ann, bea):
+            page.on("pageerror", lambda e: errors.append(str(e)))
         sockets_opened: list[str] = []
         ann.on("websocket", lambda ws: sockets_opened.append(ws.url))
 
@@ -259,13 +271,14 @@ def test_the_readme_recipe_serves_a_game_over_https_and_wss_from_both_daphnes(
         assert {address for _, address, _ in sockets(site.database, room)} == {"::1"}
 
         # A game across both servers: each move reaches the other player through Redis.
-        ann.locator("#start-btn").click()
+        start_game(ann)
         for _ in range(2):
             for me, other in ((ann, bea), (bea, ann)):
                 roll(me)
                 other.wait_for_function("n => window.yahtzeeRoom.seq.last >= n",
                                         arg=last_seq(me))
                 assert dice(other) == dice(me)
+                expect(me.locator("#scorecard button.option").first).to_be_visible()
                 best = max(options(me), key=lambda o: (o.points, -o.index))
                 before = last_seq(me)
                 me.locator(f'#scorecard button.option[data-box="{best.box}"]').click()
@@ -279,6 +292,7 @@ def test_the_readme_recipe_serves_a_game_over_https_and_wss_from_both_daphnes(
         assert "nginx" in ann.content()
         served = ann.goto(f"{SITE}/static/game/site.css")  # other paths still pass
         assert served is not None and served.status == 200
+        assert not errors, errors
     finally:
         for context in contexts:
             context.close()
