@@ -14,10 +14,8 @@ import pwd
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +24,7 @@ import psycopg
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
+from benchmarks.load.services import wait_for_port
 from tests.support.readme import (
     readme_nginx_config,
     readme_production_commands,
@@ -51,17 +50,6 @@ HOST = "yahtzee.example"  # the README's ALLOWED_HOSTS and server_name
 SITE = f"https://{HOST}"
 #: What a client might claim; nginx must replace it with the address it saw.
 SPOOFED = "203.0.113.9"
-
-
-def wait_for_ipv6_port(port: int, proc: subprocess.Popen, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while proc.poll() is None and time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("::1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"nginx is not listening on [::1]:{port} (exit code {proc.poll()})")
 
 
 def nginx_binary() -> str:
@@ -178,7 +166,7 @@ def production(tmp_path: Path, redis_url: str, postgres_url: str,
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         procs.append(nginx)
         for listen in (80, 443):
-            wait_for_ipv6_port(ports.listen(listen), nginx)
+            wait_for_port(ports.listen(listen), 20, nginx, host="::1")
         yield Site(database, ports)
     finally:
         for proc in reversed(procs):
