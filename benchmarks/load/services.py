@@ -28,17 +28,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for_port(port: int, timeout: float = 30.0, proc: subprocess.Popen | None = None) -> None:
+def wait_for_port(port: int, timeout: float = 30.0, proc: subprocess.Popen | None = None,
+                  host: str = "127.0.0.1") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"process {proc.args!r} exited with {proc.returncode}")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            with socket.create_connection((host, port), timeout=0.5):
                 return
         except OSError:
             time.sleep(0.1)
-    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout:.0f} s")
+    raise TimeoutError(f"nothing listens on {host}:{port} after {timeout:.0f} s")
 
 
 #: How long a test waits for a server it is done with. On SIGTERM Daphne waits up to its
