@@ -61,3 +61,65 @@ class Flood:
             self.counts["replies"] += 1
             if '"rate_limited"' in message:
                 self.counts["rate_limited"] += 1
+
+
+#: A seed flood as one visitor can make it: tabs of one person seated alone in their own room,
+#: each sending a new ``seed`` this often (under WS_RATE_PER_SECOND), watched by many sockets
+#: of other visitors, so that every change costs every watcher a full ``state``.
+SEED_PERIOD = 0.126
+
+
+@dataclass
+class SeedFlood:
+    tabs: int
+    watchers: int
+    counts: Counter = field(default_factory=Counter)
+    tasks: list[asyncio.Task] = field(default_factory=list)
+
+    def start(self, code: str, cookie: str, http_urls: list[str], until: float) -> None:
+        for i in range(self.tabs + self.watchers):
+            base = http_urls[i % len(http_urls)]
+            url = base.replace("http", "ws", 1) + f"/ws/rooms/{code}/"
+            tab = i < self.tabs
+            self.tasks.append(asyncio.create_task(
+                self._one(url, base, until, cookie if tab else "", i if tab else None)))
+
+    async def stop(self) -> dict[str, int]:
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        return dict(self.counts)
+
+    async def _one(self, url: str, origin: str, until: float, cookie: str,
+                   tab: int | None) -> None:
+        headers = [("Cookie", cookie)] if cookie else []
+        try:
+            ws = await connect(url, origin=Origin(origin), additional_headers=headers,
+                               compression=None, max_size=2**22, ping_interval=None,
+                               open_timeout=60, close_timeout=2)
+        except Exception:  # noqa: BLE001 - counted, as a refused hostile socket may be
+            self.counts["refused"] += 1
+            return
+        self.counts["opened"] += 1
+        reader = asyncio.create_task(self._drain(ws))
+        next_at, n = time.perf_counter(), 0
+        try:
+            while time.perf_counter() < until:
+                if tab is not None:
+                    n += 1
+                    await ws.send(f'{{"type": "seed", "seed": "flood-{tab}-{n}"}}')
+                    self.counts["seeds_sent"] += 1
+                next_at += SEED_PERIOD
+                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        except ConnectionClosed:
+            self.counts["closed"] += 1
+        finally:
+            await ws.close()
+            reader.cancel()
+
+    async def _drain(self, ws: ClientConnection) -> None:
+        async for message in ws:
+            if isinstance(message, bytes):
+                continue
+            if message.startswith(('{"type":"state"', '{"type": "state"')):
+                self.counts["states"] += 1
+            elif '"rate_limited"' in message:
+                self.counts["rate_limited"] += 1
