@@ -327,7 +327,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         process's sockets to it (``room_refresh``). Awaited here, so that nothing the room
         sends later reaches this socket before it; a change that a read this socket sent
         covers already sends nothing more."""
-        read = await room_refresh.refreshed(self.code, event["change"])
+        read = await room_refresh.refreshed(self.code, event.get("change"))
         if read.number <= self._read_number:
             return  # this socket sent that read, or a later one, already
         self._read_number = read.number

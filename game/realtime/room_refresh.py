@@ -63,10 +63,11 @@ _covered: OrderedDict[str, Refreshed] = OrderedDict()
 _reads: set[asyncio.Task[None]] = set()
 
 
-async def refreshed(code: str, change: str) -> Refreshed:
+async def refreshed(code: str, change: str | None) -> Refreshed:
     """A read of the room that started after the change ``change`` was first seen in this
-    process, shared with every socket of the process that sees a change before it starts."""
-    done = _covered.get(change)
+    process, shared with every socket of the process that sees a change before it starts
+    (a change without an id waits for the next read)."""
+    done = _covered.get(change) if change else None
     if done is not None:
         return done
     pending = _pending.get(code)
@@ -75,7 +76,8 @@ async def refreshed(code: str, change: str) -> Refreshed:
         task = asyncio.create_task(_read_after_window(code, pending))
         _reads.add(task)  # the loop keeps only a weak reference to a task
         task.add_done_callback(_reads.discard)
-    pending.changes.add(change)
+    if change:
+        pending.changes.add(change)
     # Shielded: a socket cancelled while it waits must not cancel the others' read.
     return await asyncio.shield(pending.future)
 
