@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -28,39 +30,12 @@ class Flood:
         for i in range(self.sockets):
             base = http_urls[i % len(http_urls)]
             url = base.replace("http", "ws", 1) + f"/ws/rooms/{codes[i % len(codes)]}/"
-            self.tasks.append(asyncio.create_task(self._one(url, base, until)))
+            self.tasks.append(asyncio.create_task(
+                flood_socket(url, base, until, self.counts, lambda n: SYNC, 1 / RATE)))
 
     async def stop(self) -> dict[str, int]:
         await asyncio.gather(*self.tasks, return_exceptions=True)
         return dict(self.counts)
-
-    async def _one(self, url: str, origin: str, until: float) -> None:
-        try:
-            ws = await connect(url, origin=Origin(origin), compression=None, max_size=2**22,
-                               ping_interval=None, open_timeout=60, close_timeout=2)
-        except Exception:  # noqa: BLE001 - a refused hostile socket is the point of the caps
-            self.counts["refused"] += 1
-            return
-        self.counts["opened"] += 1
-        reader = asyncio.create_task(self._drain(ws))
-        next_at = time.perf_counter()
-        try:
-            while time.perf_counter() < until:
-                await ws.send(SYNC)
-                self.counts["sent"] += 1
-                next_at += 1 / RATE
-                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
-        except ConnectionClosed:
-            self.counts["closed"] += 1
-        finally:
-            await ws.close()
-            reader.cancel()
-
-    async def _drain(self, ws: ClientConnection) -> None:
-        async for message in ws:
-            self.counts["replies"] += 1
-            if '"rate_limited"' in message:
-                self.counts["rate_limited"] += 1
 
 
 #: A seed flood as one visitor can make it: tabs of one person seated alone in their own room,
@@ -80,46 +55,56 @@ class SeedFlood:
         for i in range(self.tabs + self.watchers):
             base = http_urls[i % len(http_urls)]
             url = base.replace("http", "ws", 1) + f"/ws/rooms/{code}/"
-            tab = i < self.tabs
-            self.tasks.append(asyncio.create_task(
-                self._one(url, base, until, cookie if tab else "", i if tab else None)))
+            tab = i < self.tabs  # else a watcher: it only receives
+            self.tasks.append(asyncio.create_task(flood_socket(
+                url, base, until, self.counts, partial(_seed, i) if tab else None,
+                SEED_PERIOD, cookie if tab else "")))
 
     async def stop(self) -> dict[str, int]:
         await asyncio.gather(*self.tasks, return_exceptions=True)
         return dict(self.counts)
 
-    async def _one(self, url: str, origin: str, until: float, cookie: str,
-                   tab: int | None) -> None:
-        headers = [("Cookie", cookie)] if cookie else []
-        try:
-            ws = await connect(url, origin=Origin(origin), additional_headers=headers,
-                               compression=None, max_size=2**22, ping_interval=None,
-                               open_timeout=60, close_timeout=2)
-        except Exception:  # noqa: BLE001 - counted, as a refused hostile socket may be
-            self.counts["refused"] += 1
-            return
-        self.counts["opened"] += 1
-        reader = asyncio.create_task(self._drain(ws))
-        next_at, n = time.perf_counter(), 0
-        try:
-            while time.perf_counter() < until:
-                if tab is not None:
-                    n += 1
-                    await ws.send(f'{{"type": "seed", "seed": "flood-{tab}-{n}"}}')
-                    self.counts["seeds_sent"] += 1
-                next_at += SEED_PERIOD
-                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
-        except ConnectionClosed:
-            self.counts["closed"] += 1
-        finally:
-            await ws.close()
-            reader.cancel()
 
-    async def _drain(self, ws: ClientConnection) -> None:
-        async for message in ws:
-            if isinstance(message, bytes):
-                continue
-            if message.startswith(('{"type":"state"', '{"type": "state"')):
-                self.counts["states"] += 1
-            elif '"rate_limited"' in message:
-                self.counts["rate_limited"] += 1
+def _seed(tab: int, n: int) -> str:
+    return f'{{"type": "seed", "seed": "flood-{tab}-{n}"}}'
+
+
+async def flood_socket(url: str, origin: str, until: float, counts: Counter,
+                       frame: Callable[[int], str] | None, period: float,
+                       cookie: str = "") -> None:
+    """One hostile socket: ``frame(n)`` sent every ``period`` seconds until ``until`` (or
+    nothing, with None), what comes back counted."""
+    headers = [("Cookie", cookie)] if cookie else []
+    try:
+        ws = await connect(url, origin=Origin(origin), additional_headers=headers,
+                           compression=None, max_size=2**22, ping_interval=None,
+                           open_timeout=60, close_timeout=2)
+    except Exception:  # noqa: BLE001 - a refused hostile socket is the point of the caps
+        counts["refused"] += 1
+        return
+    counts["opened"] += 1
+    reader = asyncio.create_task(_drain(ws, counts))
+    next_at, n = time.perf_counter(), 0
+    try:
+        while time.perf_counter() < until:
+            if frame is not None:
+                n += 1
+                await ws.send(frame(n))
+                counts["sent"] += 1
+            next_at += period
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+    except ConnectionClosed:
+        counts["closed"] += 1
+    finally:
+        await ws.close()
+        reader.cancel()
+
+
+async def _drain(ws: ClientConnection, counts: Counter) -> None:
+    async for message in ws:
+        counts["replies"] += 1
+        if isinstance(message, str) and message.startswith(
+                ('{"type":"state"', '{"type": "state"')):
+            counts["states"] += 1
+        elif '"rate_limited"' in str(message):
+            counts["rate_limited"] += 1
