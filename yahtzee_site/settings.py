@@ -277,7 +277,7 @@ WS_HOLD_BURST = env.float("WS_HOLD_BURST", default=10.0)
 WS_HOLD_PER_SECOND = env.float("WS_HOLD_PER_SECOND", default=4.0)
 #: Commands that change the room as a whole (``seed``, seat commands, ``room_options``,
 #: ``start``, ``rematch``) per socket: each costs every socket of the room a ``state``.
-WS_ROOM_BURST = env.float("WS_ROOM_BURST", default=5.0)
+WS_ROOM_BURST = env.float("WS_ROOM_BURST", default=10.0)
 WS_ROOM_PER_SECOND = env.float("WS_ROOM_PER_SECOND", default=1.0)
 #: Seconds a server process gathers a room's changes before it reads the room once for all
 #: its sockets to it (game/realtime/room_refresh.py).

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.timeout(120)
 
 BURST = 3  # the default WS_SYNC_BURST (docs/protocol.md)
 HOLD_BURST = 10  # the default WS_HOLD_BURST
-ROOM_BURST = 5  # the default WS_ROOM_BURST
+ROOM_BURST = 10  # the default WS_ROOM_BURST
 
 
 @pytest.fixture
@@ -84,14 +84,15 @@ def test_a_room_change_flood_gets_a_few_answers_then_one_error(room: SeededRoom)
     tab.open()
     tab.drain(0.3)
     stored = [tuple(e) for e in room.site.stored_events(room.code)]
-    for i in range(12):  # under the frame limit: only the room budget speaks
+    for i in range(ROOM_BURST + 6):  # under the frame limit: only the room budget speaks
         tab.send({"type": "seed" if i % 2 else "add_seat", **({"seed": f"s{i}"} if i % 2
                                                                 else {})})
         time.sleep(0.02)
     replies = [m for m in tab.drain(0.5) if m["type"] in ("state", "error")]
     # A game runs: each command admitted is refused by its service; then the budget.
-    assert [m["code"] for m in replies] == ["game_running"] * ROOM_BURST + ["rate_limited"], \
-        replies
+    codes = [m["code"] for m in replies]
+    assert codes[-1] == "rate_limited" and set(codes[:-1]) == {"game_running"}, codes
+    assert ROOM_BURST <= len(codes) - 1 <= ROOM_BURST + 2, codes  # + what refilled meanwhile
     assert [tuple(e) for e in room.site.stored_events(room.code)] == stored
     play(players, everyone, 2)  # the room plays on, and the tab still hears it
     tab.drain(0.5)
