@@ -51,14 +51,27 @@ class SeedFlood:
     counts: Counter = field(default_factory=Counter)
     tasks: list[asyncio.Task] = field(default_factory=list)
 
-    def start(self, code: str, cookie: str, http_urls: list[str], until: float) -> None:
+    go: asyncio.Future[float] | None = None
+
+    async def open(self, code: str, cookie: str, http_urls: list[str]) -> None:
+        """Open every socket before the measured load: what is measured is the flood, not a
+        crowd arriving."""
+        self.go = asyncio.get_running_loop().create_future()
+        ready = []
         for i in range(self.tabs + self.watchers):
             base = http_urls[i % len(http_urls)]
             url = base.replace("http", "ws", 1) + f"/ws/rooms/{code}/"
             tab = i < self.tabs  # else a watcher: it only receives
+            ready.append(asyncio.get_running_loop().create_future())
             self.tasks.append(asyncio.create_task(flood_socket(
-                url, base, until, self.counts, partial(_seed, i) if tab else None,
-                SEED_PERIOD, cookie if tab else "")))
+                url, base, self.go, self.counts, partial(_seed, i) if tab else None,
+                SEED_PERIOD, cookie if tab else "", ready[-1])))
+        await asyncio.gather(*ready)
+
+    def start(self, until: float) -> None:
+        """Every tab starts sending, until ``until``."""
+        assert self.go is not None, "open() first"
+        self.go.set_result(until)
 
     async def stop(self) -> dict[str, int]:
         await asyncio.gather(*self.tasks, return_exceptions=True)
@@ -69,11 +82,12 @@ def _seed(tab: int, n: int) -> str:
     return f'{{"type": "seed", "seed": "flood-{tab}-{n}"}}'
 
 
-async def flood_socket(url: str, origin: str, until: float, counts: Counter,
-                       frame: Callable[[int], str] | None, period: float,
-                       cookie: str = "") -> None:
+async def flood_socket(url: str, origin: str, until: float | asyncio.Future[float],
+                       counts: Counter, frame: Callable[[int], str] | None, period: float,
+                       cookie: str = "", ready: asyncio.Future[None] | None = None) -> None:
     """One hostile socket: ``frame(n)`` sent every ``period`` seconds until ``until`` (or
-    nothing, with None), what comes back counted."""
+    nothing, with None), what comes back counted. With ``ready``, that is set once the socket
+    is open (or refused), and ``until`` is a future: the flood starts when it is set."""
     headers = [("Cookie", cookie)] if cookie else []
     try:
         ws = await connect(url, origin=Origin(origin), additional_headers=headers,
@@ -82,11 +96,15 @@ async def flood_socket(url: str, origin: str, until: float, counts: Counter,
     except Exception:  # noqa: BLE001 - a refused hostile socket is the point of the caps
         counts["refused"] += 1
         return
+    finally:
+        if ready is not None:
+            ready.set_result(None)
     counts["opened"] += 1
     reader = asyncio.create_task(_drain(ws, counts))
-    next_at, n = time.perf_counter(), 0
     try:
-        while time.perf_counter() < until:
+        end = until if isinstance(until, float) else await until
+        next_at, n = time.perf_counter(), 0
+        while time.perf_counter() < end:
             if frame is not None:
                 n += 1
                 await ws.send(frame(n))

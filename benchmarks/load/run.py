@@ -139,6 +139,8 @@ async def run_phase(
             120,
         )
     on_connected()
+    if seed_flood is not None:
+        await seed_flood[0].open(seed_flood[1], seed_flood[2], http_urls)
     interval = 1.0 / shape.rate
     count = max(1, round(shape.duration * shape.rate))
     start = time.perf_counter() + 0.5
@@ -146,7 +148,7 @@ async def run_phase(
     flood = Flood(hostile)
     flood.start([s.code for s in seatings], http_urls, start + shape.duration)
     if seed_flood is not None:
-        seed_flood[0].start(seed_flood[1], seed_flood[2], http_urls, start + shape.duration)
+        seed_flood[0].start(start + shape.duration)
     on_start()
     # The generator is the clock: a collection of its thousands of sockets' objects stalls
     # its loop for tens of milliseconds, which would be measured as the servers' latency.
