@@ -275,6 +275,13 @@ WS_SYNC_PER_SECOND = env.float("WS_SYNC_PER_SECOND", default=0.2)
 #: ``hold`` (held dice shown to the room as they change) per socket: quick clicks pass.
 WS_HOLD_BURST = env.float("WS_HOLD_BURST", default=10.0)
 WS_HOLD_PER_SECOND = env.float("WS_HOLD_PER_SECOND", default=4.0)
+#: Commands that change the room as a whole (``seed``, seat commands, ``room_options``,
+#: ``start``, ``rematch``) per socket: each costs every socket of the room a ``state``.
+WS_ROOM_BURST = env.float("WS_ROOM_BURST", default=10.0)
+WS_ROOM_PER_SECOND = env.float("WS_ROOM_PER_SECOND", default=1.0)
+#: Seconds a server process gathers a room's changes before it reads the room once for all
+#: its sockets to it (game/realtime/room_refresh.py).
+WS_ROOM_REFRESH_WINDOW = env.float("WS_ROOM_REFRESH_WINDOW", default=0.1)
 #: Seconds a player may be away on their turn before the optimal bot plays it for them.
 AWAY_GRACE = env.float("AWAY_GRACE", default=60.0)
 #: The bot level that plays for a player away or out of time (tests use a cheap one: the

@@ -19,6 +19,7 @@ from typing import Any
 
 from . import services
 from .browser import seat_rooms
+from .hostile import SeedFlood
 from .report import held, print_table, with_ratios
 from .run import Seating, Shape, relay_seating, run_phase
 from .seed import seed_in_subprocess
@@ -61,6 +62,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hostile", type=int, default=0,
                    help="also run each app load with this many hostile sockets flooding "
                         "sync just under the rate limit (benchmarks/load/hostile.py)")
+    p.add_argument("--seed-flood", type=int, default=0, metavar="TABS",
+                   help="also run each app load beside a seed flood: one person seated alone "
+                        "in their own room, TABS tabs each sending a new seed every 126 ms, "
+                        "watched by --seed-flood-watchers sockets (benchmarks/load/hostile.py)")
+    p.add_argument("--seed-flood-watchers", type=int, default=88,
+                   help="watcher sockets of the seed flood's room")
     p.add_argument("--holds", action="store_true",
                    help="after every roll the roller shows one hold (a transient frame to the "
                         "whole room; on the relay a frame as small)")
@@ -85,6 +92,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--players must be 1-6 and --watchers 0-100")
     if not 0.01 <= args.rate <= 50 or not 1 <= args.duration <= 3600:
         p.error("--rate must be 0.01-50 and --duration 1-3600 s")
+    if not 0 <= args.seed_flood <= 100 or not 0 <= args.seed_flood_watchers <= 1000:
+        p.error("--seed-flood must be 0-100 tabs and --seed-flood-watchers 0-1000")
     if args.strategy_dir and not Path(args.strategy_dir).is_dir():
         p.error(f"--strategy-dir {args.strategy_dir!r} is not a directory")
     args.server_counts = [2] if args.only_scale_out else [1, 2] if args.scale_out else [1]
@@ -137,17 +146,27 @@ def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[
     with services.daphne_servers(application, servers_n, env, log_dir, tag) as servers:
         for rooms in args.room_steps:
             shape = Shape(rooms, args.players, args.watchers, args.rate, args.duration)
-            # With --hostile, the app's load is measured twice in a row: honest players only,
-            # then beside the hostile sockets (fresh rooms each time).
-            for hostile in ([0, args.hostile] if args.hostile and target == "app" else [0]):
+            # With --hostile or --seed-flood, the app's load is measured twice in a row:
+            # honest players only, then beside the hostile clients (fresh rooms each time).
+            hostile_too = (args.hostile or args.seed_flood) and target == "app"
+            for hostile in ([False, True] if hostile_too else [False]):
                 seatings = make_seatings(args, target, shape, servers.urls("http"), env)
+                flood = (seed_flood(args, env) if hostile and args.seed_flood else None)
                 print(f"[{target} x{servers_n}] {rooms} rooms x ({args.players} players + "
                       f"{args.watchers} watchers), {args.rate:g} move/s each, "
-                      f"{args.duration:g} s, {hostile} hostile sockets ...", file=sys.stderr,
-                      flush=True)
-                if not run_load(args, target, servers_n, servers, shape, seatings, hostile,
-                                results, path):
+                      f"{args.duration:g} s, {args.hostile if hostile else 0} hostile sockets"
+                      f"{', a seed flood' if flood else ''} ...", file=sys.stderr, flush=True)
+                if not run_load(args, target, servers_n, servers, shape, seatings,
+                                args.hostile if hostile else 0, results, path, flood):
                     return
+
+
+def seed_flood(args: argparse.Namespace,
+               env: dict[str, str]) -> tuple[SeedFlood, str, str]:
+    """The seed flood's room (one seat, its person's session, no game) and its clients."""
+    [room] = seed_in_subprocess(env, 1, 1, args.ruleset, start=False)
+    return (SeedFlood(args.seed_flood, args.seed_flood_watchers), room["code"],
+            room["player_cookies"][0])
 
 
 def make_seatings(args: argparse.Namespace, target: str, shape: Shape, http_urls: list[str],
@@ -163,17 +182,20 @@ def make_seatings(args: argparse.Namespace, target: str, shape: Shape, http_urls
 
 def run_load(args: argparse.Namespace, target: str, servers_n: int,
              servers: services.Servers, shape: Shape, seatings: list[Seating], hostile: int,
-             results: list[dict[str, Any]], path: Path) -> bool:
+             results: list[dict[str, Any]], path: Path,
+             flood: tuple[SeedFlood, str, str] | None = None) -> bool:
     """One measured load; False when it broke and the run should stop."""
     rooms, http_urls = shape.rooms, servers.urls("http")
     moves_cpu: list[float] = []  # server CPU seconds from the first move to the last
     connect_cpu: list[float] = []  # and from the first handshake to the last full state
     result = asyncio.run(run_phase(
-        target + ("+hostile" if hostile else ""), shape, seatings, http_urls,
+        target + ("+hostile" if hostile else "") + ("+seedflood" if flood else ""), shape,
+        seatings, http_urls,
         relay=target in RELAYS, on_start=servers.mark_cpu, hostile=hostile,
         holds=args.holds, on_moves_done=lambda: moves_cpu.append(servers.cpu_since_mark()),
         on_connecting=servers.mark_cpu,
         on_connected=lambda: connect_cpu.append(servers.cpu_since_mark()),
+        seed_flood=flood,
     ))
     cores = servers.cores_since_mark()
     moves = result["moves_ok"]

@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -28,36 +30,99 @@ class Flood:
         for i in range(self.sockets):
             base = http_urls[i % len(http_urls)]
             url = base.replace("http", "ws", 1) + f"/ws/rooms/{codes[i % len(codes)]}/"
-            self.tasks.append(asyncio.create_task(self._one(url, base, until)))
+            self.tasks.append(asyncio.create_task(
+                flood_socket(url, base, until, self.counts, lambda n: SYNC, 1 / RATE)))
 
     async def stop(self) -> dict[str, int]:
         await asyncio.gather(*self.tasks, return_exceptions=True)
         return dict(self.counts)
 
-    async def _one(self, url: str, origin: str, until: float) -> None:
-        try:
-            ws = await connect(url, origin=Origin(origin), compression=None, max_size=2**22,
-                               ping_interval=None, open_timeout=60, close_timeout=2)
-        except Exception:  # noqa: BLE001 - a refused hostile socket is the point of the caps
-            self.counts["refused"] += 1
-            return
-        self.counts["opened"] += 1
-        reader = asyncio.create_task(self._drain(ws))
-        next_at = time.perf_counter()
-        try:
-            while time.perf_counter() < until:
-                await ws.send(SYNC)
-                self.counts["sent"] += 1
-                next_at += 1 / RATE
-                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
-        except ConnectionClosed:
-            self.counts["closed"] += 1
-        finally:
-            await ws.close()
-            reader.cancel()
 
-    async def _drain(self, ws: ClientConnection) -> None:
-        async for message in ws:
-            self.counts["replies"] += 1
-            if '"rate_limited"' in message:
-                self.counts["rate_limited"] += 1
+#: A seed flood as one visitor can make it: tabs of one person seated alone in their own room,
+#: each sending a new ``seed`` this often (under WS_RATE_PER_SECOND), watched by many sockets
+#: of other visitors, so that every change costs every watcher a full ``state``.
+SEED_PERIOD = 0.126
+
+
+@dataclass
+class SeedFlood:
+    tabs: int
+    watchers: int
+    counts: Counter = field(default_factory=Counter)
+    tasks: list[asyncio.Task] = field(default_factory=list)
+
+    go: asyncio.Future[float] | None = None
+
+    async def open(self, code: str, cookie: str, http_urls: list[str]) -> None:
+        """Open every socket before the measured load: what is measured is the flood, not a
+        crowd arriving."""
+        self.go = asyncio.get_running_loop().create_future()
+        ready = []
+        for i in range(self.tabs + self.watchers):
+            base = http_urls[i % len(http_urls)]
+            url = base.replace("http", "ws", 1) + f"/ws/rooms/{code}/"
+            tab = i < self.tabs  # else a watcher: it only receives
+            ready.append(asyncio.get_running_loop().create_future())
+            self.tasks.append(asyncio.create_task(flood_socket(
+                url, base, self.go, self.counts, partial(_seed, i) if tab else None,
+                SEED_PERIOD, cookie if tab else "", ready[-1])))
+        await asyncio.gather(*ready)
+
+    def start(self, until: float) -> None:
+        """Every tab starts sending, until ``until``."""
+        assert self.go is not None, "open() first"
+        self.go.set_result(until)
+
+    async def stop(self) -> dict[str, int]:
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        return dict(self.counts)
+
+
+def _seed(tab: int, n: int) -> str:
+    return f'{{"type": "seed", "seed": "flood-{tab}-{n}"}}'
+
+
+async def flood_socket(url: str, origin: str, until: float | asyncio.Future[float],
+                       counts: Counter, frame: Callable[[int], str] | None, period: float,
+                       cookie: str = "", ready: asyncio.Future[None] | None = None) -> None:
+    """One hostile socket: ``frame(n)`` sent every ``period`` seconds until ``until`` (or
+    nothing, with None), what comes back counted. With ``ready``, that is set once the socket
+    is open (or refused), and ``until`` is a future: the flood starts when it is set."""
+    headers = [("Cookie", cookie)] if cookie else []
+    try:
+        ws = await connect(url, origin=Origin(origin), additional_headers=headers,
+                           compression=None, max_size=2**22, ping_interval=None,
+                           open_timeout=60, close_timeout=2)
+    except Exception:  # noqa: BLE001 - a refused hostile socket is the point of the caps
+        counts["refused"] += 1
+        return
+    finally:
+        if ready is not None:
+            ready.set_result(None)
+    counts["opened"] += 1
+    reader = asyncio.create_task(_drain(ws, counts))
+    try:
+        end = until if isinstance(until, float) else await until
+        next_at, n = time.perf_counter(), 0
+        while time.perf_counter() < end:
+            if frame is not None:
+                n += 1
+                await ws.send(frame(n))
+                counts["sent"] += 1
+            next_at += period
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+    except ConnectionClosed:
+        counts["closed"] += 1
+    finally:
+        await ws.close()
+        reader.cancel()
+
+
+async def _drain(ws: ClientConnection, counts: Counter) -> None:
+    async for message in ws:
+        counts["replies"] += 1
+        if isinstance(message, str) and message.startswith(
+                ('{"type":"state"', '{"type": "state"')):
+            counts["states"] += 1
+        elif '"rate_limited"' in str(message):
+            counts["rate_limited"] += 1

@@ -78,9 +78,12 @@ COLUMNS = [
 
 
 def label(r: dict[str, Any]) -> str:
-    """The target, the hostile sockets beside it and the hold frames, if any."""
+    """The target, the hostile sockets and the seed flood beside it and the hold frames, if
+    any."""
     hostile = r.get("hostile_sockets") or 0
     name = f'{r["target"]}+{hostile}h' if hostile else r["target"]
+    if r.get("seed_flood"):
+        name += f'+seed{r["seed_flood"]}'
     return name + ("+holds" if r.get("holds") else "")
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from .clients import Client, Room
-from .hostile import Flood
+from .hostile import Flood, SeedFlood
 from .stats import summary_ms
 
 CONNECT_CONCURRENCY = 8
@@ -125,7 +125,9 @@ async def run_phase(
     on_moves_done: Callable[[], None] = lambda: None,
     on_connecting: Callable[[], None] = lambda: None,
     on_connected: Callable[[], None] = lambda: None,
+    seed_flood: tuple[SeedFlood, str, str] | None = None,
 ) -> dict[str, Any]:
+    """One measured load; ``seed_flood``: a seed flood and its room's code and tabs' cookie."""
     rooms = build_rooms(seatings, http_urls, relay, holds)
     on_connecting()
     t_connect = time.perf_counter()
@@ -137,12 +139,16 @@ async def run_phase(
             120,
         )
     on_connected()
+    if seed_flood is not None:
+        await seed_flood[0].open(seed_flood[1], seed_flood[2], http_urls)
     interval = 1.0 / shape.rate
     count = max(1, round(shape.duration * shape.rate))
     start = time.perf_counter() + 0.5
     deadline = start + 3 * shape.duration + 30  # a load that cannot keep up still ends
     flood = Flood(hostile)
     flood.start([s.code for s in seatings], http_urls, start + shape.duration)
+    if seed_flood is not None:
+        seed_flood[0].start(start + shape.duration)
     on_start()
     # The generator is the clock: a collection of its thousands of sockets' objects stalls
     # its loop for tens of milliseconds, which would be measured as the servers' latency.
@@ -161,6 +167,7 @@ async def run_phase(
     generator_cores = (time.process_time() - cpu_before) / (time.perf_counter() - t_before)
     load_after = os.getloadavg()[0]
     hostile_counts = await flood.stop()
+    seed_counts = await seed_flood[0].stop() if seed_flood is not None else {}
     await asyncio.sleep(DRAIN_SECONDS)
     if not relay:
         await _final_sync(rooms)
@@ -180,6 +187,9 @@ async def run_phase(
                   connect_failure_reasons=dict(connect_failures),
                   generator_cpu_cores=round(generator_cores, 2),
                   hostile_sockets=hostile, hostile=hostile_counts, holds=holds,
+                  seed_flood=(f"{seed_flood[0].tabs}t{seed_flood[0].watchers}w"
+                              if seed_flood is not None else ""),
+                  seed_flood_counts=seed_counts,
                   holdings_received=sum(c.holdings for r in rooms for c in r.clients),
                   standings_received=sum(c.standings for r in rooms for c in r.clients),
                   machine_load_1min=[round(load_before, 2), round(load_after, 2)])

@@ -35,7 +35,7 @@ from ..protocol.inbound import (
     parse_seed,
 )
 from ..rules.errors import CodedError
-from . import heartbeat, turn_driver
+from . import heartbeat, room_refresh, turn_driver
 from . import insight_publisher as insight
 from .db_threads import in_db_thread
 from .moves import aplay
@@ -55,11 +55,17 @@ SEAT_COMMANDS: dict[str, Callable[[str, str | None, dict[str, Any]], object]] = 
         code, guest, **parse_options(msg)),
 }
 
+#: The commands that change the room as a whole (each makes every socket of it get a
+#: ``state``): they share one budget per socket (``WS_ROOM_BURST``, ``WS_ROOM_PER_SECOND``).
+ROOM_COMMANDS = frozenset({"seed", "start", "rematch", *SEAT_COMMANDS})
+
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     room: Room | None = None
     #: The last ``state`` sent, while nothing from the room came since (else None).
     _state_text: str | None = None
+    #: The number of the last shared read of the room this socket sent (``room_refresh``).
+    _read_number = 0
     #: The room as this socket last heard it (its ``state``, then ``presence`` and ``events``):
     #: its seat, the seats, the options, where the turn stands — enough to check a ``hold``.
     view: RoomView
@@ -86,6 +92,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # gap, not a stream of them (docs/protocol.md).
         self.syncs = Throttle(settings.WS_SYNC_PER_SECOND, settings.WS_SYNC_BURST)
         self.holds = Throttle(settings.WS_HOLD_PER_SECOND, settings.WS_HOLD_BURST)
+        # A room change costs every socket of the room a ``state``: a budget of its own.
+        self.room_changes = Throttle(settings.WS_ROOM_PER_SECOND, settings.WS_ROOM_BURST)
         self.view = RoomView()
         self.room = await in_db_thread(Room.objects.filter(code=self.code).first)()
         if self.room is None:
@@ -196,18 +204,31 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 turn_driver.kick(self.code)
         elif kind == "hold":
             await self.share_holds(parse_held(msg))
-        elif kind == "seed":
+        elif kind == "play_for_away":
+            await turn_driver.play_for_away(self.code, self.guest or None)
+        elif kind in ROOM_COMMANDS:
+            if self._room_change_admitted():
+                await self.change_room(kind, msg)
+        else:
+            raise BadMessage("unknown_type", f"Unknown message type {kind[:40]!r}.")
+
+    def _room_change_admitted(self) -> bool:
+        """Whether this socket's budget of room changes allows one more (refused once per
+        flood with ``rate_limited``, then dropped unanswered)."""
+        admitted = self.room_changes.admit()
+        if admitted == "refuse":
+            raise BadMessage("rate_limited", "Too many changes to the room; slow down.")
+        return admitted == "yes"
+
+    async def change_room(self, kind: str, msg: dict[str, Any]) -> None:
+        """A command that changes the room as a whole: everyone gets a ``state``."""
+        if kind == "seed":
             await in_db_thread(services.set_dice_seed)(self.code, self.guest, parse_seed(msg))
         elif kind in ("start", "rematch"):
             await in_db_thread(services.start_game)(self.code, self.guest)
             turn_driver.kick(self.code)
-        elif kind == "play_for_away":
-            await turn_driver.play_for_away(self.code, self.guest or None)
-        elif kind in SEAT_COMMANDS:
-            # Between games only (the services refuse during one); everyone gets a ``state``.
+        else:  # between games only (the services refuse during one)
             await in_db_thread(SEAT_COMMANDS[kind])(self.code, self.guest or None, msg)
-        else:
-            raise BadMessage("unknown_type", f"Unknown message type {kind[:40]!r}.")
 
     async def share_holds(self, held: list[int]) -> None:
         """The player to move shows the room which dice they hold, as they change them. Never
@@ -304,7 +325,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.send(text_data=event["text"])
 
     async def room_changed(self, event: dict[str, Any]) -> None:
-        await self.send_state()
+        """The room changed as a whole: its fresh ``state``, read once for all of this
+        process's sockets to it (``room_refresh``). Awaited here, so that nothing the room
+        sends later reaches this socket before it; a change that a read this socket sent
+        covers already sends nothing more."""
+        read = await room_refresh.refreshed(self.code, event.get("change"))
+        if read.number <= self._read_number:
+            return  # this socket sent that read, or a later one, already
+        self._read_number = read.number
+        frame, text = read.state_for(self.guest)
+        if text == self._state_text:
+            return  # the same state, and nothing from the room since
+        self.view = RoomView.of_state(frame)
+        self._state_text = text
+        await self.send(text_data=text)
 
     async def room_presence(self, event: dict[str, Any]) -> None:
         self._state_text = None

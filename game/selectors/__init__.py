@@ -197,6 +197,27 @@ class RoomSnapshot:
 
 def room_state(room: Room, guest: str | None) -> RoomSnapshot:
     """The room now, as the socket of ``guest`` sees it."""
+    return shared_room_state(room).seen_by(guest)
+
+
+@dataclass(frozen=True)
+class SharedRoomState:
+    """A room now, the same for every socket (``snapshot`` with no ``you``), and what each
+    socket's own part is read from: read once per room change, shown to many sockets."""
+
+    snapshot: RoomSnapshot
+    #: Each seated person's guest key and seat index.
+    seat_of: dict[str, int]
+    host_key: str
+
+    def seen_by(self, guest: str | None) -> RoomSnapshot:
+        """The room as the socket of ``guest`` sees it: only ``you`` differs."""
+        return replace(self.snapshot, you_seat=self.seat_of.get(guest) if guest else None,
+                       you_host=bool(guest) and guest == self.host_key)
+
+
+def shared_room_state(room: Room) -> SharedRoomState:
+    """The room now, as a whole; ``room`` is refreshed from the database."""
     room.refresh_from_db()
     seats = list(Seat.objects.filter(room=room).order_by("index"))
     now_here, _ = presence_of([(s.index, s.kind, s.guest_key) for s in seats], _here(room))
@@ -208,9 +229,8 @@ def room_state(room: Room, guest: str | None) -> RoomSnapshot:
         now = timezone.now()
         autoplay = {s.index: _seconds_until(grace_ends(s.last_seen, game_row.created), now)
                     for s in seats if not connected.get(s.index, True)}
-    mine = next((s for s in seats if guest and s.guest_key == guest), None)
     deadline = turn_deadline(room, game_row) if game_row else None
-    return RoomSnapshot(
+    snapshot = RoomSnapshot(
         code=room.code, name=room.name, rules=room.rules, status=room.status,
         seats=tuple(SeatView(index=s.index, name=s.display_name, kind=s.kind,
                              level=s.bot_level or None,
@@ -227,12 +247,18 @@ def room_state(room: Room, guest: str | None) -> RoomSnapshot:
         commitment=room.next_commitment or None,
         turn_ends_in=(max(0.0, (deadline - timezone.now()).total_seconds())
                       if deadline else None),
-        you_seat=mine.index if mine else None,
-        you_host=bool(guest) and guest == room.host_key,
+        you_seat=None,
+        you_host=False,
         game=game_state(game_row) if game_row else None,
         recent=recent_events(game_row) if game_row else [],
         seq=game_row.seq if game_row else 0,
     )
+    # The first seat of a guest, as ``next`` over the seats in order chose it.
+    seat_of: dict[str, int] = {}
+    for s in seats:
+        if s.guest_key:
+            seat_of.setdefault(s.guest_key, s.index)
+    return SharedRoomState(snapshot=snapshot, seat_of=seat_of, host_key=room.host_key)
 
 
 # --- presence: who is connected, kept in the database so every server process agrees ------

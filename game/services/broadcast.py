@@ -7,6 +7,7 @@ logged and swallowed: what is stored stays stored, and the command still succeed
 from __future__ import annotations
 
 import logging
+import uuid
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
@@ -67,8 +68,10 @@ async def asend_events(room_code: str, message: dict[str, Any] | None) -> None:
 
 
 def send_room_changed(room_code: str) -> None:
-    """Seats or the game changed as a whole: every connection sends its own fresh ``state``."""
-    group_send(room_code, {"type": "room.changed"})
+    """Seats or the game changed as a whole: every connection sends a fresh ``state``, read
+    once per server process for all (game/realtime/room_refresh.py). The id tells a process
+    which changes a read of the room covers."""
+    group_send(room_code, {"type": "room.changed", "change": uuid.uuid4().hex})
 
 
 async def asend_room_changed(room_code: str) -> None:

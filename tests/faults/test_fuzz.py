@@ -70,9 +70,9 @@ frames = st.one_of(
 @pytest.fixture
 def site_settings() -> dict[str, str]:
     """The fuzzer expects an answer to every frame it sends under the frame limit; the ``sync``
-    budget answers a flood of syncs once and then drops them, and has its own test
+    and room-change budgets answer a flood once and then drop it, and have their own tests
     (tests/faults/test_limits.py)."""
-    return {"WS_SYNC_BURST": "10000"}
+    return {"WS_SYNC_BURST": "10000", "WS_ROOM_BURST": "10000"}
 
 
 def legal_for(frame: str | bytes) -> bool:

@@ -1,6 +1,6 @@
-"""Budgets over real websockets: a socket asking for the full state in a loop, or showing
-holds in a loop, gets a few answers, one ``rate_limited``, then silence, while the room plays
-on and nothing stored changes."""
+"""Budgets over real websockets: a socket asking for the full state in a loop, showing holds
+in a loop or changing the room in a loop, gets a few answers, one ``rate_limited``, then
+silence, while the room plays on and nothing stored changes."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ pytestmark = pytest.mark.timeout(120)
 
 BURST = 3  # the default WS_SYNC_BURST (docs/protocol.md)
 HOLD_BURST = 10  # the default WS_HOLD_BURST
+ROOM_BURST = 10  # the default WS_ROOM_BURST
 
 
 @pytest.fixture
@@ -69,4 +70,32 @@ def test_a_hold_flood_reaches_the_room_only_up_to_its_budget(room: SeededRoom) -
     errors = [m for m in who.drain(0.5) if m["type"] == "error"]
     assert "rate_limited" in {m["code"] for m in errors}
     play(players, everyone, 3)  # and the game goes on for everyone
+    room.site.assert_alive()
+
+
+def test_a_room_change_flood_gets_a_few_answers_then_one_error(room: SeededRoom) -> None:
+    players = [room.player(0), room.player(1)]
+    watcher = room.watcher()
+    everyone = [*players, watcher]
+    for p in everyone:
+        p.open()
+    play(players, everyone, 1)
+    tab = room.player(0, name="seed flooding tab")
+    tab.open()
+    tab.drain(0.3)
+    stored = [tuple(e) for e in room.site.stored_events(room.code)]
+    for i in range(ROOM_BURST + 6):  # under the frame limit: only the room budget speaks
+        tab.send({"type": "seed" if i % 2 else "add_seat", **({"seed": f"s{i}"} if i % 2
+                                                                else {})})
+        time.sleep(0.02)
+    replies = [m for m in tab.drain(0.5) if m["type"] in ("state", "error")]
+    # A game runs: each command admitted is refused by its service; then the budget.
+    codes = [m["code"] for m in replies]
+    assert codes[-1] == "rate_limited" and set(codes[:-1]) == {"game_running"}, codes
+    assert ROOM_BURST <= len(codes) - 1 <= ROOM_BURST + 2, codes  # + what refilled meanwhile
+    assert [tuple(e) for e in room.site.stored_events(room.code)] == stored
+    play(players, everyone, 2)  # the room plays on, and the tab still hears it
+    tab.drain(0.5)
+    assert tab.is_open and tab.gaps == 0
+    assert [m for m in watcher.received if m["type"] == "error"] == []
     room.site.assert_alive()
