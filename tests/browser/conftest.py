@@ -21,6 +21,7 @@ from playwright.sync_api import (
     BrowserContext,
     Error,
     Page,
+    Playwright,
     WebSocket,
     expect,
     sync_playwright,
@@ -101,15 +102,22 @@ def daphne_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str,
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def playwright() -> Iterator[Playwright]:
+    """The one Playwright of the session: its sync API runs an event loop on this thread, and
+    a second one may not start beside it."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"No Chromium at {CHROMIUM}: run scripts/ensure-services (apt-get install "
                     "chromium), or point CHROMIUM at one.")
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                      args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                          args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture(scope="session")

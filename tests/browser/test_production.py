@@ -22,7 +22,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, Playwright, expect
 
 from benchmarks.load.services import wait_for_port
 from tests.support.readme import (
@@ -176,15 +176,14 @@ def production(tmp_path: Path, redis_url: str, postgres_url: str,
 
 
 @pytest.fixture
-def browser_through_proxy(production: Site) -> Iterator[Browser]:
+def browser_through_proxy(production: Site, playwright: Playwright) -> Iterator[Browser]:
     """Chromium that finds ``yahtzee.example`` on nginx's ports, as DNS would find it."""
     rules = ", ".join(f"MAP {HOST}:{listen} [::1]:{production.ports.listen(listen)}"
                       for listen in (80, 443))
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=[*CHROMIUM_ARGS, f"--host-resolver-rules={rules}"])
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                         args=[*CHROMIUM_ARGS, f"--host-resolver-rules={rules}"])
+    yield browser
+    browser.close()
 
 
 def sockets(database: str, room: str) -> list[tuple[str, str, str]]:

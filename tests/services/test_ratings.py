@@ -167,7 +167,17 @@ def test_generate_history_records_every_game_it_makes_and_refuses_bad_sizes():
     assert sum(r.games for r in PlayerRating.objects.all()) == rated.count() > 0
     with pytest.raises(CommandError):
         call_command("generate_history", "--games", "0")
-    assert Game.objects.count() == 12
+    with pytest.raises(CommandError, match="public ids"):
+        call_command("generate_history", "--include", "nosuchplayer")
+    assert Game.objects.count() == 12 and Player.objects.count() == 6
+    # --include: the games are played among the new players and the one named, nobody else.
+    zoe = Player.objects.first()
+    call_command("generate_history", "--players", "2", "--games", "20", "--seed", "4",
+                 "--include", zoe.public_id, stdout=io.StringIO())
+    newer = Game.objects.order_by("-pk")[:20]
+    names = {n for g in newer for n in g.players if not n.startswith("Bot ")}
+    allowed = {zoe.name, *Player.objects.order_by("-pk").values_list("name", flat=True)[:2]}
+    assert names <= allowed and zoe.name in names
 
 
 @pytest.mark.django_db(transaction=True)

@@ -45,17 +45,28 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=50)
         parser.add_argument("--games", type=int, default=1000)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--include", action="append", default=[], metavar="PUBLIC_ID",
+            help="play the games among the new players and these (repeatable); "
+                 "without it, among every player in the database")
 
     def handle(self, *args: Any, **options: Any) -> None:
         players, games = options["players"], options["games"]
         if not 0 <= players <= 100_000 or not 1 <= games <= 1_000_000:
             raise CommandError("Choose 0 to 100000 players and 1 to 1000000 games.")
+        wanted = set(options["include"])
+        if Player.objects.filter(public_id__in=wanted).count() != len(wanted):
+            raise CommandError("No player has one of the public ids given to --include.")
         rng = random.Random(options["seed"])
         with transaction.atomic():
             made = [Player(name=f"{rng.choice(NAMES)}{rng.randrange(100)}")
                     for _ in range(players)]
             Player.objects.bulk_create(made)
-        pool = list(Player.objects.all())
+        if options["include"]:
+            pool = list(Player.objects.filter(
+                public_id__in=wanted | {p.public_id for p in made}))
+        else:
+            pool = list(Player.objects.all())
         if len(pool) < 2:
             raise CommandError("Two players at least are needed.")
         # Each player's mean Σ loss a game: most are between a good and a weak player.
