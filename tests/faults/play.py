@@ -59,3 +59,14 @@ def play(players: list[Peer], everyone: list[Peer], moves: int) -> None:
             await_result(peer, move)
     for peer in everyone:
         assert peer.gaps == 0 and peer.repeats == 0, (peer.name, peer.gaps, peer.repeats)
+
+
+def seated_and_playing(room: Any) -> tuple[list[Peer], list[Peer]]:
+    """Two seated players and a watcher of ``room`` (a SeededRoom), connected, one move
+    played: (the players, everyone)."""
+    players = [room.player(0), room.player(1)]
+    everyone = [*players, room.watcher()]
+    for p in everyone:
+        p.open()
+    play(players, everyone, 1)
+    return players, everyone

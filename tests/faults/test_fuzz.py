@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from .conftest import SeededRoom
 from .peers import Message, Peer
-from .play import play
+from .play import play, seated_and_playing
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -148,12 +148,7 @@ def test_fuzzed_frames_change_nothing(room: SeededRoom) -> None:
 
 
 def test_flood_is_rate_limited_and_others_play_on(room: SeededRoom) -> None:
-    players = [room.player(0), room.player(1)]
-    watcher = room.watcher()
-    everyone = [*players, watcher]
-    for p in everyone:
-        p.open()
-    play(players, everyone, 1)
+    players, everyone = seated_and_playing(room)
     flooder = room.player(1, name="flooding tab")
     flooder.open()
     flooder.drain(0.3)

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from .conftest import SeededRoom
-from .play import mover, play
+from .play import mover, play, seated_and_playing
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -24,12 +24,8 @@ def site_settings() -> dict[str, str]:
 
 
 def test_a_sync_flood_gets_a_few_states_then_one_error(room: SeededRoom) -> None:
-    players = [room.player(0), room.player(1)]
-    watcher = room.watcher()
-    everyone = [*players, watcher]
-    for p in everyone:
-        p.open()
-    play(players, everyone, 1)
+    players, everyone = seated_and_playing(room)
+    watcher = everyone[-1]
     flooder = room.watcher(name="sync flooder")
     flooder.open()
     flooder.drain(0.3)
@@ -74,12 +70,8 @@ def test_a_hold_flood_reaches_the_room_only_up_to_its_budget(room: SeededRoom) -
 
 
 def test_a_room_change_flood_gets_a_few_answers_then_one_error(room: SeededRoom) -> None:
-    players = [room.player(0), room.player(1)]
-    watcher = room.watcher()
-    everyone = [*players, watcher]
-    for p in everyone:
-        p.open()
-    play(players, everyone, 1)
+    players, everyone = seated_and_playing(room)
+    watcher = everyone[-1]
     tab = room.player(0, name="seed flooding tab")
     tab.open()
     tab.drain(0.3)
