@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
@@ -54,6 +55,9 @@ class Player(models.Model):
                                  editable=False)
     #: A private profile shows others only the name.
     private = models.BooleanField(default=False)
+    #: The account that keeps this player on several devices (none for a guest).
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="player")
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -61,6 +65,10 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game:profile", args=[self.public_id])
+
+    @property
+    def has_account(self) -> bool:
+        return self.user_id is not None
 
 
 def new_room_code() -> str:
