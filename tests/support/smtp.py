@@ -10,6 +10,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from email.message import EmailMessage
 
 import pytest
@@ -57,9 +58,9 @@ class Inbox:
         return links[0]
 
 
-@pytest.fixture
-def smtp_server() -> Iterator[Inbox]:
-    """An SMTP server listening on loopback (TEST_SMTP_PORT, else a free port) for one test."""
+@contextmanager
+def running_smtp_server() -> Iterator[Inbox]:
+    """An SMTP server listening on loopback (TEST_SMTP_PORT, else a free port) meanwhile."""
     inbox = Inbox()
     inbox.port = int(os.environ.get("TEST_SMTP_PORT", "0")) or free_port()
     controller = Controller(inbox, hostname=HOST, port=inbox.port)
@@ -68,3 +69,10 @@ def smtp_server() -> Iterator[Inbox]:
         yield inbox
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[Inbox]:
+    """An SMTP server on loopback for one test."""
+    with running_smtp_server() as inbox:
+        yield inbox
