@@ -246,7 +246,9 @@ ACCOUNT_RATE_LIMITS = {
     "signup": f"{SIGNUPS_PER_HOUR}/h/ip",
     "login": "30/m/ip",
     "login_failed": f"{LOGIN_FAILURES_PER_MINUTE}/m/ip",
-    "reset_password": "20/m/ip,5/h/key",
+    # Per address, and per email address (mail bombing) for a minute only: an attacker
+    # rotating addresses keeps a person from resetting their password for that minute at most.
+    "reset_password": "20/m/ip,5/m/key",
     "reset_password_from_key": "20/m/ip",
     "change_password": "5/m/user",
 }
