@@ -17,6 +17,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.support.smtp import Inbox, running_smtp_server
 
+from .axe import axe_violations
 from .conftest import DESKTOP, PHONE, ROOT, LiveServer
 from .pages import assert_fits, low_contrast_text
 
@@ -222,7 +223,8 @@ def test_password_change_and_reset_by_email(site, new_context, smtp):
     no_csp_violations(new_context)
 
 
-def test_failed_sign_ins_lock_the_account_from_that_browsers_address(site, new_context):
+def test_failed_sign_ins_lock_the_account_from_that_browsers_address(site, new_context,
+                                                                    screenshots):
     owner = new_context(DESKTOP).new_page()
     owner.goto(site.url + "/accounts/signup/")
     fill_form(owner, {"username": "Cy", "password1": PASSWORD, "password2": PASSWORD})
@@ -233,12 +235,17 @@ def test_failed_sign_ins_lock_the_account_from_that_browsers_address(site, new_c
     expect(attacker.get_by_role("heading", level=1)).to_have_text("Too many failed sign-ins")
     sign_in(attacker, site, "Cy")  # the right password: still refused from here
     expect(attacker.get_by_role("heading", level=1)).to_have_text("Too many failed sign-ins")
+    expect(attacker.locator("main")).to_contain_text("for 15 minutes")
+    attacker.set_viewport_size(PHONE)
+    attacker.screenshot(path=str(screenshots / "account-locked-out-phone-light.png"))
     # (Every browser here shares 127.0.0.1, so the owner is locked out here too; the tests
     # of tests/views/test_accounts.py show another address getting in.)
 
 
 def screenshot_pages(context: BrowserContext, server: LiveServer, shots: Path, device: str,
-                     scheme: str, signed_in: bool) -> None:
+                     scheme: str, signed_in: bool) -> dict[str, list[str]]:
+    """Each account page (and the header's name control opened) shot; what axe-core found."""
+    found: dict[str, list[str]] = {}
     page = context.new_page()
     pages = ([("account-password", "/accounts/password/change/"),
               ("account-email", "/accounts/email/")] if signed_in else
@@ -250,12 +257,17 @@ def screenshot_pages(context: BrowserContext, server: LiveServer, shots: Path, d
         assert_fits(page)
         assert low_contrast_text(page) == [], (name, device, scheme)
         page.screenshot(path=str(shots / f"{name}-{device}-{scheme}.png"), full_page=True)
+        if violations := axe_violations(page):
+            found[f"{name}-{device}-{scheme}"] = violations
     page.goto(server.url + "/")
     open_name_control(page)
     assert low_contrast_text(page) == [], ("header", device, scheme)
     state = "account" if signed_in else "guest"
     page.screenshot(path=str(shots / f"header-{state}-{device}-{scheme}.png"),
                     clip={"x": 0, "y": 0, "width": page.viewport_size["width"], "height": 330})
+    if violations := axe_violations(page):
+        found[f"header-{state}-{device}-{scheme}"] = violations
+    return found
 
 
 def test_the_account_pages_on_a_phone_and_a_desktop(site, new_context, screenshots):
@@ -264,14 +276,18 @@ def test_the_account_pages_on_a_phone_and_a_desktop(site, new_context, screensho
     fill_form(maker, {"username": "Dot", "password1": PASSWORD, "password2": PASSWORD})
     set_name(maker, "Dorothea Longname")
     cookies = maker.context.cookies()
+    found: dict[str, list[str]] = {}
     for device, viewport, scheme in LOOKS:
+        # axe-core is injected into the page: these contexts let it past the CSP (the other
+        # tests here check that the pages break no CSP rule).
         options = dict(color_scheme=scheme, is_mobile=device == "phone",
-                       has_touch=device == "phone")
+                       has_touch=device == "phone", bypass_csp=True)
         guest = new_context(viewport, **options)
-        screenshot_pages(guest, site, screenshots, device, scheme, signed_in=False)
+        found |= screenshot_pages(guest, site, screenshots, device, scheme, signed_in=False)
         account = new_context(viewport, **options)
         account.add_cookies(cookies)
-        screenshot_pages(account, site, screenshots, device, scheme, signed_in=True)
+        found |= screenshot_pages(account, site, screenshots, device, scheme, signed_in=True)
+    assert not found, f"axe found WCAG 2.1 AA violations: {found}"
     # A form's errors, as a person sees them.
     page = new_context(PHONE, is_mobile=True, has_touch=True).new_page()
     page.goto(site.url + "/accounts/signup/")
