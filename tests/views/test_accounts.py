@@ -220,3 +220,21 @@ def test_a_password_reset_is_mailed_over_smtp_and_its_link_sets_a_new_password(
     assert response.status_code == 302
     assert sign_in(client, "zoe").status_code == 200  # the old password no longer works
     assert sign_in(client, "zoe", "a new password 42").status_code == 302
+
+
+def test_an_account_takes_no_disabled_guest_and_no_other_accounts_player():
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    banned = services.new_player("Ban")
+    services.set_player_disabled(banned, True)
+    first = services.claim_player(users.create_user("first", password=PASSWORD), banned)
+    assert first != banned and first.name == "first"  # a fresh player, not the disabled one
+    banned.refresh_from_db()
+    assert banned.user_id is None
+    # Another account's player is never merged into a second account.
+    second = services.claim_player(users.create_user("second", password=PASSWORD), first)
+    assert second != first and Player.objects.filter(pk=first.pk).exists()
+    # An account signing in again on its own browser changes nothing.
+    again = services.claim_player(users.get(username="first"), first)
+    assert again == first
