@@ -13,6 +13,7 @@ nothing are in ``game.selectors``; the frames are ``game.protocol``'s.
 
 from .accounts import (
     check_active,
+    check_guest_active,
     claim_player,
     clean_account_name,
     merge_players,
@@ -67,8 +68,8 @@ from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_room_optio
 
 __all__ = [
     "rebuild_ratings", "record_game", "set_profile_private",
-    "check_active", "claim_player", "clean_account_name", "merge_players", "player_of",
-    "set_player_disabled",
+    "check_active", "check_guest_active", "claim_player", "clean_account_name", "merge_players",
+    "player_of", "set_player_disabled",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",
     "SeatSpec", "ServiceError", "add_seat", "apply_command", "asend_advice", "asend_events",
     "asend_frame", "asend_presence", "asend_room_changed", "asend_standings",

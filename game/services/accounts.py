@@ -46,6 +46,15 @@ def check_active(player: Player) -> None:
                                        "it can no longer play, make rooms or change its name.")
 
 
+def check_guest_active(room_code: str, guest_key: str | None) -> None:
+    """Refuse a room command (a seed, a start, a seat change) from the seat of a disabled
+    player in room ``room_code``; a guest without a seat there passes."""
+    if guest_key and Seat.objects.filter(room__code=room_code, guest_key=guest_key,
+                                         player__disabled=True).exists():
+        raise ServiceError("disabled", "This player has been disabled by the site's staff; "
+                                       "it can no longer change rooms or play.")
+
+
 def set_player_disabled(player: Player, disabled: bool) -> Player:
     """Disable a player (staff): it can no longer take seats, make rooms, play or rename
     itself; its games and profile stay. Or enable it again."""
