@@ -1,5 +1,6 @@
 """Admin review of games (read-only scorecards, standings and a paged event log saying who
-acted), rooms (rules and status read-only once a game started) and seats."""
+acted), rooms (rules and status read-only once a game started), seats, players (renamed,
+disabled) and the accounts that keep them."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from math import ceil
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
@@ -407,7 +410,7 @@ class PlayerSeatInline(admin.TabularInline):
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ("name",)
+        fields = ("name", "disabled")
 
     def clean_name(self) -> str:
         # The checks every name on the site passes (services.clean_nickname).
@@ -417,27 +420,117 @@ class PlayerForm(forms.ModelForm):
             raise forms.ValidationError(exc.message) from exc
 
 
+class AccountFilter(admin.SimpleListFilter):
+    title = "account"
+    parameter_name = "account"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "With an account"), ("no", "Guests")]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("yes", "no"):
+            return queryset.filter(user__isnull=self.value() == "no")
+        return queryset
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    """Players by name, each with their seats and games; a rename passes the site's name
-    checks. The cookie token is never shown: it would let whoever reads it act as them."""
+    """Players by name or account, each with their seats and games; a rename passes the site's
+    name checks; a disabled player can no longer act (take seats, make rooms, play, rename).
+    The cookie token is never shown: it would let whoever reads it act as them."""
 
     form = PlayerForm
-    list_display = ("__str__", "name", "seat_count", "created")
-    search_fields = ("name",)
-    fields = ("name", "created")
-    readonly_fields = ("created",)
+    list_display = ("__str__", "name", "account", "seat_count", "disabled", "created")
+    list_filter = ("disabled", AccountFilter)
+    search_fields = ("name", "user__username", "public_id")
+    fields = ("name", "disabled", "account", "profile", "created")
+    readonly_fields = ("account", "profile", "created")
+    actions = ("disable_players", "enable_players")
     inlines = [PlayerSeatInline]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(seat_count=Count("seats"))
+        return super().get_queryset(request).select_related("user").annotate(
+            seat_count=Count("seats"))
 
     @admin.display(description="seats", ordering="seat_count")
     def seat_count(self, obj: Player) -> int:
         return obj.seat_count  # annotated above
 
+    @admin.display(description="account", ordering="user__username")
+    def account(self, obj: Player) -> str:
+        if obj.user_id is None:
+            return "—"
+        return format_html('<a href="{}">{}</a>',
+                           reverse("admin:auth_user_change", args=[obj.user_id]),
+                           obj.user.get_username())
+
+    @admin.display(description="profile")
+    def profile(self, obj: Player) -> str:
+        return format_html('<a href="{0}">{0}</a>', obj.get_absolute_url())
+
     def save_model(self, request, obj: Player, form, change) -> None:
-        services.rename_player(obj, form.cleaned_data["name"])
+        if "name" in form.changed_data:
+            services.rename_player(obj, form.cleaned_data["name"])
+        if "disabled" in form.changed_data:
+            services.set_player_disabled(obj, form.cleaned_data["disabled"])
+
+    @admin.action(description="Disable the selected players (they can no longer act)")
+    def disable_players(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        for player in queryset:
+            services.set_player_disabled(player, True)
+        self.message_user(request, f"Disabled {queryset.count()} player(s).", messages.SUCCESS)
+
+    @admin.action(description="Enable the selected players again")
+    def enable_players(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        for player in queryset:
+            services.set_player_disabled(player, False)
+        self.message_user(request, f"Enabled {queryset.count()} player(s).", messages.SUCCESS)
 
     def has_add_permission(self, request) -> bool:
         return False  # made by the site, on a visitor's first action
+
+
+class PlayerInline(admin.StackedInline):
+    """The player an account keeps: its name and whether it is disabled, with its profile."""
+
+    model = Player
+    fk_name = "user"
+    fields = ("player_link", "name", "disabled")
+    readonly_fields = fields
+    can_delete = False
+    verbose_name_plural = "player"
+
+    @admin.display(description="player")
+    def player_link(self, obj: Player) -> str:
+        return format_html('<a href="{}">{}</a> · <a href="{}">profile</a>',
+                           reverse("admin:game_player_change", args=[obj.pk]), obj,
+                           obj.get_absolute_url())
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class AccountAdmin(UserAdmin):
+    """Accounts: Django's user admin (password reset, staff flags, deactivation) with the
+    player each keeps; found by name, email or their player's name."""
+
+    inlines = [*UserAdmin.inlines, PlayerInline]
+    list_display = ("username", "email", "player_name", "is_active", "is_staff", "last_login",
+                    "date_joined")
+    search_fields = ("username", "email", "player__name")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")
+
+    @admin.display(description="player", ordering="player__name")
+    def player_name(self, obj) -> str:
+        player = getattr(obj, "player", None)
+        return player.name if player is not None else "—"
+
+
+User = get_user_model()
+admin.site.unregister(User)
+admin.site.register(User, AccountAdmin)

@@ -58,6 +58,11 @@ class Player(models.Model):
     #: The account that keeps this player on several devices (none for a guest).
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="player")
+    #: The account name's skeleton (``services.names.skeleton``): no two accounts read alike.
+    account_key = models.CharField(max_length=150, null=True, blank=True, unique=True,
+                                   editable=False)
+    #: Disabled by staff: the player can no longer act (take seats, make rooms, play, rename).
+    disabled = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import connection
 
-from .models import Connection, Game, GameEvent, Room, Seat
+from .models import Connection, Game, GameEvent, Player, Room, Seat
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,8 @@ class LockedGame:
     guest_seat: int | None
     #: Whether this seat already sent this command id in this game.
     repeated: bool
+    #: The guest's seat belongs to a player the staff disabled.
+    disabled: bool = False
 
 
 #: The game row's columns a command reads; the others (dates, totals) stay deferred: the ORM
@@ -55,27 +57,30 @@ def locked_game(room_code: str, guest_key: str | None, seat_index: int | None,
     values = [json.loads(v) if name in _JSON and isinstance(v, str) else v
               for name, v in zip(_COLUMNS, row, strict=False)]
     return LockedGame(game=Game.from_db(connection.alias, list(_COLUMNS), values),
-                      guest_seat=row[-2], repeated=bool(row[-1]))  # 0/1 on SQLite
+                      guest_seat=row[-3], disabled=bool(row[-2]),  # 0/1 on SQLite
+                      repeated=bool(row[-1]))
 
 
 @cache
 def _locked_game_sql(vendor: str) -> str:
     """The query's text, built once per database (quoting and locking differ)."""
-    game, room, seat, event = (m._meta.db_table for m in (Game, Room, Seat, GameEvent))
+    game, room, seat, event, player = (m._meta.db_table
+                                       for m in (Game, Room, Seat, GameEvent, Player))
     lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
     columns = ", ".join(f"g.{connection.ops.quote_name(c)}" for c in _COLUMNS)
     # The duplicate check repeats the partial unique index's condition (command_id <> ''):
     # without it SQLite cannot use that index and reads every event of the game, a cost that
     # grows with each move (37 us against 10 us at 62 events, docs/benchmarks.md).
     return f"""
-        SELECT {columns}, s.idx AS guest_seat,
+        SELECT {columns}, s.idx AS guest_seat, s.disabled,
                (%s <> '' AND EXISTS (SELECT 1 FROM {event} e WHERE e.game_id = g.id
                     AND e.seat = COALESCE(%s, s.idx) AND e.command_id = %s
                     AND NOT (e.command_id = ''))) AS repeated
         FROM {game} g
         JOIN {room} r ON r.id = g.room_id
-        LEFT JOIN (SELECT room_id, "index" AS idx FROM {seat}
-                   WHERE guest_key = %s AND guest_key <> '') s ON s.room_id = g.room_id
+        LEFT JOIN (SELECT st.room_id, st."index" AS idx, p.disabled FROM {seat} st
+                   LEFT JOIN {player} p ON p.id = st.player_id
+                   WHERE st.guest_key = %s AND st.guest_key <> '') s ON s.room_id = g.room_id
         WHERE r.code = %s
         ORDER BY g.id DESC LIMIT 1{lock}"""
 

@@ -169,12 +169,11 @@ def set_name(request: HttpRequest) -> HttpResponse:
         # row per name, so a script would otherwise make rows without end.
         services.check_rate_limit("set_name", session=f"player{player.pk}" if player else "",
                                   address=client_address(request))
-        player = player or acting_player(request)
+        player = acting_player(request)  # a disabled player is refused here
         services.rename_player(player, name)
     except services.ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        acting_player(request)  # a year from now
         messages.success(request, f"You are {player.name} on this browser.")
     return redirect(back)
 

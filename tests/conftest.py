@@ -5,7 +5,7 @@ import multiprocessing
 import pytest
 
 #: The websocket clients and rooms of every test that talks to the room socket.
-pytest_plugins = ["tests.support.sockets"]
+pytest_plugins = ["tests.support.sockets", "tests.support.smtp"]
 
 # Forked Daphne/live servers hang after async tests ran in the same process (asgiref #194).
 multiprocessing.set_start_method("spawn", force=True)

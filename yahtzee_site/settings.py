@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",
+    "allauth",
+    "allauth.account",
     "game",
 ]
 
@@ -70,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "game.players.PlayerCookieMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -197,23 +200,73 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Admin logins: after AXES_FAILURE_LIMIT failures for one account from one address, further
-# attempts of that account from that address are refused for AXES_COOLOFF_TIME hours
-# (`manage.py axes_reset` lifts a lockout). Counted per account alone, failures from rotating
-# addresses would lock a staff member out from everywhere.
+# Logins, the admin's and the site's accounts' alike: after AXES_FAILURE_LIMIT failures for
+# one account from one address, further attempts of that account from that address are refused
+# for AXES_COOLOFF_TIME hours (`manage.py axes_reset` lifts a lockout). Counted per account
+# alone, failures from rotating addresses would lock a person out from everywhere.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("ADMIN_LOGIN_FAILURES", default=5)
 AXES_COOLOFF_TIME = env.float("ADMIN_LOCKOUT_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+#: A locked-out login gets a page in the site's look (HTTP 429), the admin's included.
+AXES_LOCKOUT_TEMPLATE = "account/locked_out.html"
 #: Behind a proxy, the header it puts the client's address in (e.g. "X-Forwarded-For"; its
 #: right-most entry is used). Empty: the address of the connection itself.
 CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="")
 AXES_CLIENT_IP_CALLABLE = "game.clients.client_address"
+
+# --- Accounts (django-allauth): optional; a username and a password, an email only to reset
+# the password. An account keeps one player on several devices (game/accounts.py).
+ACCOUNT_ADAPTER = "game.accounts.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "none"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True  # one address an account, changed once the new one is confirmed
+ACCOUNT_CONFIRM_EMAIL_ON_GET = True  # the mailed link confirms: no second button to press
+ACCOUNT_EMAIL_CONFIRMATION_AUTHENTICATED_REDIRECT_URL = "/accounts/email/"
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_PASSWORD_INPUT_RENDER_VALUE = False
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Yahtzee with friends: "
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+#: allauth's rate limits, counted in the cache (Redis when REDIS_URL is set) by address
+#: (game.clients.client_address). Failed logins per account are axes's, per account *and*
+#: address: allauth's own per-account count ("5/5m/key") would let anyone lock a person out
+#: from everywhere, so it is left out.
+SIGNUPS_PER_HOUR = env.int("SIGNUPS_PER_HOUR", default=10)
+LOGIN_FAILURES_PER_MINUTE = env.int("LOGIN_FAILURES_PER_MINUTE", default=10)
+ACCOUNT_RATE_LIMITS = {
+    "signup": f"{SIGNUPS_PER_HOUR}/h/ip",
+    "login": "30/m/ip",
+    "login_failed": f"{LOGIN_FAILURES_PER_MINUTE}/m/ip",
+    # Per address, and per email address (mail bombing) for a minute only: an attacker
+    # rotating addresses keeps a person from resetting their password for that minute at most.
+    "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip",
+    "change_password": "5/m/user",
+}
+
+# Email: the password-reset mails. EMAIL_HOST set: sent over SMTP; unset: printed on the
+# server's console (development).
+EMAIL_HOST = env.str("EMAIL_HOST", default="")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default=(
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL",
+                             default="Yahtzee with friends <noreply@localhost>")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -8,11 +8,12 @@ from .rating import (
     Seat,
     adjusted_score,
     anchor,
+    combine,
     is_provisional,
     rate_game,
 )
 
 __all__ = [
     "ANCHORS", "PROVISIONAL_RD", "RATED_RULES", "Rating", "Seat", "adjusted_score", "anchor",
-    "expected_score", "is_provisional", "rate_game", "update",
+    "combine", "expected_score", "is_provisional", "rate_game", "update",
 ]

@@ -92,3 +92,16 @@ def rate_game(rules: str, seats: Sequence[Seat], points_per_400: float = POINTS_
         keep = seat.bot is not None or not results
         after.append(before[i] if keep else glicko2.update(before[i], results))
     return after
+
+
+def combine(first: Rating, second: Rating) -> Rating:
+    """One rating from two independent ones of the same person (two players merged into one
+    account): each is a normal belief about the same strength, both grown from the newcomer's
+    1500 ± 350, so their precisions (1 / RD²) add, less the prior's counted twice, and the
+    ratings average weighted by precision. The volatility of the better-known one is kept."""
+    prior = Rating()
+    precision = 1 / first.rd ** 2 + 1 / second.rd ** 2 - 1 / prior.rd ** 2
+    mean = (first.rating / first.rd ** 2 + second.rating / second.rd ** 2
+            - prior.rating / prior.rd ** 2) / precision
+    surer = first if first.rd <= second.rd else second
+    return Rating(mean, precision ** -0.5, surer.volatility)

@@ -205,6 +205,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "hold":
             await self.share_holds(parse_held(msg))
         elif kind == "play_for_away":
+            await in_db_thread(services.check_guest_active)(self.code, self.guest or None)
             await turn_driver.play_for_away(self.code, self.guest or None)
         elif kind in ROOM_COMMANDS:
             if self._room_change_admitted():
@@ -222,6 +223,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def change_room(self, kind: str, msg: dict[str, Any]) -> None:
         """A command that changes the room as a whole: everyone gets a ``state``."""
+        await in_db_thread(services.check_guest_active)(self.code, self.guest or None)
         if kind == "seed":
             await in_db_thread(services.set_dice_seed)(self.code, self.guest, parse_seed(msg))
         elif kind in ("start", "rematch"):

@@ -11,6 +11,15 @@ event loop: they send to the room's channel-layer group, nothing else. Reads tha
 nothing are in ``game.selectors``; the frames are ``game.protocol``'s.
 """
 
+from .accounts import (
+    check_active,
+    check_guest_active,
+    claim_player,
+    clean_account_name,
+    merge_players,
+    player_of,
+    set_player_disabled,
+)
 from .away import pass_host_roles, play_for_away
 from .broadcast import (
     asend_advice,
@@ -59,6 +68,8 @@ from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_room_optio
 
 __all__ = [
     "rebuild_ratings", "record_game", "set_profile_private",
+    "check_active", "check_guest_active", "claim_player", "clean_account_name", "merge_players",
+    "player_of", "set_player_disabled",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",
     "SeatSpec", "ServiceError", "add_seat", "apply_command", "asend_advice", "asend_events",
     "asend_frame", "asend_presence", "asend_room_changed", "asend_standings",

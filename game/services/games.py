@@ -187,6 +187,9 @@ def apply_command(
             if locked.guest_seat is None:
                 raise ServiceError("watcher", "You are watching this room; take a seat to play.")
             seat_index = locked.guest_seat
+            if locked.disabled:
+                raise ServiceError("disabled", "This player has been disabled by the site's "
+                                               "staff; it can no longer play.")
         if seat_index >= len(game_row.players):
             raise ServiceError("watcher", "Your seat is not in this game; wait for the next one.")
         if locked.repeated:

@@ -49,6 +49,8 @@ class LiveServer:
     strategy_dir: Path  # the test session's strategy tables (built by the tests that need them)
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
+    #: More settings for this server (an SMTP server to mail through, other limits).
+    extra_env: dict[str, str] = field(default_factory=dict)
 
     @property
     def url(self) -> str:
@@ -74,6 +76,7 @@ class LiveServer:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "LOG_LEVEL": "WARNING",
         })
+        env.update(self.extra_env)
         return env
 
     def migrate(self) -> None:

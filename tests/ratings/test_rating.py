@@ -115,3 +115,17 @@ def test_every_bot_level_has_an_anchor_in_every_rated_ruleset():
 
     for rules in RATED_RULES:
         assert set(ANCHORS[rules]) == set(LEVELS)
+
+
+def test_two_ratings_of_one_person_combine_into_a_surer_one_between_them():
+    from game.ratings import Rating, combine
+
+    sure, unsure = Rating(1700.0, 60.0, 0.05), Rating(1500.0, 200.0, 0.07)
+    both = combine(sure, unsure)
+    assert 1500.0 < both.rating < 1700.0
+    assert both.rating > 1680.0  # the surer one weighs more
+    assert both.rd < 60.0
+    assert both.volatility == 0.05
+    # A newcomer's rating adds nothing: the prior is counted once.
+    alone = combine(sure, Rating())
+    assert alone.rating == pytest.approx(1700.0) and alone.rd == pytest.approx(60.0)

@@ -52,3 +52,41 @@ def test_a_rename_passes_the_sites_name_checks_and_leaves_the_token(admin_client
     renamed = Player.objects.get(pk=ann.pk)
     assert (renamed.name, renamed.token) == ("Annie", ann.token)
     assert ann.seats.get().nickname == "Ann"  # seats keep the name they were taken with
+
+
+def test_staff_disable_a_player_from_its_page_or_the_list(admin_client):
+    ann, _ = seated_player("Ann")
+    bob = services.new_player("Bob")
+    url = reverse("admin:game_player_change", args=[ann.pk])
+    form = {"seats-TOTAL_FORMS": "1", "seats-INITIAL_FORMS": "1", "seats-MIN_NUM_FORMS": "0",
+            "seats-MAX_NUM_FORMS": "1000", "seats-0-id": str(ann.seats.get().pk),
+            "seats-0-player": str(ann.pk)}
+    assert admin_client.post(url, {**form, "name": "Ann", "disabled": "on"}).status_code == 302
+    assert Player.objects.get(pk=ann.pk).disabled
+    with pytest.raises(services.ServiceError, match="disabled"):
+        services.check_active(Player.objects.get(pk=ann.pk))
+    changelist = reverse("admin:game_player_changelist")
+    admin_client.post(changelist, {"action": "disable_players", "_selected_action": [bob.pk]})
+    assert Player.objects.get(pk=bob.pk).disabled
+    listed = admin_client.get(changelist, {"disabled__exact": "1"}).content.decode()
+    assert reverse("admin:game_player_change", args=[bob.pk]) in listed
+    admin_client.post(changelist, {"action": "enable_players", "_selected_action": [bob.pk]})
+    assert not Player.objects.get(pk=bob.pk).disabled
+
+
+def test_players_are_found_by_account_and_accounts_show_their_player(admin_client):
+    from django.contrib.auth import get_user_model
+
+    ann = services.new_player("Ann")
+    user = get_user_model().objects.create_user("annie", password="x" * 12)
+    services.claim_player(user, ann)
+    changelist = reverse("admin:game_player_changelist")
+    found = admin_client.get(changelist, {"q": "annie"}).content.decode()
+    assert reverse("admin:game_player_change", args=[ann.pk]) in found
+    assert reverse("admin:auth_user_change", args=[user.pk]) in found
+    guests = admin_client.get(changelist, {"account": "no"}).content.decode()
+    assert reverse("admin:game_player_change", args=[ann.pk]) not in guests
+    page = admin_client.get(reverse("admin:auth_user_change", args=[user.pk])).content.decode()
+    assert reverse("admin:game_player_change", args=[ann.pk]) in page
+    accounts = admin_client.get(reverse("admin:auth_user_changelist"), {"q": "Ann"})
+    assert "annie" in accounts.content.decode()

@@ -1,0 +1,43 @@
+"""django-allauth, fitted to the site: account names pass the nicknames' checks, rate limits
+count the client's address as the rest of the site does, and signing in or out moves the
+browser's player cookie (``game.players``) to the account's player or away from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.http import HttpRequest
+
+from . import services
+from .clients import client_address
+from .players import current_player, forget_player, use_player
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        try:
+            name = services.clean_account_name(username) if not shallow \
+                else services.clean_nickname(username)
+        except services.ServiceError as exc:
+            raise forms.ValidationError(exc.message, code=exc.code) from exc
+        return super().clean_username(name, shallow=shallow)
+
+    def get_client_ip(self, request: HttpRequest) -> str:
+        # The address the site's other limits and the login lockout count (game.clients).
+        return client_address(request) or super().get_client_ip(request)
+
+    def login(self, request: HttpRequest, user: AbstractBaseUser) -> None:
+        guest = current_player(request)  # before the sign-in: this browser's guest
+        super().login(request, user)
+        use_player(request, services.claim_player(user, guest))
+
+    def logout(self, request: HttpRequest) -> None:
+        super().logout(request)
+        forget_player(request)
+
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        context.setdefault("site_name", "Yahtzee with friends")
+        super().send_mail(template_prefix, email, context)

@@ -1,0 +1,132 @@
+"""Accounts: the optional sign-in that keeps one player on several devices.
+
+An account owns one player (``Player.user``). Signing up on a browser keeps that browser's
+guest player, games and all; signing in on a browser whose guest has games merges the guest
+into the account's player (:func:`merge_players`). A player with an account acts only for a
+browser signed in to it (``game.players.current_player``): its cookie alone is worth nothing.
+
+Account names pass the nicknames' checks and must not read like another account's name: each
+account's player keeps the skeleton of its name (``Player.account_key``, unique).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from .. import ratings
+from ..models import NICKNAME_MAX, GameResult, Player, PlayerRating, Seat
+from .errors import ServiceError
+from .names import clean_nickname, skeleton
+
+#: Django's own limit on a username.
+USERNAME_MAX = 150
+
+
+def clean_account_name(raw: object) -> str:
+    """``raw`` as a new account's name: a nickname's checks (normalised, one script a word,
+    no label of the site), and no account whose name reads alike; ServiceError if refused."""
+    name = clean_nickname(raw, max_length=NICKNAME_MAX)
+    if Player.objects.filter(account_key=skeleton(name)).exists():
+        raise ServiceError("name_taken", f"An account named like “{name}” exists already; "
+                                         "choose another name.")
+    return name
+
+
+def player_of(user: AbstractBaseUser) -> Player | None:
+    """The player an account keeps, if it has one yet."""
+    return Player.objects.filter(user_id=user.pk).first()
+
+
+def check_active(player: Player) -> None:
+    """Refuse anything a disabled player asks for."""
+    if player.disabled:
+        raise ServiceError("disabled", "This player has been disabled by the site's staff; "
+                                       "it can no longer play, make rooms or change its name.")
+
+
+def check_guest_active(room_code: str, guest_key: str | None) -> None:
+    """Refuse a room command (a seed, a start, a seat change) from the seat of a disabled
+    player in room ``room_code``; a guest without a seat there passes."""
+    if guest_key and Seat.objects.filter(room__code=room_code, guest_key=guest_key,
+                                         player__disabled=True).exists():
+        raise ServiceError("disabled", "This player has been disabled by the site's staff; "
+                                       "it can no longer change rooms or play.")
+
+
+def set_player_disabled(player: Player, disabled: bool) -> Player:
+    """Disable a player (staff): it can no longer take seats, make rooms, play or rename
+    itself; its games and profile stay. Or enable it again."""
+    player.disabled = disabled
+    player.save(update_fields=["disabled"])
+    return player
+
+
+def claim_player(user: AbstractBaseUser, guest: Player | None) -> Player:
+    """The account's player for a browser whose guest was ``guest``, after a sign-up or a
+    sign-in: a new account takes the guest over (its games stay); an account that has a
+    player takes the guest's games in (:func:`merge_players`). An account's or a disabled
+    player is never taken: a new account then starts a player of its own."""
+    name = user.get_username()
+    free_guest = guest if guest is not None and guest.user_id is None else None
+    try:
+        with transaction.atomic():
+            account = Player.objects.select_for_update().filter(user_id=user.pk).first()
+            if account is None:
+                if free_guest is not None and not free_guest.disabled:
+                    account = Player.objects.select_for_update().get(pk=free_guest.pk)
+                    account.user_id, account.account_key = user.pk, skeleton(name)
+                    account.name = account.name or name
+                    account.save(update_fields=["user", "account_key", "name"])
+                else:
+                    account = Player.objects.create(user_id=user.pk, account_key=skeleton(name),
+                                                    name=name)
+            elif free_guest is not None and free_guest.pk != account.pk \
+                    and not free_guest.disabled:
+                merge_players(free_guest, account)
+    except IntegrityError as exc:  # two look-alike names signed up at the same moment
+        raise ServiceError("name_taken", f"An account named like “{name}” exists already.") \
+            from exc
+    return account
+
+
+def merge_players(guest: Player, account: Player) -> None:
+    """Move everything of ``guest`` to ``account`` in one transaction, then delete the guest.
+
+    Seats and game results change owner only: a finished game's names (``Game.players``,
+    ``Seat.nickname``, ``GameResult.name``), events, totals and review stay as they were
+    played. Ratings: where only the guest was rated in a ruleset, the account takes that
+    rating; where both were, the two become one (``ratings.combine``: two independent
+    estimates of the same strength), with the games of both. Past results keep their
+    ``rated`` flags; later games are rated from the combined rating, game by game, as always.
+    """
+    with transaction.atomic():
+        rows = {p.pk: p for p in Player.objects.select_for_update()
+                .filter(pk__in=[guest.pk, account.pk]).order_by("pk")}
+        if guest.pk not in rows or account.pk not in rows:
+            return  # the guest was merged already (two sign-ins at once)
+        Seat.objects.filter(player_id=guest.pk).update(player_id=account.pk)
+        GameResult.objects.filter(player_id=guest.pk).update(player_id=account.pk)
+        theirs = {r.ruleset: r for r in PlayerRating.objects.select_for_update()
+                  .filter(player_id__in=[guest.pk, account.pk]).order_by("player_id", "ruleset")
+                  if r.player_id == guest.pk}
+        mine = {r.ruleset: r for r in PlayerRating.objects.filter(player_id=account.pk)}
+        for ruleset, row in theirs.items():
+            own = mine.get(ruleset)
+            if own is None or not own.games:
+                if own is not None:
+                    own.delete()
+                PlayerRating.objects.filter(pk=row.pk).update(player_id=account.pk)
+                continue
+            if row.games:
+                both = ratings.combine(ratings.Rating(own.rating, own.rd, own.volatility),
+                                       ratings.Rating(row.rating, row.rd, row.volatility))
+                PlayerRating.objects.filter(pk=own.pk).update(
+                    rating=both.rating, rd=both.rd, volatility=both.volatility,
+                    games=F("games") + row.games, updated=max(own.updated, row.updated))
+            row.delete()
+        guest_row = rows[guest.pk]
+        if not rows[account.pk].private and guest_row.private:
+            Player.objects.filter(pk=account.pk).update(private=True)  # the stricter choice
+        guest_row.delete()
