@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 
 from .models import DailyAttempt, DailyChallenge, Player, Seat
 
@@ -41,7 +41,7 @@ def finished(day: DailyChallenge) -> QuerySet[DailyAttempt]:
 
 def _rows(attempts: QuerySet[DailyAttempt], me: Player | None, limit: int | None = None
           ) -> list[Row]:
-    found = attempts.order_by("-final", "loss", "id").values_list(
+    found = attempts.order_by("-final", F("loss").asc(nulls_last=True), "id").values_list(
         "player_id", "player__name", "player__public_id", "final", "loss", "game_id")
     if limit is not None:
         found = found[:limit]
@@ -66,6 +66,8 @@ def place_of(attempt: DailyAttempt) -> int:
     better = Q(final__gt=attempt.final)
     if attempt.loss is not None:
         better |= Q(final=attempt.final, loss__lt=attempt.loss)
+    else:  # not reviewed yet: after the reviewed ones of its score
+        better |= Q(final=attempt.final, loss__isnull=False)
     return finished(attempt.challenge).filter(account=attempt.account).filter(better).count() + 1
 
 
