@@ -91,6 +91,7 @@ def day_page(request: HttpRequest, rules: str, day: str) -> HttpResponse:
     if not over and (attempt is None or attempt.final is None):
         messages.info(request, "Today's results are shown once you have played it to the end.")
         return redirect("game:daily")
+    scores = daily.scores(challenge)
     url = request.build_absolute_uri(
         reverse("game:daily_day", kwargs={"rules": rules, "day": when.isoformat()}))
     context = {
@@ -101,8 +102,8 @@ def day_page(request: HttpRequest, rules: str, day: str) -> HttpResponse:
         "board": daily.leaderboard(challenge, me),
         "guests": daily.guests(challenge, me),
         "friends": daily.friends(challenge, me) if me else [],
-        "histogram": charts.histogram(daily.scores(challenge), bin_width=10),
-        "players": daily.finished(challenge).count(),
+        "histogram": charts.histogram(scores, bin_width=10),
+        "players": sum(scores.values()),
         "streak": daily.streak(me, today) if me else 0,
         "share": (daily.share_text(attempt, challenge.par, url)
                   if attempt and attempt.final is not None else ""),

@@ -474,7 +474,7 @@ class DailyAttempt(models.Model):
         ]
         indexes = [
             # the leaderboard and a player's rank: best score first, ties by the loss
-            models.Index(fields=["challenge", "account", "-final", "loss"],
+            models.Index(fields=["challenge", "account", "-final", "loss", "id"],
                          name="daily_board"),
             # a player's dailies (streak, fair-play figures)
             models.Index(fields=["player", "-created"], name="daily_player"),

@@ -119,7 +119,8 @@ class Migration(migrations.Migration):
                 "ordering": ["-created"],
                 "indexes": [
                     models.Index(
-                        fields=["challenge", "account", "-final", "loss"], name="daily_board"
+                        fields=["challenge", "account", "-final", "loss", "id"],
+                        name="daily_board",
                     ),
                     models.Index(fields=["player", "-created"], name="daily_player"),
                 ],
