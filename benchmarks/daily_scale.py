@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from benchmarks.profiles import TIMES_HEAD, time_page
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,7 +53,6 @@ def main(argv: list[str] | None = None) -> int:
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
     from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     from game import daily
     from game.models import DailyAttempt
@@ -79,22 +78,12 @@ def main(argv: list[str] | None = None) -> int:
              ("result page, a guest", day_url, guest.player.token if guest else ""),
              ("daily home page", "/daily/", middle.player.token),
              ("commitments.json", "/daily/commitments.json", "")]
-    print(f"{'page':32} {'median ms':>10} {'p95 ms':>8} {'queries':>8}")
+    print(TIMES_HEAD)
     for name, url, token in pages:
         client = Client()
         if token:
             client.cookies[COOKIE] = token
-        times = []
-        for _ in range(args.repeat):
-            start = time.perf_counter()
-            response = client.get(url)
-            times.append((time.perf_counter() - start) * 1000)
-            if response.status_code != 200:
-                raise SystemExit(f"{url} answered {response.status_code}")
-        with CaptureQueriesContext(connection) as queries:
-            client.get(url)
-        p95 = statistics.quantiles(times, n=20)[-1]
-        print(f"{name:32} {statistics.median(times):10.1f} {p95:8.1f} {len(queries):8}")
+        print(time_page(client, name, url, args.repeat))
     if args.explain and connection.vendor == "postgresql":
         for what, qs in (
                 ("leaderboard", daily.finished(middle.challenge).filter(account=True)

@@ -15,6 +15,7 @@ import argparse
 import os
 import statistics
 import time
+from typing import Any
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,10 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    from django.db import connection
     from django.db.models import Count
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     from game.models import GameResult, Player
 
@@ -53,20 +52,32 @@ def main(argv: list[str] | None = None) -> int:
         ("lobby", "/"),
     ]
     client = Client()
-    print(f"{'page':32} {'median ms':>10} {'p95 ms':>8} {'queries':>8}")
+    print(TIMES_HEAD)
     for name, url in pages:
-        times = []
-        for _ in range(args.repeat):
-            start = time.perf_counter()
-            response = client.get(url)
-            times.append((time.perf_counter() - start) * 1000)
-            if response.status_code != 200:
-                raise SystemExit(f"{url} answered {response.status_code}")
-        with CaptureQueriesContext(connection) as queries:
-            client.get(url)
-        p95 = statistics.quantiles(times, n=20)[-1]
-        print(f"{name:32} {statistics.median(times):10.1f} {p95:8.1f} {len(queries):8}")
+        print(time_page(client, name, url, args.repeat))
     return 0
+
+
+TIMES_HEAD = f"{'page':32} {'median ms':>10} {'p95 ms':>8} {'queries':>8}"
+
+
+def time_page(client: Any, name: str, url: str, repeat: int) -> str:
+    """``url`` requested ``repeat`` times by ``client`` (Django's test client): the line of
+    its median and 95th percentile in milliseconds and the queries one request made."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        response = client.get(url)
+        times.append((time.perf_counter() - start) * 1000)
+        if response.status_code != 200:
+            raise SystemExit(f"{url} answered {response.status_code}")
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    p95 = statistics.quantiles(times, n=20)[-1]
+    return f"{name:32} {statistics.median(times):10.1f} {p95:8.1f} {len(queries):8}"
 
 
 if __name__ == "__main__":
