@@ -49,3 +49,16 @@ async def test_only_its_player_connects_and_room_commands_are_refused(connect, l
     assert attempt.challenge.seed not in text
     await player.close()
     await close_layer()
+
+
+@DB
+def test_the_computer_never_plays_a_daily_game_even_with_another_tab_of_the_player_open():
+    """The player moved to another device while a tab of the first stays open (a socket of
+    another guest in the room): the game still waits for them, however long they are away."""
+    from game.models import Connection
+    from game.selectors.next_move import next_plan
+
+    attempt = start_attempt(services.new_player("Ann"), "laptop", "yahtzee")
+    Connection.objects.create(room=attempt.room, channel_name="phone-tab", guest_key="phone",
+                              last_seen=attempt.created)
+    assert next_plan(attempt.room.code) is None
