@@ -114,8 +114,8 @@ def test_a_daily_game_rolls_from_the_days_tape_and_records_its_end():
 
 
 def dice_arrays(text: str) -> list[list[int]]:
-    """Every list of five dice in a JSON text."""
-    return [json.loads(m) for m in re.findall(r"\[[1-6](?:, ?[1-6]){4}\]", text)]
+    """Every list of five dice in a text (JSON however it is spaced)."""
+    return [json.loads(m) for m in re.findall(r"\[[1-6](?:,[1-6]){4}\]", re.sub(r"\s", "", text))]
 
 
 holds = st.lists(st.sets(st.integers(0, 4)), min_size=26, max_size=26)

@@ -199,3 +199,35 @@ def test_streak_counts_days_in_a_row():
         game = Game.objects.create(room=room, rules="yahtzee", daily=day)
         DailyAttempt.objects.create(challenge=day, player=ann, room=room, game=game, final=200)
     assert daily.streak(ann, today) == 2  # yesterday and the day before; today still to play
+
+
+def test_no_page_shows_the_seed_or_a_die_not_yet_rolled_before_the_day_is_over():
+    """Mid-game and after it, every page its player can open (the room, today's page, the
+    game's page and dice file, the commitments) holds no day seed, and every five dice in them
+    are dice this player rolled."""
+    from tests.services.test_daily import dice_arrays
+
+    client = Client()
+    room_url = client.post(reverse("game:daily_play", args=["yahtzee"])).url
+    attempt = DailyAttempt.objects.select_related("challenge").get()
+    guest = client.session[services.SESSION_GUEST]
+    rolled: list[list[int]] = []
+    checked = 0
+    game = attempt.game
+    while game.status == Game.Status.PLAYING:
+        result = services.play(attempt.room.code, as_action(next_move(game.snapshot)),
+                               guest_key=guest)
+        if result.state["dice"]:
+            rolled.append(result.state["dice"])
+        game.refresh_from_db()
+        if len(rolled) % 10 == 1 or game.status == Game.Status.FINISHED:
+            pages = [room_url, reverse("game:daily"), reverse("game:daily_commitments"),
+                     reverse("game:game_detail", args=[game.pk]),
+                     reverse("game:game_dice", args=[game.pk])]
+            for url in pages:
+                text = client.get(url, follow=True).content.decode()
+                assert attempt.challenge.seed not in text, url
+                for dice in dice_arrays(text):
+                    assert dice in rolled, (url, dice)
+                    checked += 1
+    assert checked > 13  # the game's page and dice file show every roll
