@@ -6,7 +6,8 @@ attempts at today's challenge, 80 % accounts) unless ``--no-fill``. Each page is
 ``--repeat`` times through Django's test client in this process (the whole middleware and
 template path, no network): the day's result page of a player in the middle of the board (it
 holds the leaderboard, the guests, the scores' histogram, their place, friends and streak), of
-the best player, of a guest, the daily home page and the commitments. Prints the median and
+the best player, of a guest, the daily home page, the commitments, and the lobby (timed in the
+same run, it shows how busy the machine was). Prints the median and
 the 95th percentile in milliseconds and the queries a page made; ``--explain`` prints
 PostgreSQL's plan of the leaderboard and the rank queries.
 """
@@ -77,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
              ("result page, place 1", day_url, best.player.token),
              ("result page, a guest", day_url, guest.player.token if guest else ""),
              ("daily home page", "/daily/", middle.player.token),
-             ("commitments.json", "/daily/commitments.json", "")]
+             ("commitments.json", "/daily/commitments.json", ""),
+             ("lobby (the machine's yardstick)", "/", "")]
     print(TIMES_HEAD)
     for name, url, token in pages:
         client = Client()

@@ -39,6 +39,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "today": today, "cards": cards, "tomorrow": tomorrow,
         "upcoming": [upcoming[r] for r in DAILY_RULES],
         "yesterday": today - datetime.timedelta(days=1),
+        "yesterday_played": DailyChallenge.objects.filter(
+            day=today - datetime.timedelta(days=1)).exists(),
         "streak": daily.streak(me, today) if me else 0,
     }
     return render(request, "game/daily.html", context)
@@ -99,6 +101,8 @@ def day_page(request: HttpRequest, rules: str, day: str) -> HttpResponse:
         "seed": challenge.revealed_seed(today),
         "par_line": _par_steps(challenge.par_line) if over else [],
         "place": daily.place_of(attempt) if attempt and attempt.final is not None else None,
+        "place_of": (daily.finished(challenge).filter(account=attempt.account).count()
+                     if attempt and attempt.final is not None else 0),
         "board": daily.leaderboard(challenge, me),
         "guests": daily.guests(challenge, me),
         "friends": daily.friends(challenge, me) if me else [],
