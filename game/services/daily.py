@@ -1,5 +1,7 @@
-"""The daily challenge's writes: the day's seeds, a player's one attempt, what its end and its
-review record, and par (docs/fairness.md, "The daily challenge's tape").
+"""The daily challenge's writes: the day's seeds and a player's one attempt (docs/fairness.md,
+"The daily challenge's tape"). A daily game's end records its attempt's score
+(``services.games``), its review the attempt's loss and the day's par
+(``services.daily_review``).
 
 Seeds come from ``secrets`` only (``rules.fairness.new_server_seed``), never from
 ``DICE_SEED`` or anything else a person could derive them from; they are drawn ahead of the
