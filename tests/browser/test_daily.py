@@ -105,6 +105,12 @@ def test_the_daily_played_and_its_result_on_a_phone_and_a_desktop(
     share = page.locator("#share-text").inner_text()
     assert re.match(r"Daily Yahtzee \d{4}-\d\d-\d\d: \d+ · par \d+\n[🟩🟨🟧🟥]{13}\n", share), share
     assert share.strip().endswith(result_url)
+    # "Copy the result" puts the share text on the clipboard (share.js, as the room's invite)
+    context.grant_permissions(["clipboard-read", "clipboard-write"],
+                              origin=daphne_server.url)
+    page.locator("#copy-share").click()
+    expect(page.locator("#copy-share")).to_have_text("Copied")
+    assert page.evaluate("() => navigator.clipboard.readText()").strip() == share.strip()
 
     for device, viewport, scheme in LOOKS:
         view_context = new_context(viewport, color_scheme=scheme, is_mobile=device == "phone",
