@@ -10,16 +10,18 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, FloatField, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from . import services
-from .models import Game, GameAnalysis, GameEvent, Player, Room, Seat
+from . import daily, services
+from .models import DailyAttempt, DailyChallenge, Game, GameAnalysis, GameEvent, Player, Room, Seat
 from .presenters import describe, scorecard_table
 from .selectors import with_abandoned
+from .services.daily import utc_today
 
 #: The sums the admin's scorecards show under the boxes.
 ADMIN_SUMS = ("upper_subtotal", "upper_bonus", "yahtzee_bonus", "total")
@@ -534,3 +536,97 @@ class AccountAdmin(UserAdmin):
 User = get_user_model()
 admin.site.unregister(User)
 admin.site.register(User, AccountAdmin)
+@admin.register(DailyChallenge)
+class DailyChallengeAdmin(admin.ModelAdmin):
+    """The days' challenges: the commitment, par, and the seed once the day is over (never
+    before: staff who could read it could play the day knowing its dice)."""
+
+    list_display = ("day", "rules", "commitment", "par", "attempts", "seed_if_over")
+    list_filter = ("rules",)
+    date_hierarchy = "day"
+    fields = ("day", "rules", "commitment", "par", "seed_if_over")
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(attempt_count=Count("attempts"))
+
+    @admin.display(description="attempts", ordering="attempt_count")
+    def attempts(self, obj: DailyChallenge) -> int:
+        return obj.attempt_count  # annotated above
+
+    @admin.display(description="seed")
+    def seed_if_over(self, obj: DailyChallenge) -> str:
+        return obj.revealed_seed(utc_today()) or "revealed when the day is over"
+
+    def has_add_permission(self, request) -> bool:
+        return False  # drawn by the site (manage.py daily_seeds, or the first page of a day)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+def _player_dailies(value: str):
+    """A subquery: the outer attempt's player's ``value`` summed over their reviewed dailies."""
+    rows = (DailyAttempt.objects.filter(player=OuterRef("player"), loss__isnull=False,
+                                        decisions__gt=0)
+            .order_by().values("player"))
+    if value == "count":
+        return Subquery(rows.annotate(n=Count("id")).values("n"))
+    return Subquery(rows.annotate(total=Sum(value)).values("total"))
+
+
+class SuspectFilter(admin.SimpleListFilter):
+    """Fair play: attempts of players whose loss a decision stays implausibly low (under
+    ``daily.SUSPECT_MEAN_LOSS`` over at least ``daily.SUSPECT_MIN_DAILIES`` reviewed dailies)."""
+
+    title = "implausibly low loss"
+    parameter_name = "suspect"
+
+    def lookups(self, request, model_admin):
+        return (("yes", f"Yes (mean Δ < {daily.SUSPECT_MEAN_LOSS} over "
+                        f"≥ {daily.SUSPECT_MIN_DAILIES} dailies)"),)
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(player_id__in=daily.suspects())
+        return queryset
+
+
+@admin.register(DailyAttempt)
+class DailyAttemptAdmin(admin.ModelAdmin):
+    """Each attempt at a daily, with its player's loss a decision across all their dailies:
+    near zero over many dailies plays like the optimal bot, which people rarely do."""
+
+    list_display = ("challenge", "player", "account", "final", "decisions", "loss",
+                    "player_dailies", "player_mean_loss", "suspect")
+    list_filter = (SuspectFilter, "account", "challenge__rules", "challenge__day")
+    search_fields = ("player__name",)
+    list_select_related = ("challenge", "player")
+    fields = ("challenge", "player", "game", "account", "final", "finished", "decisions",
+              "loss", "turn_grades")
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(
+            p_dailies=Coalesce(_player_dailies("count"), 0),
+            p_loss=_player_dailies("loss"), p_decisions=_player_dailies("decisions"),
+        ).annotate(p_mean=F("p_loss") / Coalesce(F("p_decisions"), 1, output_field=FloatField()))
+
+    @admin.display(description="player's dailies", ordering="p_dailies")
+    def player_dailies(self, obj: DailyAttempt) -> int:
+        return obj.p_dailies
+
+    @admin.display(description="player's Δ a decision", ordering="p_mean")
+    def player_mean_loss(self, obj: DailyAttempt) -> str:
+        return "–" if obj.p_mean is None else f"{obj.p_mean:.3f}"
+
+    @admin.display(description="suspect", boolean=True)
+    def suspect(self, obj: DailyAttempt) -> bool:
+        return (obj.p_dailies >= daily.SUSPECT_MIN_DAILIES and obj.p_mean is not None
+                and obj.p_mean < daily.SUSPECT_MEAN_LOSS)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

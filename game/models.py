@@ -7,6 +7,7 @@ Presence lives here too (``Connection``), so every server process sees the same 
 
 from __future__ import annotations
 
+import datetime
 import secrets
 
 from django.conf import settings
@@ -109,6 +110,9 @@ class Room(models.Model):
     #: The secret server seed of the room's next game, drawn before any player's seed is fixed
     #: (at creation, and when a game ends); only its commitment is shown. Secret: never sent.
     next_server_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
+    #: The daily challenge this room plays (one player's attempt: no watchers, no rematch).
+    daily = models.ForeignKey("DailyChallenge", null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="+")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -204,6 +208,9 @@ class Game(models.Model):
     client_seeds = models.JSONField(default=list, blank=True)
     #: Ended by staff before every card was full (the one way left to cheat: listed in admin).
     unfinished = models.BooleanField(default=False, db_index=True)
+    #: A daily challenge's game: its dice come from the day's tape (``server_seed`` stays "").
+    daily = models.ForeignKey("DailyChallenge", null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="games")
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True, db_index=True)
 
@@ -409,3 +416,74 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.ruleset}: {self.rating:.0f} ± {self.rd:.0f}"
+
+
+class DailyChallenge(models.Model):
+    """One day's (UTC) challenge in one ruleset: the secret seed of its dice tape
+    (``rules.DailyDice``), drawn with ``secrets`` before the day starts; only its SHA-256 is
+    shown until the day is over. Par is the optimal bot's score on the tape, computed once in
+    the review worker (with its line of moves)."""
+
+    day = models.DateField()
+    rules = models.CharField(max_length=16, choices=RULES_CHOICES)
+    #: Secret until the day is over (``revealed_seed``): never sent before.
+    seed = models.CharField(max_length=64, editable=False)
+    commitment = models.CharField(max_length=64, editable=False)
+    par = models.IntegerField(null=True, blank=True)
+    #: Par's moves: [{"turn", "dice" of each roll, "held" of each re-roll, "box", "points"}].
+    par_line = models.JSONField(default=list, blank=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-day", "rules"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "rules"], name="daily_unique_day_rules"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Daily {self.rules} {self.day.isoformat()}"
+
+    def is_over(self, today: datetime.date) -> bool:
+        """Whether the day is over (``today`` is the current UTC date)."""
+        return self.day < today
+
+    def revealed_seed(self, today: datetime.date) -> str:
+        """The day seed once the day is over (UTC), else ""."""
+        return self.seed if self.is_over(today) else ""
+
+
+class DailyAttempt(models.Model):
+    """A player's one attempt at a day's challenge: its room and game (a solo game on the
+    day's tape), the final score when it ends, and the review's figures once it is stored."""
+
+    challenge = models.ForeignKey(DailyChallenge, on_delete=models.CASCADE,
+                                  related_name="attempts")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="daily_attempts")
+    room = models.OneToOneField(Room, on_delete=models.CASCADE, related_name="daily_attempt")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="daily_attempt")
+    #: Copied from the player when the game ends: the leaderboard lists accounts only.
+    account = models.BooleanField(default=False)
+    final = models.IntegerField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    #: From the review: real decisions graded, their summed loss (expected points), and the
+    #: grade of each turn (its worst decision's), for the share text.
+    decisions = models.PositiveIntegerField(default=0)
+    loss = models.FloatField(null=True, blank=True)
+    turn_grades = models.JSONField(default=list, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "player"], name="daily_one_attempt"),
+        ]
+        indexes = [
+            # the leaderboard and a player's rank: best score first, ties by the loss
+            models.Index(fields=["challenge", "account", "-final", "loss", "id"],
+                         name="daily_board"),
+            # a player's dailies (streak, fair-play figures)
+            models.Index(fields=["player", "-created"], name="daily_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenge}: {self.player} {self.final if self.final is not None else '…'}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import profile_views, views
+from . import daily_views, profile_views, views
 
 app_name = "game"
 urlpatterns = [
@@ -16,5 +16,9 @@ urlpatterns = [
     path("games/<int:pk>/analysis", views.game_analysis, name="game_analysis"),
     path("p/<slug:public_id>/", profile_views.profile, name="profile"),
     path("p/<slug:public_id>/privacy", profile_views.profile_privacy, name="profile_privacy"),
+    path("daily/", daily_views.home, name="daily"),
+    path("daily/commitments.json", daily_views.commitments, name="daily_commitments"),
+    path("daily/<slug:rules>/play", daily_views.play, name="daily_play"),
+    path("daily/<slug:rules>/<str:day>/", daily_views.day_page, name="daily_day"),
     path("leaderboard/<slug:rules>/", profile_views.leaderboard, name="leaderboard"),
 ]

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.http import ConditionalGetMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.decorators import decorator_from_middleware
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import cache_control
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from . import selectors, services
 from .clients import client_address
 from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
-from .models import TURN_TIMES, Game, GameAnalysis, Room
+from .models import TURN_TIMES, DailyAttempt, Game, GameAnalysis, Room
 from .players import acting_player, current_player, player_name
 from .presenters.fairness import fairness_data
 from .presenters.invite import invite_qr_svg
@@ -24,6 +25,7 @@ from .presenters.replay import replay_data
 from .presenters.review import review_view
 from .rules import MAX_PLAYERS, RULESETS, get_ruleset
 from .rules.dice import DICE_COUNT
+from .services.daily import utc_today
 
 LOBBY_LIMIT = 20
 RECENT = timedelta(days=2)
@@ -127,12 +129,19 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "turn_times": TURN_TIMES,
         "max_seats": MAX_PLAYERS,
         "dice_count": DICE_COUNT,
+        "daily_url": reverse("game:daily_day", kwargs={
+            "rules": room.rules, "day": room.daily.day.isoformat()}) if room.daily_id else "",
     }
     return render(request, "game/room.html", context, status=status)
 
 
 def room(request: HttpRequest, code: str) -> HttpResponse:
-    return _room_page(request, get_object_or_404(Room, code=code))
+    room = get_object_or_404(Room, code=code)
+    if room.daily_id and services.seat_of(
+            room, services.guest_key(request.session, create=False)) is None:
+        # a daily challenge has no watchers: its player's own page, from /daily/
+        return redirect("game:daily")
+    return _room_page(request, room)
 
 
 @require_POST
@@ -178,10 +187,27 @@ def set_name(request: HttpRequest) -> HttpResponse:
     return redirect(back)
 
 
+def _daily_hidden(request: HttpRequest, game: Game) -> bool:
+    """Whether ``game`` is a daily challenge's whose day is not over and this browser's player
+    is not its player: its dice are the day's tape, hidden from those still to play it."""
+    if not game.daily_id or game.daily.is_over(utc_today()):
+        return False
+    me = current_player(request)
+    return me is None or not DailyAttempt.objects.filter(game=game, player=me).exists()
+
+
+def _day_seed(game: Game) -> str:
+    """A daily game's day seed once its day is over ("" otherwise, and for other games)."""
+    return game.daily.revealed_seed(utc_today()) if game.daily_id else ""
+
+
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A game's page: a replay of every move, rebuilt from the stored events, and the stored
     analysis of its decisions once there is one."""
-    game = Game.objects.select_related("room").filter(pk=pk).first()
+    game = Game.objects.select_related("room", "daily").filter(pk=pk).first()
+    if game is not None and _daily_hidden(request, game):
+        messages.info(request, "A daily challenge's games are shown once its day is over.")
+        return redirect("game:daily")
     if game is None:  # a stale or mistyped review link: the lobby, which lists the games
         messages.info(request, f"There is no game {pk}; here are the games being played.")
         return redirect("game:lobby")
@@ -199,7 +225,8 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
              for i, (name, total) in enumerate(zip(game.players, game.totals, strict=False))),
             key=lambda s: -s["total"]),
         "winners": [game.players[i] for i in game.winners],
-        "fairness": fairness_data(game, ((e.seq, e.kind, e.payload) for e in events)),
+        "fairness": fairness_data(game, ((e.seq, e.kind, e.payload) for e in events),
+                                  _day_seed(game)),
         "seed_rows": list(zip(game.players, game.client_seeds, strict=False)),
     }
     return render(request, "game/game_detail.html", context)
@@ -208,7 +235,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def game_analysis(request: HttpRequest, pk: int) -> HttpResponse:
     """The analysis part of a game's page alone: the page asks for it until it is ready."""
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game.objects.select_related("daily"), pk=pk)
+    if _daily_hidden(request, game):
+        raise Http404("A daily challenge's games are shown once its day is over.")
     stored = GameAnalysis.objects.filter(game=game).values_list("data", flat=True).first()
     analysis = review_view(stored) if game.status == Game.Status.FINISHED else None
     return render(request, "game/_analysis.html", {"game": game, "analysis": analysis})
@@ -216,8 +245,11 @@ def game_analysis(request: HttpRequest, pk: int) -> HttpResponse:
 
 def game_dice(request: HttpRequest, pk: int) -> JsonResponse:
     """A game's seeds and rolls, for checking its dice anywhere (docs/fairness.md)."""
-    game = get_object_or_404(Game, pk=pk)
-    data = fairness_data(game, game.events.order_by("seq").values_list("seq", "kind", "payload"))
+    game = get_object_or_404(Game.objects.select_related("daily"), pk=pk)
+    if _daily_hidden(request, game):
+        raise Http404("A daily challenge's games are shown once its day is over.")
+    data = fairness_data(game, game.events.order_by("seq").values_list("seq", "kind", "payload"),
+                         _day_seed(game))
     if data is None:
         raise Http404("This game is from before verifiable dice.")
     return JsonResponse(data, json_dumps_params={"indent": 1})

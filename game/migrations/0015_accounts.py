@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0012_player_user'),
+        ('game', '0013_daily'),
     ]
 
     operations = [

@@ -11,7 +11,9 @@ The same JSON feeds the game page's verifier (``static/game/verify.js``), the do
 
 ``rolls`` lists every ``rolled`` event in order: ``k`` is the roll's number in the game.
 The server seed comes from the stored ``game_finished`` event only, never from the row, so
-nothing here can show it before the game is over.
+nothing here can show it before the game is over. A daily challenge's game adds ``rules``,
+``daily`` (its day) and each roll's ``turn`` and ``roll``; its ``server_seed`` is the day seed,
+given by the caller once the day is over (``DailyChallenge.revealed_seed``), else null.
 """
 
 from __future__ import annotations
@@ -22,20 +24,32 @@ from typing import Any
 from ..models import Game
 
 
-def fairness_data(game: Game, events: Iterable[tuple[int, str, dict[str, Any]]]
-                  ) -> dict[str, Any] | None:
+def fairness_data(game: Game, events: Iterable[tuple[int, str, dict[str, Any]]],
+                  day_seed: str = "") -> dict[str, Any] | None:
     """The check data of ``game`` from its events as (seq, kind, payload) in seq order, or
-    None for a game from before fair dice."""
+    None for a game from before fair dice; ``day_seed``: a daily game's, once revealed."""
     if not game.commitment:
         return None
     rolls: list[dict[str, Any]] = []
     server_seed = None
+    daily = ""
+    turn = 0
     for seq, kind, payload in events:
         if kind == "rolled":
-            rolls.append({"k": len(rolls) + 1, "seq": seq, "player": payload["player"],
-                          "held": payload["held"], "dice": payload["dice"]})
+            roll = {"k": len(rolls) + 1, "seq": seq, "player": payload["player"],
+                    "held": payload["held"], "dice": payload["dice"]}
+            rolls.append({**roll, "turn": turn, "roll": payload["roll"]} if daily else roll)
+        elif kind == "turn_started":
+            turn = payload["round"]
+        elif kind == "game_started":
+            daily = payload.get("daily") or ""
         elif kind == "game_finished":
             server_seed = payload.get("server_seed") or None
+    if daily:
+        return {"game": game.pk, "finished": game.status == Game.Status.FINISHED,
+                "unfinished": game.unfinished, "commitment": game.commitment,
+                "server_seed": day_seed or None, "client_seeds": [], "rules": game.rules,
+                "daily": daily, "players": list(game.players), "rolls": rolls}
     return {
         "game": game.pk,
         "finished": game.status == Game.Status.FINISHED,

@@ -4,7 +4,7 @@ site's CSP): a histogram of final scores and the trend of the latest games."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 #: The charts' drawing box (the SVG's viewBox; CSS scales it to the column's width).
@@ -38,11 +38,16 @@ class Tick:
     label: str
 
 
-def histogram(finals: Sequence[int], bin_width: int = BIN) -> dict[str, object]:
-    """Bars of ``bin_width`` points from the lowest score's bin to the highest's."""
+def histogram(finals: Sequence[int] | Mapping[int, int], bin_width: int = BIN
+              ) -> dict[str, object]:
+    """Bars of ``bin_width`` points from the lowest score's bin to the highest's; ``finals``
+    are the scores, or how many times each score was made."""
     if not finals:
         return {"bars": [], "ticks": [], "width": WIDTH, "height": HEIGHT, "bin": bin_width}
-    counts = Counter(f // bin_width for f in finals)
+    counts: Counter[int] = Counter()
+    for final, n in (finals.items() if isinstance(finals, Mapping)
+                     else ((f, 1) for f in finals)):
+        counts[final // bin_width] += n
     first, last = min(counts), max(counts)
     slots = last - first + 1
     step = (WIDTH - LEFT) / slots

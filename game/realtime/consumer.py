@@ -58,6 +58,8 @@ SEAT_COMMANDS: dict[str, Callable[[str, str | None, dict[str, Any]], object]] = 
 #: The commands that change the room as a whole (each makes every socket of it get a
 #: ``state``): they share one budget per socket (``WS_ROOM_BURST``, ``WS_ROOM_PER_SECOND``).
 ROOM_COMMANDS = frozenset({"seed", "start", "rematch", *SEAT_COMMANDS})
+#: What a daily challenge's player may send: its game's moves and a resync.
+DAILY_COMMANDS = frozenset({"sync", "roll", "score", "hold"})
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
@@ -98,6 +100,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.room = await in_db_thread(Room.objects.filter(code=self.code).first)()
         if self.room is None:
             await self.close(code=4404)  # before accept: the handshake is refused
+            return
+        if self.room.daily_id and not await in_db_thread(services.seat_of)(self.room, self.guest):
+            self.room = None  # a daily challenge has no watchers: only its player connects
+            await self.close(code=4403)
             return
         self.address = scope_client_address(self.scope)
         # In the group before the state is read, so no event falls between the two; the
@@ -186,6 +192,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(kind, str):
             raise BadMessage("bad_message", "A message needs a \"type\" string.")
         cid = command_id(msg)
+        if self.room is not None and self.room.daily_id and kind not in DAILY_COMMANDS:
+            raise BadMessage("daily", "A daily challenge is played alone to its end: no seats, "
+                                      "options, rematch or autoplay.")
         if kind == "sync":
             admitted = self.syncs.admit()
             if admitted == "yes":

@@ -35,9 +35,11 @@ def spawn(job: Coroutine[Any, Any, None]) -> None:
 
 def after_events(room_code: str, result: services.PlayResult) -> None:
     """After a command's events were broadcast: if a turn ended, publish the standings (where
-    the rules have them and their table is ready: no query otherwise)."""
+    the rules have them and their table is ready: no query otherwise). A daily challenge has
+    nobody to show them to: no watchers, and its player sees no chances."""
     if (result.events and result.state is not None
             and result.events[-1]["kind"] in TURN_ENDS
+            and not (result.state.get("fairness") or {}).get("daily")
             and standings_available(result.state["rules"])):
         game_id = result.state["id"]
         if game_id in _publishing:

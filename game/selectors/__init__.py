@@ -63,7 +63,7 @@ def lobby_rooms(limit: int, finished_since: timedelta) -> dict[str, list[Room]]:
 
     ``waiting``: rooms not started with a free seat; ``playing``: games with someone here, and
     full rooms about to start (``room.full``); ``finished``: recently finished."""
-    rooms = Room.objects.prefetch_related("seats")
+    rooms = Room.objects.filter(daily__isnull=True).prefetch_related("seats")  # dailies: solo
     free_seat = Seat.objects.filter(room=OuterRef("pk"), kind=Seat.Kind.HUMAN, guest_key="")
     waiting = rooms.filter(status=Room.Status.WAITING).annotate(has_free=Exists(free_seat))
     # A game abandoned with a tab still open (a computer player waiting on it) is not played.

@@ -3,7 +3,7 @@ decision (``game.realtime.turn_driver`` runs it, and plays what it says).
 
 A computer player moves while someone is in the room; a person's turn is played by autoplay
 once they have been away for ``AWAY_GRACE`` (while someone else is here to wait for them), or
-once the room's turn time ran out.
+once the room's turn time ran out; never in a daily challenge (its player's game alone).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ class Plan:
 def next_plan(room_code: str) -> Plan | None:
     """Whose move it is and whether this server should make it (sync: ORM)."""
     room = Room.objects.filter(code=room_code).first()
-    if room is None or room.status != Room.Status.PLAYING:
-        return None
+    if room is None or room.status != Room.Status.PLAYING or room.daily_id:
+        return None  # a daily challenge is played by its player alone, never by the computer
     game_row = current_game(room)
     if game_row is None or game_row.snapshot.get("finished"):
         return None

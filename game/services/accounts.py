@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from .. import ratings
-from ..models import NICKNAME_MAX, GameResult, Player, PlayerRating, Seat
+from ..models import NICKNAME_MAX, DailyAttempt, GameResult, Player, PlayerRating, Seat
 from .errors import ServiceError
 from .names import clean_nickname, skeleton
 
@@ -79,6 +79,7 @@ def claim_player(user: AbstractBaseUser, guest: Player | None) -> Player:
                     account.user_id, account.account_key = user.pk, skeleton(name)
                     account.name = account.name or name
                     account.save(update_fields=["user", "account_key", "name"])
+                    DailyAttempt.objects.filter(player_id=account.pk).update(account=True)
                 else:
                     account = Player.objects.create(user_id=user.pk, account_key=skeleton(name),
                                                     name=name)
@@ -89,6 +90,24 @@ def claim_player(user: AbstractBaseUser, guest: Player | None) -> Player:
         raise ServiceError("name_taken", f"An account named like “{name}” exists already.") \
             from exc
     return account
+
+
+def _merge_dailies(guest: Player, account: Player) -> None:
+    """A guest's daily attempts become the account's, on the account's board; on a day both
+    played, the earlier attempt is the player's one attempt and the later one leaves the
+    boards (its game stays stored): a second identity that saw the dice first gains nothing."""
+    taken = {a.challenge_id: a for a in DailyAttempt.objects.filter(player_id=account.pk)}
+    for attempt in DailyAttempt.objects.filter(player_id=guest.pk):
+        own = taken.get(attempt.challenge_id)
+        if own is not None:
+            later = own if own.created > attempt.created else attempt
+            later.delete()
+            if later is own:
+                attempt.player_id, attempt.account = account.pk, True
+                attempt.save(update_fields=["player", "account"])
+            continue
+        attempt.player_id, attempt.account = account.pk, True
+        attempt.save(update_fields=["player", "account"])
 
 
 def merge_players(guest: Player, account: Player) -> None:
@@ -108,6 +127,7 @@ def merge_players(guest: Player, account: Player) -> None:
             return  # the guest was merged already (two sign-ins at once)
         Seat.objects.filter(player_id=guest.pk).update(player_id=account.pk)
         GameResult.objects.filter(player_id=guest.pk).update(player_id=account.pk)
+        _merge_dailies(guest, account)
         theirs = {r.ruleset: r for r in PlayerRating.objects.select_for_update()
                   .filter(player_id__in=[guest.pk, account.pk]).order_by("player_id", "ruleset")
                   if r.player_id == guest.pk}

@@ -12,8 +12,8 @@ import random
 
 from django.conf import settings
 
-from ..models import Game
-from ..rules import FairDice, RandomSource
+from ..models import DailyChallenge, Game
+from ..rules import DailyDice, FairDice, RandomSource
 from ..rules.fairness import new_client_seed, new_server_seed, server_seed_from
 
 
@@ -42,9 +42,15 @@ def dice_rng(game_id: int, seq: int) -> RandomSource:
     return random.SystemRandom()
 
 
-def dice_for(game_row: Game, current: object = None) -> FairDice | RandomSource:
+def dice_for(game_row: Game, current: object = None) -> FairDice | DailyDice | RandomSource:
     """The dice the next roll of ``game_row`` is drawn with: ``current`` (the cached rules
-    game's) when it is this game's fair dice already."""
+    game's) when it is this game's fair dice already; a daily challenge's game rolls from
+    its day's tape."""
+    if game_row.daily_id:
+        if isinstance(current, DailyDice) and current.commitment == game_row.commitment:
+            return current
+        day = DailyChallenge.objects.only("seed", "rules", "day").get(pk=game_row.daily_id)
+        return DailyDice(day.seed, day.rules, day.day)
     if game_row.server_seed:
         if isinstance(current, FairDice) and current.commitment == game_row.commitment:
             return current  # the same seed (its SHA-256 matches) and the same game's seeds

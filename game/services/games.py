@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .. import rules_cache
-from ..models import COMMAND_ID_MAX, Game, GameEvent, Room
+from ..models import COMMAND_ID_MAX, DailyAttempt, Game, GameEvent, Room
 from ..queries import locked_game
 from ..rules import Action, Event, RulesError
 from ..rules import Game as RulesGame
@@ -91,16 +91,33 @@ def store_events(
     game_row.unfinished = game.unfinished
     game_row.save(update_fields=["seq", "snapshot", "status", "finished", "totals", "winners",
                                  "unfinished"])
-    # The rematch's seed is drawn now, before anyone may change their own seed for it.
-    Room.objects.filter(pk=game_row.room_id).update(
-        status=Room.Status.FINISHED, updated=timezone.now(),
-        next_server_seed=draw_server_seed(
-            game_row.room_id, Game.objects.filter(room_id=game_row.room_id).count()))
+    if game_row.daily_id:  # an attempt at a daily challenge: no rematch, its score recorded
+        Room.objects.filter(pk=game_row.room_id).update(
+            status=Room.Status.FINISHED, updated=timezone.now())
+        _daily_attempt_finished(game_row)
+    else:
+        # The rematch's seed is drawn now, before anyone may change their own seed for it.
+        Room.objects.filter(pk=game_row.room_id).update(
+            status=Room.Status.FINISHED, updated=timezone.now(),
+            next_server_seed=draw_server_seed(
+                game_row.room_id, Game.objects.filter(room_id=game_row.room_id).count()))
     # In the review worker process, once this is stored; a game ended early has no review.
     # Robust: what fails after the commit is logged, never the committed command's error.
     if settings.REVIEW_ON_FINISH and not game.unfinished:
         transaction.on_commit(partial(review.analyse_in_background, game_row.pk), robust=True)
     return result
+
+
+def _daily_attempt_finished(game_row: Game) -> None:
+    """A daily game ended: its attempt's final score, and whether its player has an account
+    now (the leaderboard lists accounts only)."""
+    attempt = DailyAttempt.objects.filter(game_id=game_row.pk).select_related("player").first()
+    if attempt is None:
+        return
+    attempt.final = game_row.totals[0] if game_row.totals else 0
+    attempt.finished = game_row.finished
+    attempt.account = attempt.player.has_account
+    attempt.save(update_fields=["final", "finished", "account"])
 
 
 # Every command writes one INSERT and one UPDATE, in SQL written once: through the ORM
@@ -198,6 +215,11 @@ def apply_command(
             raise ServiceError("stale", "The game moved on before this command.")
 
         game = rules_cache.take(game_row)
+        if game.daily and game.daily < timezone.now().date().isoformat():
+            rules_cache.keep(game_row.pk, game_row.seq, game)
+            # its seed is public from midnight (UTC): a move now could be chosen knowing it
+            raise ServiceError("day_over", "This daily challenge's day is over (UTC): its "
+                                           "dice are revealed, so its game takes no more moves.")
         game.rng = dice_for(game_row, game.rng)
         try:
             events = game.play(action, player=seat_index)

@@ -29,6 +29,7 @@ from .. import review_worker
 from ..ai import review
 from ..models import Game, GameAnalysis
 from ..rules import event_from_dict
+from .daily_review import record_review as record_daily_review
 from .errors import ServiceError
 from .ratings import record_game
 
@@ -52,6 +53,8 @@ def analyse_game(game_id: int) -> GameAnalysis:
     row, _ = GameAnalysis.objects.update_or_create(
         game=game, defaults={"version": review.VERSION, "data": analysis.to_dict()})
     record_game(game.pk)  # the players' results and ratings, once per game
+    if game.daily_id:
+        record_daily_review(game.pk, row.data)  # and par, once per day (the tables are here)
     return row
 
 

@@ -15,11 +15,11 @@ function bytesToHex(buffer) {
   return [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The first `count` faces of roll k: HMAC-SHA256(seed, "<seeds…>\n<k>\n<counter>"). */
-async function faces(key, clientSeeds, k, count) {
+/** The first `count` faces of the stream HMAC-SHA256(seed, "<head…>\n<counter>"). */
+async function faces(key, head, count) {
   const out = [];
   for (let counter = 0; out.length < count; counter += 1) {
-    const message = new TextEncoder().encode([...clientSeeds, k, counter].join("\n"));
+    const message = new TextEncoder().encode([...head, counter].join("\n"));
     const block = new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
     for (const b of block) if (b < REJECT_FROM) out.push((b % 6) + 1);
   }
@@ -28,12 +28,16 @@ async function faces(key, clientSeeds, k, count) {
 
 /** Each roll with the dice the seeds give (`expected`) and whether the stored ones are those
  * (`ok`): held dice are the previous roll's, the others are drawn in position order. */
-async function checkRolls(key, clientSeeds, rolls) {
+async function checkRolls(key, data) {
   const results = [];
   let previous = null; // the roll before, as derived: a roll that holds dice re-rolls it
-  for (const roll of rolls) {
+  for (const roll of data.rolls) {
     const held = new Set(roll.held);
-    const drawn = await faces(key, clientSeeds, roll.k, DICE); // a prefix of the same stream
+    // a daily challenge's game: its tape's stream of that turn and roll (docs/fairness.md)
+    const head = data.daily
+      ? ["daily", data.rules, data.daily, roll.turn, roll.roll]
+      : [...data.client_seeds, roll.k];
+    const drawn = await faces(key, head, DICE); // a prefix of the same stream
     const expected = Array.from({ length: DICE },
       (_, i) => (held.has(i) && previous ? previous[i] : drawn.shift()));
     const ok = roll.dice.length === DICE && expected.every((d, i) => d === roll.dice[i]);
@@ -44,7 +48,8 @@ async function checkRolls(key, clientSeeds, rolls) {
 }
 
 /** The whole check of a game's dice data (`server_seed`, `commitment`, `client_seeds`,
- * `rolls` as in dice.json): whether the seed matches its commitment, and every roll. */
+ * `rolls` as in dice.json; a daily game's `rules`, `daily` and each roll's `turn` and
+ * `roll`): whether the seed matches its commitment, and every roll. */
 export async function checkGame(data) {
   const seed = hexToBytes(data.server_seed);
   const hash = bytesToHex(await crypto.subtle.digest("SHA-256", seed));
@@ -52,6 +57,6 @@ export async function checkGame(data) {
     "raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return {
     commitmentOk: hash === data.commitment,
-    rolls: await checkRolls(key, data.client_seeds, data.rolls),
+    rolls: await checkRolls(key, data),
   };
 }

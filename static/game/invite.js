@@ -1,16 +1,9 @@
-// The room page's invite panel (copying the link is room.js's).
-// Sharing: the system share sheet where the browser has one (phones), else the button stays
-// hidden and the QR code (drawn by the server) and "Copy" do the job.
+// The room page's invite panel: the share sheet where the browser has one, else the QR code
+// (drawn by the server) and "Copy" (room.js) do the job.
+import { offerShare } from "./share.js";
 
-const share = document.getElementById("share-link");
 const url = document.getElementById("invite-url");
-if (share && url && typeof navigator.share === "function") {
-  share.hidden = false;
-  share.addEventListener("click", async () => {
-    try {
-      await navigator.share({ title: document.title, url: url.textContent.trim() });
-    } catch {
-      // the player closed the share sheet: nothing to do
-    }
-  });
+if (url) {
+  offerShare(document.getElementById("share-link"),
+    () => ({ title: document.title, url: url.textContent.trim() }));
 }

@@ -9,6 +9,7 @@ import { DiceTray } from "./dice.js";
 import { loadHolds, saveHolds } from "./holds.js";
 import { installShortcuts } from "./keyboard.js";
 import { rulesTitle } from "./labels.js";
+import { offerCopy } from "./share.js";
 import { renderStandings } from "./standings.js";
 import {
   awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen, initialState,
@@ -307,16 +308,7 @@ $("turn-time").addEventListener("change", (e) => {
 $("chances-option").addEventListener("change", (e) => {
   seatCommand("room_options", { chances: e.target.value });
 });
-$("copy-link").addEventListener("click", async () => {
-  const button = $("copy-link");
-  try {
-    await navigator.clipboard.writeText(location.href);
-    button.textContent = "Link copied";
-  } catch (err) {
-    button.textContent = location.href;
-  }
-  setTimeout(() => { button.textContent = "Copy invite link"; }, 3000);
-});
+offerCopy($("copy-link"), () => location.href, "Link copied");
 window.addEventListener("pagehide", () => conn.close());
 window.addEventListener("pageshow", (e) => { if (e.persisted) conn.connect(); });
 

@@ -50,3 +50,25 @@ test("a seed that does not match its commitment is said so", async () => {
   const { commitmentOk } = await checkGame(data);
   assert.equal(commitmentOk, false);
 });
+
+// A daily challenge's game (docs/fairness.md, "The daily challenge's tape"): its dice file,
+// made by game.rules (tests/rules/test_dice_file_lengths.py checks the same file).
+const dailyGame = () => JSON.parse(
+  readFileSync(new URL("./dice-check-daily.fixture.json", import.meta.url)));
+
+test("every roll of a daily game matches its day's tape", async () => {
+  const data = dailyGame();
+  assert.equal(data.client_seeds.length, 0);
+  const { commitmentOk, rolls } = await checkGame(data);
+  assert.equal(commitmentOk, true);
+  assert.equal(rolls.length, data.rolls.length);
+  assert.deepEqual(rolls.filter((r) => !r.ok), []);
+});
+
+test("a daily roll is read from its turn and roll: moved to another turn, it fails", async () => {
+  const data = dailyGame();
+  const roll = data.rolls.find((r) => r.roll === 1 && r.turn === 3);
+  roll.turn = 4;
+  const { rolls } = await checkGame(data);
+  assert.deepEqual(rolls.filter((r) => !r.ok).map((r) => r.k), [roll.k]);
+});

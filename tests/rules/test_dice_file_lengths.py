@@ -72,3 +72,17 @@ def test_a_seed_loses_the_spaces_around_it_and_nothing_else():
     for raw in ("\tlucky", "lucky\n", "lucky\r\n", "\u00a0lucky", "lucky\u00a0", " \t "):
         with pytest.raises(InvalidSeed, match="printable ASCII"):
             clean_client_seed(raw)
+
+
+DAILY_FIXTURE = FIXTURE.with_name("dice-check-daily.fixture.json")
+
+
+def test_the_shared_daily_dice_file_checks_by_the_library_and_the_docs_script(tmp_path, capsys):
+    """The daily game's file that the JS check reads: every roll matches for the library's
+    ``verify`` and for the script of docs/fairness.md."""
+    data = json.loads(DAILY_FIXTURE.read_text())
+    assert data["daily"] and data["rules"] == "yatzy"
+    assert check_dice_file(data).ok
+    assert verify(tmp_path, data) == 0
+    assert f"All {len(data['rolls'])} rolls match" in capsys.readouterr().out
+    assert run_doc_script(tmp_path, data).returncode == 0

@@ -12,13 +12,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from game.models import Game
 from game.rules import InvalidSeed, check_game
+from game.services.daily import utc_today
 
 from .advise import OneLineErrors, bad
 
 
 class Command(OneLineErrors, BaseCommand):
     help = "Check every roll of a finished game against its revealed server seed and the " \
-           "players' seeds."
+           "players' seeds (a daily challenge's game: its day seed, once the day is over)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game_id", type=int, metavar="GAME_ID")
@@ -32,15 +33,21 @@ class Command(OneLineErrors, BaseCommand):
         if game.status != Game.Status.FINISHED:
             raise bad(f"Game {game.pk} is still running: its server seed is revealed when it "
                       "ends.")
+        day_seed = None
+        if game.daily_id:  # the day seed, revealed when the day is over (UTC)
+            day_seed = game.daily.revealed_seed(utc_today()) or None
+            if day_seed is None:
+                raise bad(f"Game {game.pk} is a daily challenge of {game.daily.day}: its day "
+                          "seed is revealed when that day is over (UTC).")
         events = [{"seq": seq, "kind": kind, **payload} for seq, kind, payload in
                   game.events.order_by("seq").values_list("seq", "kind", "payload")]
         try:
-            check = check_game(events)
+            check = check_game(events, day_seed)
         except InvalidSeed as exc:
             raise bad(f"Game {game.pk}: {exc.message}") from None
         out = self.stdout
         out.write(f"Game {game.pk}: commitment {check.commitment}")
-        out.write(f"server seed {check.server_seed} "
+        out.write(f"{'day seed' if check.daily else 'server seed'} {check.server_seed} "
                   f"({'matches' if check.commitment_ok else 'DOES NOT MATCH'} the commitment)")
         out.write("client seeds " + ", ".join(repr(s) for s in check.client_seeds))
         for roll in check.mismatches:

@@ -11,6 +11,15 @@ export function renderFairness(state, els) {
   const st = status(state);
   const running = g && !g.finished;
   const fair = g && g.fairness;
+  if (fair && fair.daily) { // one seed for everyone's day, revealed when the day is over
+    els.commitmentLabel.textContent = "The day’s seed commitment (SHA-256), published before the day";
+    els.commitment.textContent = fair.commitment;
+    els.revealedLabel.hidden = true;
+    els.revealedRow.hidden = true;
+    els.seeds.hidden = true;
+    els.form.hidden = true;
+    return;
+  }
   const commitment = running ? (fair ? fair.commitment : null) : state.room.commitment;
   els.commitmentLabel.textContent = running
     ? "This game’s server seed commitment (SHA-256)"

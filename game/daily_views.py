@@ -1,0 +1,132 @@
+"""Thin views of the daily challenge: today's page, starting (or going on with) an attempt, a
+day's results, the public list of the days' commitments."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from . import daily, services
+from .models import DailyChallenge
+from .players import acting_player, current_player
+from .presenters import profile as charts
+from .services.daily import DAILY_RULES, ensure_challenges, start_attempt, utc_today
+from .views import _guest_within_limit
+
+#: How many days back the commitments list reaches.
+COMMITMENT_DAYS = 7
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Today's challenge in each ruleset (play, go on, or your result) and tomorrow's
+    commitments, published before its day starts."""
+    today = utc_today()
+    tomorrow = today + datetime.timedelta(days=1)
+    challenges = ensure_challenges(today)
+    upcoming = ensure_challenges(tomorrow)
+    me = current_player(request)
+    cards = []
+    for rules in DAILY_RULES:
+        day = challenges[rules]
+        cards.append({"challenge": day, "attempt": daily.attempt_of(day, me),
+                      "players": daily.finished(day).count()})
+    context = {
+        "today": today, "cards": cards, "tomorrow": tomorrow,
+        "upcoming": [upcoming[r] for r in DAILY_RULES],
+        "yesterday": today - datetime.timedelta(days=1),
+        "yesterday_played": DailyChallenge.objects.filter(
+            day=today - datetime.timedelta(days=1)).exists(),
+        "streak": daily.streak(me, today) if me else 0,
+    }
+    return render(request, "game/daily.html", context)
+
+
+@require_POST
+def play(request: HttpRequest, rules: str) -> HttpResponse:
+    """Start today's attempt in ``rules``, or go on with it (on this browser now)."""
+    if rules not in DAILY_RULES:
+        raise Http404("No daily challenge in these rules.")
+    try:
+        guest = _guest_within_limit(request, "create_room")
+        player = acting_player(request)
+        attempt = start_attempt(player, guest, rules)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("game:daily")
+    if attempt.final is not None:
+        return redirect("game:daily_day", rules=rules, day=attempt.challenge.day.isoformat())
+    return redirect(attempt.room)
+
+
+def _par_steps(line: list[dict]) -> list[dict]:
+    """Par's line as read on the page: each turn's rolls, each with the dice kept after it."""
+    return [{"box": t["box"], "points": t["points"], "steps": [
+        {"dice": "".join(map(str, dice)),
+         "kept": "".join(map(str, t["held"][i])) if i < len(t["held"]) else None}
+        for i, dice in enumerate(t["rolls"])]} for t in line]
+
+
+def _day(raw: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(raw)
+    except ValueError:
+        raise Http404("A day is written YYYY-MM-DD.") from None
+
+
+def day_page(request: HttpRequest, rules: str, day: str) -> HttpResponse:
+    """A day's results: today's once you finished it (your score beside par, your review, the
+    leaderboard, the scores, your friends, your streak, the share text); a past day's for
+    everyone, with its revealed seed and par's line."""
+    when = _day(day)
+    today = utc_today()
+    challenge = DailyChallenge.objects.filter(day=when, rules=rules).first()
+    if challenge is None or when > today:
+        raise Http404("There is no such daily challenge (yet).")
+    me = current_player(request)
+    attempt = daily.attempt_of(challenge, me)
+    over = challenge.is_over(today)
+    if not over and (attempt is None or attempt.final is None):
+        messages.info(request, "Today's results are shown once you have played it to the end.")
+        return redirect("game:daily")
+    scores = daily.scores(challenge)
+    url = request.build_absolute_uri(
+        reverse("game:daily_day", kwargs={"rules": rules, "day": when.isoformat()}))
+    context = {
+        "challenge": challenge, "attempt": attempt, "over": over, "me": me,
+        "seed": challenge.revealed_seed(today),
+        "par_line": _par_steps(challenge.par_line) if over else [],
+        "place": daily.place_of(attempt) if attempt and attempt.final is not None else None,
+        "place_of": (daily.finished(challenge).filter(account=attempt.account).count()
+                     if attempt and attempt.final is not None else 0),
+        "board": daily.leaderboard(challenge, me),
+        "guests": daily.guests(challenge, me),
+        "friends": daily.friends(challenge, me) if me else [],
+        "histogram": charts.histogram(scores, bin_width=10),
+        "players": sum(scores.values()),
+        "streak": daily.streak(me, today) if me else 0,
+        "share": (daily.share_text(attempt, challenge.par, url)
+                  if attempt and attempt.final is not None else ""),
+        "squares": daily.SQUARES,
+        "today": today,
+    }
+    return render(request, "game/daily_day.html", context)
+
+
+@require_GET
+def commitments(request: HttpRequest) -> JsonResponse:
+    """Every daily challenge from a week ago to tomorrow: its commitment (published before its
+    day starts) and, once its day is over, its seed and par."""
+    today = utc_today()
+    ensure_challenges(today)
+    ensure_challenges(today + datetime.timedelta(days=1))
+    rows = DailyChallenge.objects.filter(
+        day__gte=today - datetime.timedelta(days=COMMITMENT_DAYS)).order_by("day", "rules")
+    return JsonResponse({"today": today.isoformat(), "challenges": [
+        {"day": c.day.isoformat(), "rules": c.rules, "commitment": c.commitment,
+         "seed": c.revealed_seed(today) or None, "par": c.par if c.is_over(today) else None}
+        for c in rows]}, json_dumps_params={"indent": 1})
