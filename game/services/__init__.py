@@ -37,7 +37,7 @@ from .presence import (
     socket_restored,
 )
 from .ratings import rebuild_all as rebuild_ratings
-from .ratings import record_game
+from .ratings import record_game, record_games
 from .rooms import (
     DEFAULT_NICKNAME,
     SESSION_GUEST,
@@ -58,7 +58,7 @@ from .rooms import (
 from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_room_options
 
 __all__ = [
-    "rebuild_ratings", "record_game", "set_profile_private",
+    "rebuild_ratings", "record_game", "record_games", "set_profile_private",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",
     "SeatSpec", "ServiceError", "add_seat", "apply_command", "asend_advice", "asend_events",
     "asend_frame", "asend_presence", "asend_room_changed", "asend_standings",
