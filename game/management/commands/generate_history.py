@@ -276,7 +276,7 @@ def _event_rows(game_id: int, plan: _Plan, log: list[Event]) -> Iterator[list[An
     """The stored events of ``log`` (the columns of ``insert_events_sql``), each turn's dated
     along the game, each said made by whoever's command made it (a move's events and the next
     turn's start: its player's)."""
-    step = (plan.finished - plan.started) / max(1, len(log) - 1)
+    span, steps = plan.finished - plan.started, max(1, len(log) - 1)
     seat: int | None = None
     by = [GameEvent.By.BOT.value if isinstance(s, str) else GameEvent.By.HUMAN.value
           for s in plan.seats]
@@ -285,7 +285,7 @@ def _event_rows(game_id: int, plan: _Plan, log: list[Event]) -> Iterator[list[An
         if isinstance(event, Rolled | Scored | BonusAwarded):
             seat = event.player
         elif isinstance(event, TurnStarted | GameFinished):  # a turn's events share its time
-            when = connection.ops.adapt_datetimefield_value(plan.started + step * (seq - 1))
+            when = connection.ops.adapt_datetimefield_value(plan.started + span * (seq - 1) / steps)
         yield [game_id, seq, event.kind, _payload(event), when,
                GameEvent.By.SYSTEM.value if seat is None else by[seat], seat, ""]
 
