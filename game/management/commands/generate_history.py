@@ -135,14 +135,14 @@ def dated_as_given(*kinds: type[models.Model]) -> Iterator[None]:
     in the past): their ``auto_now`` and ``auto_now_add`` fields are off meanwhile."""
     fields = [f for kind in kinds for f in kind._meta.concrete_fields
               if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
-    saved = [(f, f.auto_now, f.auto_now_add) for f in fields]  # type: ignore[attr-defined]
+    saved = [(f, f.auto_now, f.auto_now_add) for f in fields]
     for f in fields:
-        f.auto_now = f.auto_now_add = False  # type: ignore[attr-defined]
+        f.auto_now = f.auto_now_add = False
     try:
         yield
     finally:
         for f, now, now_add in saved:
-            f.auto_now, f.auto_now_add = now, now_add  # type: ignore[attr-defined]
+            f.auto_now, f.auto_now_add = now, now_add
 
 
 class Command(BaseCommand):
@@ -278,7 +278,7 @@ def _event_rows(game_id: int, plan: _Plan, log: list[Event]) -> Iterator[list[An
     turn's start: its player's)."""
     span, steps = plan.finished - plan.started, max(1, len(log) - 1)
     seat: int | None = None
-    by = [GameEvent.By.BOT.value if isinstance(s, str) else GameEvent.By.HUMAN.value
+    by = [str(GameEvent.By.BOT) if isinstance(s, str) else str(GameEvent.By.HUMAN)
           for s in plan.seats]
     when = connection.ops.adapt_datetimefield_value(plan.started)
     for seq, event in enumerate(log, start=1):
@@ -287,7 +287,7 @@ def _event_rows(game_id: int, plan: _Plan, log: list[Event]) -> Iterator[list[An
         elif isinstance(event, TurnStarted | GameFinished):  # a turn's events share its time
             when = connection.ops.adapt_datetimefield_value(plan.started + span * (seq - 1) / steps)
         yield [game_id, seq, event.kind, _payload(event), when,
-               GameEvent.By.SYSTEM.value if seat is None else by[seat], seat, ""]
+               str(GameEvent.By.SYSTEM) if seat is None else by[seat], seat, ""]
 
 
 @dataclass
