@@ -1,12 +1,14 @@
-"""Server time of the profile, leaderboard and lobby pages over a generated history:
+"""Server time of the profile, leaderboard, lobby and admin pages over a generated history:
 ``python -m benchmarks.profiles --database-url sqlite:///var/bench-profiles/db.sqlite3``.
 
 The database is one ``manage.py generate_history`` filled (docs/benchmarks.md says how). Each
 page is requested ``--repeat`` times through Django's test client in this process (the whole
 middleware and template path, no network): the most active player's profile, a typical
-player's (the median number of games), its second page of games, each rated leaderboard, and
-the lobby. Prints the median and the 95th percentile in milliseconds, the queries a page
-made, and the CPU time this process spent a request.
+player's (the median number of games), its second page of games, each rated leaderboard (this
+week's and all time's, on one page), the lobby and its polled lists, and as a staff member
+(``bench-staff``, made if missing) the admin's lists of games and rooms, a game's page there
+and a search of the games. Prints the median and the 95th percentile in milliseconds, the
+queries a page made and, with ``--slowest N``, its N slowest queries.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.profiles", description=__doc__)
     p.add_argument("--database-url", required=True)
     p.add_argument("--repeat", type=int, default=50)
+    p.add_argument("--slowest", type=int, default=0, metavar="N",
+                   help="print each page's N slowest queries (SQL cut to 300 characters)")
+    p.add_argument("--only", default="", help="time only the pages whose name has this")
     args = p.parse_args(argv)
     if not 5 <= args.repeat <= 10_000:
         p.error("--repeat must be 5-10000")
@@ -31,10 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
+    from django.contrib.auth import get_user_model
     from django.db.models import Count
     from django.test import Client
 
-    from game.models import GameResult, Player
+    from game.models import Game, GameResult, Player
 
     counts = list(Player.objects.annotate(n=Count("results")).filter(n__gt=0)
                   .order_by("-n").values_list("public_id", "n"))
@@ -43,30 +49,48 @@ def main(argv: list[str] | None = None) -> int:
     busiest, typical = counts[0], counts[len(counts) // 2]
     print(f"{GameResult.objects.values('game').distinct().count()} games, {len(counts)} "
           f"players; busiest {busiest[1]} games, typical {typical[1]}")
+    logged = Game.objects.filter(seq__gt=0).order_by("-id").values_list("id", flat=True).first()
+    staff = get_user_model().objects.filter(username="bench-staff").first() or \
+        get_user_model().objects.create_superuser("bench-staff", password=None)
+    middle = max(1, Game.objects.count() // 100)  # the middle page of 50 games each
+    anyone, admin = Client(), Client()
+    admin.force_login(staff)
     pages = [
-        (f"profile, {busiest[1]} games", f"/p/{busiest[0]}/"),
-        (f"profile, {typical[1]} games", f"/p/{typical[0]}/"),
-        ("profile, page 2 of games", f"/p/{busiest[0]}/?page=2"),
-        ("leaderboard yahtzee", "/leaderboard/yahtzee/"),
-        ("leaderboard yatzy", "/leaderboard/yatzy/"),
-        ("lobby", "/"),
+        (anyone, f"profile, {busiest[1]} games", f"/p/{busiest[0]}/"),
+        (anyone, f"profile, {typical[1]} games", f"/p/{typical[0]}/"),
+        (anyone, "profile, page 2 of games", f"/p/{busiest[0]}/?page=2"),
+        (anyone, "leaderboard yahtzee", "/leaderboard/yahtzee/"),
+        (anyone, "leaderboard yatzy", "/leaderboard/yatzy/"),
+        (anyone, "lobby", "/"),
+        (anyone, "lobby lists (polled)", "/lobby/rooms"),
+        (admin, "admin games", "/admin/game/game/"),
+        (admin, f"admin games, page {middle}", f"/admin/game/game/?p={middle}"),
+        (admin, "admin games, finished yahtzee", "/admin/game/game/?activity=finished"
+                                                 "&rules__exact=yahtzee"),
+        (admin, "admin games, search a name", "/admin/game/game/?q=Ann42"),
+        (admin, "admin game page", f"/admin/game/game/{logged}/change/"),
+        (admin, "admin rooms", "/admin/game/room/"),
     ]
-    client = Client()
+    print(f"load average {os.getloadavg()[0]:.1f}; wall time, and this process's CPU time "
+          "(what the request cost in Python, and in SQLite's engine: not PostgreSQL's server)")
     print(TIMES_HEAD)
-    for name, url in pages:
-        print(time_page(client, name, url, args.repeat))
+    for client, name, url in pages:
+        if args.only not in name or (logged is None and "game page" in name):
+            continue
+        print(time_page(client, name, url, args.repeat, slowest=args.slowest), flush=True)
     return 0
 
 
-TIMES_HEAD = (f"{'page':32} {'median ms':>10} {'p95 ms':>8} {'queries':>8} "
+TIMES_HEAD = (f"{'page':34} {'median ms':>10} {'p95 ms':>8} {'queries':>8} "
               f"{'CPU ms':>7} {'CPU p95':>8}")
 
 
-def time_page(client: Any, name: str, url: str, repeat: int) -> str:
+def time_page(client: Any, name: str, url: str, repeat: int, slowest: int = 0) -> str:
     """``url`` requested ``repeat`` times by ``client`` (Django's test client): the line of
     its median and 95th percentile in milliseconds, the queries one request made, and the
     median and 95th percentile of this process's CPU time a request (on a busy machine the
-    wall time is mostly waiting for a core; the database's own CPU is not in it)."""
+    wall time is mostly waiting for a core; the database's own CPU is not in it), then its
+    ``slowest`` slowest queries."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -81,8 +105,11 @@ def time_page(client: Any, name: str, url: str, repeat: int) -> str:
     with CaptureQueriesContext(connection) as queries:
         client.get(url)
     p95 = statistics.quantiles(times, n=20)[-1]
-    return (f"{name:32} {statistics.median(times):10.1f} {p95:8.1f} {len(queries):8} "
+    line = (f"{name:34} {statistics.median(times):10.1f} {p95:8.1f} {len(queries):8} "
             f"{statistics.median(cpu):7.1f} {statistics.quantiles(cpu, n=20)[-1]:8.1f}")
+    for query in sorted(queries, key=lambda q: -float(q["time"]))[:slowest]:
+        line += f"\n    {float(query['time']) * 1000:7.1f} ms  {query['sql'][:300]}"
+    return line
 
 
 if __name__ == "__main__":

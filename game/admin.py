@@ -10,6 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, FloatField, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest
@@ -39,6 +40,21 @@ class WithoutBulkDelete:
         actions = super().get_actions(request)  # type: ignore[misc]
         actions.pop("delete_selected", None)
         return actions
+
+
+class IdsFirstPaginator(Paginator):
+    """A page of a long list read in two steps: its rows' ids first (walking the ordering's
+    index, nothing joined nor computed for the rows skipped), then those rows alone. With a
+    plain OFFSET the database joins and computes every row before the page too."""
+
+    def page(self, number: int | str) -> Page:
+        valid = self.validate_number(number)
+        bottom = (valid - 1) * self.per_page
+        top = min(bottom + self.per_page, self.count)
+        if top + self.orphans >= self.count:
+            top = self.count
+        ids = list(self.object_list.values_list("pk", flat=True)[bottom:top])
+        return self._get_page(self.object_list.filter(pk__in=ids), valid, self)
 
 
 def _live(room: Room | None) -> bool:
@@ -84,6 +100,9 @@ class RoomAdmin(WithoutBulkDelete, admin.ModelAdmin):
                     "created", "updated")
     list_filter = ("rules", "status", "practice", "created")
     search_fields = ("name", "code", "seats__nickname")
+    show_full_result_count = False  # one count of a long list, not two
+    list_per_page = 50
+    paginator = IdsFirstPaginator
     # Whether hints were on is part of every game's record: fixed once the room exists.
     readonly_fields = ("code", "status", "practice", "host_key", "created", "updated")
     inlines = [SeatInline, GameInline]
@@ -164,7 +183,11 @@ class GameEventInline(admin.TabularInline):
 
     def get_queryset(self, request):
         first, last = getattr(request, "event_range", (1, GameAdmin.EVENTS_PER_PAGE))
-        return super().get_queryset(request).filter(seq__gte=first, seq__lte=last)
+        # Each line names its player from the game's names: the game read with the events,
+        # once, not once per line.
+        return (super().get_queryset(request).filter(seq__gte=first, seq__lte=last)
+                .select_related("game").only(*(f.name for f in GameEvent._meta.concrete_fields),
+                                             "game__players"))
 
     @admin.display(description="what happened")
     def what(self, obj: GameEvent) -> str:
@@ -215,9 +238,16 @@ class GameAdmin(WithoutBulkDelete, admin.ModelAdmin):
     #: "Ended unfinished: yes" lists the games staff ended early — the one way left for a
     #: server to cheat with fair dice (stop a game whose rolls it dislikes): keep it short.
     list_filter = ("unfinished", "rules", ActivityFilter, "room__practice", "finished")
-    search_fields = ("player_names", "room__seats__nickname", "room__code", "room__name")
+    # The players' names are on the game row (``player_names``): no join with the seats, which
+    # would make the search scan them all and the list DISTINCT.
+    search_fields = ("player_names", "room__code", "room__name")
     list_select_related = ("room",)
-    date_hierarchy = "created"
+    # Over a long history a list must not count every game twice (the total beside the filtered
+    # count) nor read every game's date (the date hierarchy's months): the "finished" filter
+    # narrows by date instead.
+    show_full_result_count = False
+    list_per_page = 50
+    paginator = IdsFirstPaginator
     fields = ("room", "rules", "activity", "unfinished", "practice", "standings", "public_page",
               "review", "dice", "scorecards", "seq", "created", "finished")
     readonly_fields = fields
@@ -226,7 +256,8 @@ class GameAdmin(WithoutBulkDelete, admin.ModelAdmin):
     EVENTS_PER_PAGE = 50
 
     def get_queryset(self, request):
-        return with_abandoned(super().get_queryset(request))
+        # The snapshot (the whole state, ~1.5 KB of JSON) is read by the game's page only.
+        return with_abandoned(super().get_queryset(request)).defer("snapshot")
 
     @admin.display(description="status", ordering="status")
     def activity(self, obj: Game) -> str:

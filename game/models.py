@@ -118,6 +118,11 @@ class Room(models.Model):
 
     class Meta:
         ordering = ["-updated"]
+        indexes = [
+            # The lobby's lists (rooms of a status, latest first) and the admin's (latest first).
+            models.Index(fields=["status", "-updated"], name="room_status_updated"),
+            models.Index(fields=["-updated"], name="room_updated"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
@@ -412,7 +417,8 @@ class PlayerRating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "ruleset"], name="rating_unique_player"),
         ]
-        indexes = [models.Index(fields=["ruleset", "-rating"], name="rating_ruleset_rating")]
+        # The leaderboard's order, its tie broken by player: read in order, never sorted.
+        indexes = [models.Index(fields=["ruleset", "-rating", "player"], name="rating_board")]
 
     def __str__(self) -> str:
         return f"{self.player} {self.ruleset}: {self.rating:.0f} ± {self.rd:.0f}"

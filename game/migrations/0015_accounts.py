@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0013_daily'),
+        ('game', '0014_scale_indexes'),
     ]
 
     operations = [

@@ -13,7 +13,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.utils import timezone
 
 from ..models import Connection, Game, GameEvent, Room, Seat
@@ -42,15 +51,22 @@ def stale_last_event() -> QuerySet[GameEvent]:
 
 
 def with_abandoned(games: QuerySet[Game]) -> QuerySet[Game]:
-    """``games``, each with ``abandoned``: still playing, and no move for ``ABANDONED_AFTER``."""
-    return games.annotate(abandoned=Q(Exists(stale_last_event()), status=Game.Status.PLAYING))
+    """``games``, each with ``abandoned``: still playing, and no move for ``ABANDONED_AFTER``.
+    The events are looked up for games being played only (a CASE, not an AND the database may
+    evaluate both sides of): a page deep into a long list of finished games reads none."""
+    return games.annotate(abandoned=Case(
+        When(status=Game.Status.PLAYING, then=Exists(stale_last_event())),
+        default=Value(False), output_field=BooleanField()))
 
 
 def recently_finished(rooms: QuerySet[Room], limit: int) -> list[Room]:
     """The finished ones of ``rooms``, each with its latest game as ``last_game`` (the winner
-    and the review link): two queries however many rooms."""
+    and the review link): two queries however many rooms. The latest game is a subquery per
+    room listed (not a GROUP BY of every finished room: the newest ``limit`` are read from the
+    rooms' (status, updated) index and the rest never)."""
+    latest = Game.objects.filter(room=OuterRef("pk")).order_by("-id").values("id")[:1]
     found = list(rooms.filter(status=Room.Status.FINISHED)
-                 .annotate(last_game_id=Max("games__id"))[:limit])
+                 .annotate(last_game_id=Subquery(latest))[:limit])
     games = Game.objects.in_bulk([r.last_game_id for r in found if r.last_game_id])
     for room in found:
         room.last_game = games.get(room.last_game_id)

@@ -46,7 +46,7 @@ from .presence import (
     socket_restored,
 )
 from .ratings import rebuild_all as rebuild_ratings
-from .ratings import record_game
+from .ratings import record_game, record_games
 from .rooms import (
     DEFAULT_NICKNAME,
     SESSION_GUEST,
@@ -67,7 +67,7 @@ from .rooms import (
 from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_room_options
 
 __all__ = [
-    "rebuild_ratings", "record_game", "set_profile_private",
+    "rebuild_ratings", "record_game", "record_games", "set_profile_private",
     "check_active", "check_guest_active", "claim_player", "clean_account_name", "merge_players",
     "player_of", "set_player_disabled",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",

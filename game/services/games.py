@@ -138,7 +138,7 @@ def _insert_events(game_id: int, first_seq: int, events: list[dict[str, Any]], *
                    payload_field.get_db_prep_save(payload, connection), created, by, seat,
                    command_id if i == 0 else ""]
     with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(connection.vendor, len(events)), params)
+        cursor.execute(insert_events_sql(connection.vendor, len(events)), params)
 
 
 def _update_game(game_row: Game) -> None:
@@ -149,7 +149,7 @@ def _update_game(game_row: Game) -> None:
 
 
 @cache
-def _insert_sql(vendor: str, rows: int) -> str:
+def insert_events_sql(vendor: str, rows: int) -> str:
     """The INSERT of ``rows`` events, built once per database and count."""
     columns = ("game_id", "seq", "kind", "payload", "created", "by", "seat", "command_id")
     row = "(" + ", ".join(["%s"] * len(columns)) + ")"

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from game import ratings, services
-from game.models import GameResult, Player, PlayerRating
+from game.models import GameEvent, GameResult, Player, PlayerRating
 from game.services import review as review_service
 from tests.support.profiles import played_game, store_review
 
@@ -218,3 +218,56 @@ def test_two_games_of_one_player_recorded_at_once_both_count():
     b_then_a = ratings.rate_game("yahtzee", [ratings.Seat(
         final=games[0].totals[0], luck=10.0, rating=first_b), seats[0][1]])[0]
     assert rating_of(ann) in (pytest.approx(a_then_b), pytest.approx(b_then_a))
+
+
+def test_generated_games_have_event_logs_that_fold_into_their_stored_state():
+    from game.models import Game, Room
+    from game.rules import Game as RulesGame
+    from game.rules import event_from_dict
+
+    call_command("generate_history", "--players", "4", "--games", "6", "--seed", "2",
+                 "--logs-every", "2", stdout=io.StringIO())
+    logged = list(Game.objects.filter(seq__gt=0))
+    assert len(logged) == 3  # one game in two
+    for game in logged:
+        stored = list(game.events.order_by("seq"))
+        assert [e.seq for e in stored] == list(range(1, game.seq + 1))
+        folded = RulesGame.from_events(event_from_dict(e.to_rules_dict()) for e in stored)
+        assert folded.is_over and folded.to_dict() == game.snapshot
+        assert [card.total for card in folded.scorecards] == game.totals
+        assert list(folded.winners) == game.winners
+        # Dated in the past, along the game: the lobby's "recently finished" is not all of them.
+        assert game.created <= stored[0].created <= stored[-1].created <= game.finished
+        assert Room.objects.get(pk=game.room_id).updated == game.finished
+    others = Game.objects.filter(seq=0)
+    assert others.count() == 3 and not GameEvent.objects.filter(game__in=others).exists()
+    assert GameResult.objects.filter(game__in=others).count() == sum(
+        len(g.players) for g in others)
+
+
+def test_recording_a_game_costs_the_same_queries_and_touches_its_players_only_at_any_size():
+    """The review's hook is incremental: one game's results, its own players' ratings; a
+    history five times longer costs it no more queries, and no other row changes."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def record(seats: list[Player | str]) -> int:
+        game = played_game(seats)
+        store_review(game, lucks=[12.0, -3.0, 1.0][:len(seats)])
+        with CaptureQueriesContext(connection) as queries:
+            assert services.record_game(game.pk) is True
+        return len(queries)
+
+    call_command("generate_history", "--players", "6", "--games", "8", "--seed", "5",
+                 stdout=io.StringIO())
+    short = record([services.new_player("Ann"), services.new_player("Bea"), "easy"])
+    call_command("generate_history", "--players", "0", "--games", "40", "--seed", "6",
+                 stdout=io.StringIO())
+    before = {r.pk: (r.rating, r.rd, r.games, r.updated) for r in PlayerRating.objects.all()}
+    results = GameResult.objects.count()
+    cy, dot = services.new_player("Cy"), services.new_player("Dot")
+    assert record([cy, dot, "easy"]) == short
+    after = {r.pk: (r.rating, r.rd, r.games, r.updated) for r in PlayerRating.objects.all()}
+    assert {pk: v for pk, v in after.items() if pk in before} == before
+    assert {r.player for r in PlayerRating.objects.exclude(pk__in=before)} == {cy, dot}
+    assert GameResult.objects.count() == results + 3

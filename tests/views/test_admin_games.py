@@ -125,3 +125,16 @@ def test_the_lobbys_abandoned_check_reads_the_events_game_seq_index():
         cursor.execute("EXPLAIN QUERY PLAN " + sql)
         plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
     assert "USING INDEX sqlite_autoindex_game_gameevent_1 (game_id=? AND seq=?)" in plan, plan
+
+
+def test_the_admins_pages_of_a_long_list_hold_the_rows_an_offset_would():
+    from game.admin import IdsFirstPaginator
+
+    for n in range(7):
+        Room.objects.create(name=f"Table {n}")
+    rooms = Room.objects.order_by("-id")
+    every = list(rooms)
+    pages = IdsFirstPaginator(rooms, 3)
+    assert [list(pages.page(n).object_list) for n in (1, 2, 3)] == [
+        every[0:3], every[3:6], every[6:7]]
+    assert list(IdsFirstPaginator(rooms, 3, orphans=1).page(2).object_list) == every[3:7]

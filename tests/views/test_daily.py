@@ -27,8 +27,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def as_player(player: Player) -> Client:
+    """A browser that is ``player``: its cookie, signed in when the player has an account (an
+    account's player is nobody's on a browser not signed in to it)."""
     client = Client()
     client.cookies[COOKIE] = player.token
+    if player.user is not None:
+        client.force_login(player.user)
     return client
 
 

@@ -25,7 +25,10 @@ from game.ai.review import GRADES
 from game.models import DailyAttempt, Game, Player, Room, Seat
 from game.services.daily import DAILY_RULES, challenge, utc_today
 
-from .generate_history import DECISIONS, EXPECTED_START, NAMES
+from .generate_history import EXPECTED_START, NAMES
+
+#: A solo game's graded decisions, typically (13 boxes, about two kept rolls a turn).
+DECISIONS = 38
 
 BATCH = 1000
 #: Turns of each daily ruleset (its boxes).
