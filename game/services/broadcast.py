@@ -1,12 +1,18 @@
 """Sending to a room's channel-layer group, only ever after the database has committed.
 
 The layer is not trusted to be lossless (clients resync on a ``seq`` gap), so a failed send is
-logged and swallowed: what is stored stays stored, and the command still succeeded.
+logged and swallowed: what is stored stays stored, and the command still succeeded. Nothing
+waits on the layer for long: a send gives up after ``LAYER_TIMEOUT``, and while the layer is
+away (Redis down or not answering) only one send per ``LAYER_RETRY`` seconds tries it, the
+others are dropped at once. ``game.realtime.heartbeat`` watches the layer and, when it
+answers again, has every socket of its process catch up.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -24,23 +30,100 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+#: Seconds one operation on the channel layer may take before it counts as failed (a send,
+#: a socket joining or leaving its room's group).
+LAYER_TIMEOUT = 1.0
+#: While the layer is away, one send in this many seconds tries it; the rest are dropped.
+LAYER_RETRY = 1.0
+
+#: When this process last saw the layer fail (None: it answers), and last tried it since.
+_away_since: float | None = None
+_tried_at = 0.0
+#: Whether a send was lost since ``take_dropped`` last looked (the rooms have to catch up).
+_dropped = False
+
+
 def group_name(room_code: str) -> str:
     return f"room.{room_code}"
 
 
-async def agroup_send(room_code: str, message: dict[str, Any]) -> None:
+def layer_away() -> bool:
+    """Whether this process's last use of the channel layer failed (Redis away)."""
+    return _away_since is not None
+
+
+def take_dropped() -> bool:
+    """Whether a send was lost since the last call (the layer away, or failing)."""
+    global _dropped
+    dropped, _dropped = _dropped, False
+    return dropped
+
+
+def layer_failed(what: str) -> None:
+    """The layer failed ``what``: from now on sends are tried once per ``LAYER_RETRY``."""
+    global _away_since
+    if _away_since is None:
+        _away_since = time.monotonic()
+        log.warning("the channel layer is away (%s): sends are dropped until it answers", what,
+                    exc_info=True)
+
+
+def layer_answered() -> None:
+    """The layer did what was asked: sends go to it again."""
+    global _away_since
+    if _away_since is not None:
+        log.warning("the channel layer answers again after %.1f s",
+                    time.monotonic() - _away_since)
+        _away_since = None
+
+
+async def within_timeout(what: str, operation: Any) -> bool:
+    """Await ``operation`` (a coroutine on the layer) for at most ``LAYER_TIMEOUT`` seconds:
+    False, and the layer counted away, if it failed or took longer."""
+    try:
+        await asyncio.wait_for(operation, LAYER_TIMEOUT)
+    except Exception:  # noqa: BLE001 - the DB is the truth; clients resync on a gap
+        layer_failed(what)
+        return False
+    return True
+
+
+async def agroup_send(room_code: str, message: dict[str, Any]) -> bool:
+    """Send ``message`` to the room's group; False if it did not go (the layer is away)."""
+    global _tried_at, _dropped
     layer = get_channel_layer()
     if layer is None:
-        return
-    try:
-        await layer.group_send(group_name(room_code), message)
-    except Exception:  # noqa: BLE001 - the DB is the truth; clients resync on a gap
-        log.warning("group_send to room %s failed", room_code, exc_info=True)
+        return True
+    if _away_since is not None and time.monotonic() - _tried_at < LAYER_RETRY:
+        _dropped = True
+        return False
+    _tried_at = time.monotonic()
+    sent = await within_timeout(
+        f"a send to room {room_code}", layer.group_send(group_name(room_code), message))
+    if sent:
+        layer_answered()
+    else:
+        _dropped = True
+    return sent
 
 
-def group_send(room_code: str, message: dict[str, Any]) -> None:
+async def agroup_add(room_code: str, channel_name: str) -> bool:
+    """Put a socket's channel in its room's group; False if the layer is away."""
+    layer = get_channel_layer()
+    return layer is None or await within_timeout(
+        "a socket joining its room", layer.group_add(group_name(room_code), channel_name))
+
+
+async def agroup_discard(room_code: str, channel_name: str) -> bool:
+    """Take a socket's channel out of its room's group; False if the layer is away."""
+    layer = get_channel_layer()
+    return layer is None or await within_timeout(
+        "a socket leaving its room", layer.group_discard(group_name(room_code), channel_name))
+
+
+def group_send(room_code: str, message: dict[str, Any]) -> bool:
     """From synchronous code (services run in a worker thread, or in a view)."""
-    async_to_sync(agroup_send)(room_code, message)
+    return async_to_sync(agroup_send)(room_code, message)
 
 
 def events_message(result: PlayResult) -> dict[str, Any] | None:
