@@ -104,6 +104,10 @@ async def _server_beat_forever() -> None:
 
 
 async def _watch_layer_forever() -> None:
+    global _probe_channel, _behind
+    # A new loop (a test's; a process whose sockets all closed): what an earlier watch knew
+    # of its own loop's layer does not hold here.
+    _probe_channel, _behind = None, False
     while True:
         try:
             await watch_layer()

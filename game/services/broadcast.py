@@ -14,6 +14,8 @@ import asyncio
 import logging
 import time
 import uuid
+import weakref
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
@@ -36,11 +38,25 @@ LAYER_TIMEOUT = 1.0
 #: While the layer is away, one send in this many seconds tries it; the rest are dropped.
 LAYER_RETRY = 1.0
 
-#: When this process last saw the layer fail (None: it answers), and last tried it since.
-_away_since: float | None = None
-_tried_at = 0.0
-#: Whether a send was lost since ``take_dropped`` last looked (the rooms have to catch up).
-_dropped = False
+@dataclass
+class _Health:
+    """What one event loop (a server process has one) knows of its channel layer."""
+
+    #: When the layer last failed, while it has not answered since (None: it answers).
+    away_since: float | None = None
+    #: When a send last tried the layer while it was away.
+    tried_at: float = 0.0
+    #: Whether a send was lost since ``take_dropped`` last looked (the rooms must catch up).
+    dropped: bool = False
+
+
+#: Per event loop, as the layer's own connections (a test runs one loop after another).
+_health: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Health] = (
+    weakref.WeakKeyDictionary())
+
+
+def _here() -> _Health:
+    return _health.setdefault(asyncio.get_running_loop(), _Health())
 
 
 def group_name(room_code: str) -> str:
@@ -49,32 +65,32 @@ def group_name(room_code: str) -> str:
 
 def layer_away() -> bool:
     """Whether this process's last use of the channel layer failed (Redis away)."""
-    return _away_since is not None
+    return _here().away_since is not None
 
 
 def take_dropped() -> bool:
     """Whether a send was lost since the last call (the layer away, or failing)."""
-    global _dropped
-    dropped, _dropped = _dropped, False
+    health = _here()
+    dropped, health.dropped = health.dropped, False
     return dropped
 
 
 def layer_failed(what: str) -> None:
     """The layer failed ``what``: from now on sends are tried once per ``LAYER_RETRY``."""
-    global _away_since
-    if _away_since is None:
-        _away_since = time.monotonic()
+    health = _here()
+    if health.away_since is None:
+        health.away_since = time.monotonic()
         log.warning("the channel layer is away (%s): sends are dropped until it answers", what,
                     exc_info=True)
 
 
 def layer_answered() -> None:
     """The layer did what was asked: sends go to it again."""
-    global _away_since
-    if _away_since is not None:
+    health = _here()
+    if health.away_since is not None:
         log.warning("the channel layer answers again after %.1f s",
-                    time.monotonic() - _away_since)
-        _away_since = None
+                    time.monotonic() - health.away_since)
+        health.away_since = None
 
 
 async def within_timeout(what: str, operation: Any) -> bool:
@@ -90,20 +106,20 @@ async def within_timeout(what: str, operation: Any) -> bool:
 
 async def agroup_send(room_code: str, message: dict[str, Any]) -> bool:
     """Send ``message`` to the room's group; False if it did not go (the layer is away)."""
-    global _tried_at, _dropped
     layer = get_channel_layer()
     if layer is None:
         return True
-    if _away_since is not None and time.monotonic() - _tried_at < LAYER_RETRY:
-        _dropped = True
+    health = _here()
+    if health.away_since is not None and time.monotonic() - health.tried_at < LAYER_RETRY:
+        health.dropped = True
         return False
-    _tried_at = time.monotonic()
+    health.tried_at = time.monotonic()
     sent = await within_timeout(
         f"a send to room {room_code}", layer.group_send(group_name(room_code), message))
     if sent:
         layer_answered()
     else:
-        _dropped = True
+        health.dropped = True
     return sent
 
 
