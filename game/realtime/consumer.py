@@ -39,7 +39,7 @@ from . import heartbeat, room_refresh, turn_driver
 from . import insight_publisher as insight
 from .db_threads import in_db_thread
 from .moves import aplay
-from .throttle import Throttle
+from .throttle import Throttle, person_throttle
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,8 @@ SEAT_COMMANDS: dict[str, Callable[[str, str | None, dict[str, Any]], object]] = 
 }
 
 #: The commands that change the room as a whole (each makes every socket of it get a
-#: ``state``): they share one budget per socket (``WS_ROOM_BURST``, ``WS_ROOM_PER_SECOND``).
+#: ``state``): they share one budget per person in each server process (``WS_ROOM_BURST``,
+#: ``WS_ROOM_PER_SECOND``).
 ROOM_COMMANDS = frozenset({"seed", "start", "rematch", *SEAT_COMMANDS})
 
 #: The close code of a socket accepted while the channel layer (Redis) is away: without it the
@@ -99,8 +100,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # gap, not a stream of them (docs/protocol.md).
         self.syncs = Throttle(settings.WS_SYNC_PER_SECOND, settings.WS_SYNC_BURST)
         self.holds = Throttle(settings.WS_HOLD_PER_SECOND, settings.WS_HOLD_BURST)
-        # A room change costs every socket of the room a ``state``: a budget of its own.
-        self.room_changes = Throttle(settings.WS_ROOM_PER_SECOND, settings.WS_ROOM_BURST)
+        # A room change costs every socket of the room a ``state``: a budget of its own, one
+        # per person (their tabs share it), or a person with many tabs multiplies it.
+        self.room_changes = person_throttle(
+            self.guest, settings.WS_ROOM_PER_SECOND, settings.WS_ROOM_BURST)
         self.view = RoomView()
         self.room = await in_db_thread(Room.objects.filter(code=self.code).first)()
         if self.room is None:
@@ -380,4 +383,4 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self._state_text = None
         heartbeat.saw_presence(self.code, event["message"])
         self.view.saw_presence(event["message"])
-        await self.send_json(event["message"])
+        await self.send(text_data=event["text"])

@@ -120,9 +120,13 @@ async def watch_layer() -> None:
     """One round trip through the layer; when it works after messages were lost, every socket
     of this process gets the room's fresh state."""
     global _behind
-    if not await _round_trip():
+    trip = await _round_trip()
+    if trip == "error":
         _behind = True  # whatever was sent to this process's sockets meanwhile is lost
         services.layer_failed("a round trip through it")
+        return
+    if trip == "silent":  # sends work, nothing comes back: messages are being lost
+        _behind = True
         return
     services.layer_answered()
     if services.take_dropped():  # a send of this process was lost: its own sockets too
@@ -131,13 +135,14 @@ async def watch_layer() -> None:
         _behind = not await catch_up()
 
 
-async def _round_trip() -> bool:
-    """A message through the layer to this process's own channel and back, within
-    ``LAYER_TIMEOUT``."""
+async def _round_trip() -> str:
+    """A message through the layer to this process's own channel and back: "ok", "error"
+    (the layer refused: Redis away) or "silent" (nothing back within ``LAYER_TIMEOUT``: a
+    subscription lost; a busy server answers far sooner)."""
     global _probe_channel
     layer = get_channel_layer()
     if layer is None:
-        return True
+        return "ok"
     token = uuid.uuid4().hex
     try:
         if _probe_channel is None:
@@ -146,15 +151,15 @@ async def _round_trip() -> bool:
         await asyncio.wait_for(layer.send(_probe_channel, {"type": "probe", "token": token}),
                                services.LAYER_TIMEOUT)
     except Exception:  # noqa: BLE001 - Redis away
-        return False
+        return "error"
     try:
         async with asyncio.timeout(services.LAYER_TIMEOUT):
             while (await layer.receive(_probe_channel)).get("token") != token:
                 pass  # an earlier round trip's message, come late
     except Exception:  # noqa: BLE001 - a receive cut short forgets its channel (channels_redis)
         _probe_channel = None
-        return False
-    return True
+        return "silent"
+    return "ok"
 
 
 async def catch_up() -> bool:

@@ -2,10 +2,13 @@
 
 The layer is not trusted to be lossless (clients resync on a ``seq`` gap), so a failed send is
 logged and swallowed: what is stored stays stored, and the command still succeeded. Nothing
-waits on the layer for long: a send gives up after ``LAYER_TIMEOUT``, and while the layer is
-away (Redis down or not answering) only one send per ``LAYER_RETRY`` seconds tries it, the
-others are dropped at once. ``game.realtime.heartbeat`` watches the layer and, when it
-answers again, has every socket of its process catch up.
+waits on the layer for long: its connections time out after 2 s (settings), a send gives up
+after ``LAYER_TIMEOUT`` whatever happens, and once one failed (Redis down or not answering)
+only one send per ``LAYER_RETRY`` seconds tries the layer, the others are dropped at once.
+Slowness alone (a busy event loop) never counts as a failure: a send is dropped only by an
+error of the layer or past ``LAYER_TIMEOUT``, far beyond a loaded server's lag.
+``game.realtime.heartbeat`` watches the layer and, when it answers again, has every socket of
+its process catch up.
 """
 
 from __future__ import annotations
@@ -33,8 +36,9 @@ log = logging.getLogger(__name__)
 
 
 #: Seconds one operation on the channel layer may take before it counts as failed (a send,
-#: a socket joining or leaving its room's group).
-LAYER_TIMEOUT = 1.0
+#: a socket joining or leaving its room's group): a net under the connections' own 2 s
+#: timeouts, wide enough that a busy server's lag is no failure (a failure drops messages).
+LAYER_TIMEOUT = 5.0
 #: While the layer is away, one send in this many seconds tries it; the rest are dropped.
 LAYER_RETRY = 1.0
 
@@ -180,7 +184,10 @@ async def asend_room_changed(room_code: str) -> None:
 
 async def asend_presence(room_code: str, found: Presence) -> None:
     """Who is connected changed: every connection passes the ``presence`` frame on."""
-    await agroup_send(room_code, {"type": "room.presence", "message": protocol.presence(found)})
+    frame = protocol.presence(found)
+    # Encoded once here, not once per socket; each socket reads who is here from the frame.
+    await agroup_send(room_code, {"type": "room.presence", "message": frame,
+                                  "text": protocol.encode(frame)})
 
 
 async def asend_standings(room_code: str, found: GameStandings) -> None:
