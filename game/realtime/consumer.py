@@ -220,7 +220,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                                                  "a moment ago and every change follows it.")
         elif kind in ("roll", "score"):
             # The result straight to this socket, whatever the layer does with the group's.
-            result = await aplay(self.code, parse_action(msg), deliver=self.deliver,
+            result = await aplay(self.code, parse_action(msg), sender=self,
                                  guest_key=self.guest or None, command_id=cid)
             if result.duplicate:
                 await self.send_state()  # already applied: here is where things stand
@@ -331,11 +331,23 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         for text in event["texts"]:  # encoded once by the sender, not once per socket
             await self.send(text_data=text)
 
-    async def deliver(self, event: dict[str, Any]) -> None:
+    async def deliver(self, event: dict[str, Any]) -> bool:
         """This socket's own command's group message, sent by its consumer before the group
-        gets it (``aplay``): the layer may be away, or slow."""
+        gets it (``aplay``): the layer may be away, or slow. Only right after the last event
+        this socket sent: events before it still on their way come first, through the group
+        (sent ahead of them, the result would leave a gap its client cannot fill)."""
+        turn, last = event["turn"], self.view.turn
+        if turn is None or last is None or last["game"] != turn["game"] \
+                or last["seq"] != event["first"] - 1:
+            return False
         await self.game_events(event)
-        turn = event.get("turn")
+        self._delivered = (turn["game"], turn["seq"])
+        return True
+
+    async def resync(self) -> None:
+        """Its result came neither straight (``deliver``) nor through the group."""
+        await self.send_state()
+        turn = self.view.turn
         if turn is not None:
             self._delivered = (turn["game"], turn["seq"])
 

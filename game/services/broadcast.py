@@ -154,7 +154,7 @@ def events_message(result: PlayResult) -> dict[str, Any] | None:
     if frame is None:
         return None
     return {"type": "game.events", "texts": [protocol.encode(frame)],
-            "turn": protocol.turn_of(result.state)}
+            "turn": protocol.turn_of(result.state), "first": result.first_seq}
 
 
 def send_events(room_code: str, result: PlayResult) -> None:
@@ -164,10 +164,10 @@ def send_events(room_code: str, result: PlayResult) -> None:
         group_send(room_code, message)
 
 
-async def asend_events(room_code: str, message: dict[str, Any] | None) -> None:
-    """One command's group message (``events_message``, built off the event loop)."""
-    if message is not None:
-        await agroup_send(room_code, message)
+async def asend_events(room_code: str, message: dict[str, Any] | None) -> bool:
+    """One command's group message (``events_message``, built off the event loop); False if
+    it did not go."""
+    return message is None or await agroup_send(room_code, message)
 
 
 def send_room_changed(room_code: str) -> None:
