@@ -136,9 +136,10 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # Bounded: a Redis that stops answering fails an operation within seconds
-            # (game/services/broadcast.py gives up sooner still) instead of holding it.
+            # instead of holding it (game/services/broadcast.py); not sooner, for a failed
+            # send is a lost message, and a loaded server's replies can take seconds.
             "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000,
-                                  "socket_connect_timeout": 2, "socket_timeout": 2}]},
+                                  "socket_connect_timeout": 2, "socket_timeout": 10}]},
         }
     }
 else:

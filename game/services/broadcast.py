@@ -2,11 +2,12 @@
 
 The layer is not trusted to be lossless (clients resync on a ``seq`` gap), so a failed send is
 logged and swallowed: what is stored stays stored, and the command still succeeded. Nothing
-waits on the layer for long: its connections time out after 2 s (settings), a send gives up
-after ``LAYER_TIMEOUT`` whatever happens, and once one failed (Redis down or not answering)
-only one send per ``LAYER_RETRY`` seconds tries the layer, the others are dropped at once.
-Slowness alone (a busy event loop) never counts as a failure: a send is dropped only by an
-error of the layer or past ``LAYER_TIMEOUT``, far beyond a loaded server's lag.
+waits on the layer for long: a Redis that is down refuses at once, one that stopped answering
+times out (10 s, settings; ``LAYER_TIMEOUT`` whatever happens), and once a send failed only
+one send per ``LAYER_RETRY`` seconds tries the layer, the others are dropped at once. The
+timeouts are long on purpose: a send that fails is a message lost, and on a loaded machine a
+healthy Redis's reply took over 2 s (docs/benchmarks.md). A command's sender never waits on
+them: its result reaches it from its own server first (``game.realtime.moves``).
 ``game.realtime.heartbeat`` watches the layer and, when it answers again, has every socket of
 its process catch up.
 """
@@ -36,9 +37,8 @@ log = logging.getLogger(__name__)
 
 
 #: Seconds one operation on the channel layer may take before it counts as failed (a send,
-#: a socket joining or leaving its room's group): a net under the connections' own 2 s
-#: timeouts, wide enough that a busy server's lag is no failure (a failure drops messages).
-LAYER_TIMEOUT = 5.0
+#: a socket joining or leaving its room's group): a net beside the connections' own timeouts.
+LAYER_TIMEOUT = 10.0
 #: While the layer is away, one send in this many seconds tries it; the rest are dropped.
 LAYER_RETRY = 1.0
 

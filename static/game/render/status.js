@@ -21,8 +21,8 @@ export function renderConnection(state, el, actions) {
   else if (status === "lost") {
     const secs = Math.max(1, Math.round(retryInMs / 1000));
     el.append(liveAway
-      ? `Connection to the live room lost — retrying in ${secs} s. The game is safe. `
-      : `Connection lost — trying again in ${secs} s. `,
+      ? `Connection to the live room lost — retrying in ${secs}\u00a0s. The game is safe. `
+      : `Connection lost — trying again in ${secs}\u00a0s. `,
       h("button", { type: "button", class: "link-button", onclick: actions.retryNow },
         "Reconnect now"));
   }
