@@ -42,6 +42,11 @@ _server_task: asyncio.Task | None = None
 _layer_task: asyncio.Task | None = None
 #: Seconds between two round trips through the channel layer.
 LAYER_PROBE_SECONDS = 1.0
+#: Seconds a round trip may take before its message counts as lost: a message sent while
+#: the layer's subscriptions come back after an outage is, and the next trip (on a channel
+#: of its own) then shows them back. Taken for lost, a late one costs a ``state`` per socket,
+#: never a message.
+PROBE_WAIT = 3.0
 #: This process's own channel the round trips go through (made again after one failed).
 _probe_channel: str | None = None
 #: Whether messages to this process's sockets may have been lost since they last caught up.
@@ -137,8 +142,7 @@ async def watch_layer() -> None:
 
 async def _round_trip() -> str:
     """A message through the layer to this process's own channel and back: "ok", "error"
-    (the layer refused: Redis away) or "silent" (nothing back within ``LAYER_TIMEOUT``: a
-    subscription lost; a busy server answers far sooner)."""
+    (the layer refused: Redis away) or "silent" (nothing back within ``PROBE_WAIT``)."""
     global _probe_channel
     layer = get_channel_layer()
     if layer is None:
@@ -153,7 +157,7 @@ async def _round_trip() -> str:
     except Exception:  # noqa: BLE001 - Redis away
         return "error"
     try:
-        async with asyncio.timeout(services.LAYER_TIMEOUT):
+        async with asyncio.timeout(PROBE_WAIT):
             while (await layer.receive(_probe_channel)).get("token") != token:
                 pass  # an earlier round trip's message, come late
     except Exception:  # noqa: BLE001 - a receive cut short forgets its channel (channels_redis)

@@ -3,6 +3,9 @@ to play."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import weakref
 from typing import Any, Protocol
 
 from .. import services
@@ -22,6 +25,20 @@ class Sender(Protocol):
         """The result reached the socket neither way (the layer is away): the whole state."""
 
 
+#: Per sender, its last command's broadcast (the next one waits for it).
+_broadcasts: weakref.WeakKeyDictionary[Sender, asyncio.Task[None]] = weakref.WeakKeyDictionary()
+_running: set[asyncio.Task[None]] = set()  # the loop keeps only weak references to tasks
+
+
+async def _broadcast(room_code: str, message: dict[str, Any], sender: Sender,
+                     delivered: bool, previous: asyncio.Task[None] | None) -> None:
+    if previous is not None:
+        with contextlib.suppress(Exception):
+            await previous
+    if not await services.asend_events(room_code, message) and not delivered:
+        await sender.resync()
+
+
 async def aplay(room_code: str, action: Action, *, sender: Sender | None = None,
                 **command: Any) -> services.PlayResult:
     """``services.play`` for the event loop: the transaction and the JSON encoding on a
@@ -33,9 +50,17 @@ async def aplay(room_code: str, action: Action, *, sender: Sender | None = None,
         return result, services.events_message(result)
 
     result, message = await in_db_thread(apply_and_encode)()
-    delivered = sender is not None and message is not None and await sender.deliver(message)
-    sent = await services.asend_events(room_code, message)
-    if sender is not None and message is not None and not delivered and not sent:
-        await sender.resync()
+    if sender is None:
+        await services.asend_events(room_code, message)
+    elif message is not None:
+        delivered = await sender.deliver(message)
+        # The group's copy off the socket's path: a Redis that stopped answering holds up
+        # the broadcast (up to its timeout), never the sender's next command. Chained, so a
+        # socket's commands reach the group in their order.
+        previous = _broadcasts.get(sender)
+        task = asyncio.create_task(_broadcast(room_code, message, sender, delivered, previous))
+        _broadcasts[sender] = task
+        _running.add(task)
+        task.add_done_callback(_running.discard)
     after_events(room_code, result)
     return result

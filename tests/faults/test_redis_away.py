@@ -4,6 +4,7 @@ its own server at once, and when Redis returns the rest of the room catches up b
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 
@@ -107,6 +108,44 @@ def test_redis_away_pages_handshakes_commands_and_catching_up(template_dir: Path
         after = stored_seqs(site, code)
         assert after[: len(during)] == during, "a stored event changed or vanished"
         assert [s for s, _, _ in after] == list(range(1, len(after) + 1))
+        site.assert_alive()
+    finally:
+        site.stop()
+
+
+def test_a_redis_that_stops_answering_holds_up_no_sender(template_dir: Path,
+                                                       tmp_path: Path) -> None:
+    """Redis stopped (SIGSTOP: its port still takes connections, it answers nothing), the
+    way a hung or swapping server looks: each sender still has its result at once; once it
+    answers again, a watcher that missed the moves gets the room's state."""
+    site = Site.create(template_dir, tmp_path / "site", servers=2)
+    try:
+        [seeded] = seed_in_subprocess(site_env(site.data_dir, site.redis_url), 1, 2, "yahtzee")
+        code, cookies = seeded["code"], seeded["player_cookies"]
+        players = [Peer(site.ws_url(code, i), site.http_url(i), cookies[i], f"player{i}")
+                   for i in (0, 1)]
+        watcher = Peer(site.ws_url(code, 1), site.http_url(1), "", "watcher")
+        for peer in (*players, watcher):
+            peer.open()
+        play(players, [*players, watcher], 2)
+        assert site.redis is not None
+        site.redis.send_signal(signal.SIGSTOP)
+        try:
+            for _ in range(2):
+                who, move = send_move(players)
+                started = time.monotonic()
+                await_result(who, move, timeout=ANSWER_WITHIN + 2)
+                assert time.monotonic() - started < ANSWER_WITHIN, (who.name, move)
+                other = players[1 - players.index(who)]
+                if other.last_seq != who.last_seq:
+                    other.sync(timeout=20)  # its server may be waiting on Redis meanwhile
+        finally:
+            site.redis.send_signal(signal.SIGCONT)
+        last = stored_seqs(site, code)[-1][0]
+        # Late (the publishes it was sent before it stopped) or by a state once its server
+        # gave up on it (10 s) and found it answering again: the watcher has the moves.
+        watcher.until(lambda m: m["type"] in ("state", "event") and m["seq"] == last,
+                      timeout=40)
         site.assert_alive()
     finally:
         site.stop()
