@@ -138,7 +138,11 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000}]},
+            # Bounded: a Redis that stops answering fails an operation within seconds
+            # instead of holding it (game/services/broadcast.py); not sooner, for a failed
+            # send is a lost message, and a loaded server's replies can take seconds.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000,
+                                  "socket_connect_timeout": 2, "socket_timeout": 10}]},
         }
     }
 else:
@@ -146,7 +150,8 @@ else:
 # Rate-limit counters (game/services/limits.py): shared by all processes through Redis.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
         if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ) | {
         # Sites sharing one Redis keep their counters (rate limits) apart with a prefix.

@@ -39,7 +39,7 @@ from . import heartbeat, room_refresh, turn_driver
 from . import insight_publisher as insight
 from .db_threads import in_db_thread
 from .moves import aplay
-from .throttle import Throttle
+from .throttle import Throttle, person_throttle
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +56,15 @@ SEAT_COMMANDS: dict[str, Callable[[str, str | None, dict[str, Any]], object]] = 
 }
 
 #: The commands that change the room as a whole (each makes every socket of it get a
-#: ``state``): they share one budget per socket (``WS_ROOM_BURST``, ``WS_ROOM_PER_SECOND``).
+#: ``state``): they share one budget per person in each server process (``WS_ROOM_BURST``,
+#: ``WS_ROOM_PER_SECOND``).
 ROOM_COMMANDS = frozenset({"seed", "start", "rematch", *SEAT_COMMANDS})
 #: What a daily challenge's player may send: its game's moves and a resync.
 DAILY_COMMANDS = frozenset({"sync", "roll", "score", "hold"})
+
+#: The close code of a socket accepted while the channel layer (Redis) is away: without it the
+#: socket would hear nothing of the room. The page shows it and tries again (docs/protocol.md).
+LAYER_AWAY = 4503
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
@@ -68,6 +73,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     _state_text: str | None = None
     #: The number of the last shared read of the room this socket sent (``room_refresh``).
     _read_number = 0
+    #: (game id, seq) of the last command result this socket sent straight from its own
+    #: command: the same result from the room's group is not sent twice.
+    _delivered: tuple[int, int] | None = None
     #: The room as this socket last heard it (its ``state``, then ``presence`` and ``events``):
     #: its seat, the seats, the options, where the turn stands — enough to check a ``hold``.
     view: RoomView
@@ -94,8 +102,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # gap, not a stream of them (docs/protocol.md).
         self.syncs = Throttle(settings.WS_SYNC_PER_SECOND, settings.WS_SYNC_BURST)
         self.holds = Throttle(settings.WS_HOLD_PER_SECOND, settings.WS_HOLD_BURST)
-        # A room change costs every socket of the room a ``state``: a budget of its own.
-        self.room_changes = Throttle(settings.WS_ROOM_PER_SECOND, settings.WS_ROOM_BURST)
+        # A room change costs every socket of the room a ``state``: a budget of its own, one
+        # per person (their tabs share it), or a person with many tabs multiplies it.
+        self.room_changes = person_throttle(
+            self.guest, settings.WS_ROOM_PER_SECOND, settings.WS_ROOM_BURST)
         self.view = RoomView()
         self.room = await in_db_thread(Room.objects.filter(code=self.code).first)()
         if self.room is None:
@@ -109,14 +119,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # In the group before the state is read, so no event falls between the two; the
         # socket's own ``presence`` comes after its ``state``, as a group message waits
         # until ``connect`` returns.
-        group = services.group_name(self.code)
-        await self.channel_layer.group_add(group, self.channel_name)
+        if not await services.agroup_add(self.code, self.channel_name):
+            self.room = None  # nothing stored, nothing to leave
+            await self.refuse_without_layer()
+            return
         try:
             here = await in_db_thread(services.socket_opened)(
                 self.room, self.channel_name, self.guest, self.address)
         except services.ServiceError:  # over the socket caps: nothing was stored
             self.room = None  # nothing to leave
-            await self.channel_layer.group_discard(group, self.channel_name)
+            await services.agroup_discard(self.code, self.channel_name)
             await self.close(code=4429)  # before accept: the handshake is refused
             return
         await services.asend_presence(self.code, here)
@@ -132,6 +144,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if turn is not None and not turn["over"] and self.view.driver_may_act(turn["player"]):
             turn_driver.kick(self.code)
 
+    async def refuse_without_layer(self) -> None:
+        """Accepted, then closed with ``LAYER_AWAY``: refused before its acceptance, the
+        page would see only "1006", not why (Daphne answers 403 and drops the code)."""
+        await self.accept()
+        await self.close(code=LAYER_AWAY)
+
     def _session_guest(self) -> str:
         session = self.scope.get("session")
         return session.get(services.SESSION_GUEST, "") if session is not None else ""
@@ -142,6 +160,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         case, or the heartbeat would keep a dead socket's seat "here" forever."""
         try:
             await super().__call__(scope, receive, send)
+        except Exception:
+            if getattr(self, "channel_name", None) is not None:
+                raise
+            # The layer could not give this socket its channel: Redis is away. A clear
+            # close, not Daphne's HTTP 500 for a consumer that raised.
+            services.layer_failed("a socket's channel")
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": LAYER_AWAY})
         finally:
             await self._leave()
 
@@ -154,9 +180,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         self._left = True
         heartbeat.unregister(self.channel_name)  # from now on its row goes stale by itself
+        await services.agroup_discard(self.code, self.channel_name)  # bounded, never raises
         try:
-            await self.channel_layer.group_discard(
-                services.group_name(self.code), self.channel_name)
             here = await in_db_thread(services.socket_closed)(
                 self.room, self.channel_name, self.guest)
             await services.asend_presence(self.code, here)
@@ -203,8 +228,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 raise BadMessage("rate_limited", "Too many sync requests; the state was sent "
                                                  "a moment ago and every change follows it.")
         elif kind in ("roll", "score"):
-            result = await aplay(
-                self.code, parse_action(msg), guest_key=self.guest or None, command_id=cid)
+            # The result straight to this socket, whatever the layer does with the group's.
+            result = await aplay(self.code, parse_action(msg), sender=self,
+                                 guest_key=self.guest or None, command_id=cid)
             if result.duplicate:
                 await self.send_state()  # already applied: here is where things stand
             elif self.view.practice and kind == "roll":
@@ -272,8 +298,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def send_state(self, reuse: bool = False) -> None:
         """The room's full ``state``. With ``reuse``, the one last sent if this socket heard
         nothing from the room since: a client that syncs in a loop costs no queries. (A client
-        that saw a gap has received the later event, which makes the state stale here too.)"""
-        if reuse and self._state_text is not None:
+        that saw a gap has received the later event, which makes the state stale here too.
+        While the layer is away, "nothing heard" proves nothing: the state is read.)"""
+        if reuse and self._state_text is not None and not services.layer_away():
             await self.send(text_data=self._state_text)
             return
         snapshot = await in_db_thread(selectors.room_state)(self.room, self.guest)
@@ -306,10 +333,34 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # --- messages from the room's group ------------------------------------------------------
 
     async def game_events(self, event: dict[str, Any]) -> None:
+        turn = event.get("turn")
+        if (turn is not None and self._delivered is not None
+                and (turn["game"], turn["seq"]) <= self._delivered):
+            return  # this socket's own command, sent to it already (or older than it)
         self._state_text = None
         self.view.turn = event.get("turn", self.view.turn)
         for text in event["texts"]:  # encoded once by the sender, not once per socket
             await self.send(text_data=text)
+
+    async def deliver(self, event: dict[str, Any]) -> bool:
+        """This socket's own command's group message, sent by its consumer before the group
+        gets it (``aplay``): the layer may be away, or slow. Only right after the last event
+        this socket sent: events before it still on their way come first, through the group
+        (sent ahead of them, the result would leave a gap its client cannot fill)."""
+        turn, last = event["turn"], self.view.turn
+        if turn is None or last is None or last["game"] != turn["game"] \
+                or last["seq"] != event["first"] - 1:
+            return False
+        await self.game_events(event)
+        self._delivered = (turn["game"], turn["seq"])
+        return True
+
+    async def resync(self) -> None:
+        """Its result came neither straight (``deliver``) nor through the group."""
+        await self.send_state()
+        turn = self.view.turn
+        if turn is not None:
+            self._delivered = (turn["game"], turn["seq"])
 
     async def _send_insight(self, turn: protocol.Turn) -> None:
         """What a socket joining a running game would have had: the standings, and the
@@ -355,4 +406,4 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self._state_text = None
         heartbeat.saw_presence(self.code, event["message"])
         self.view.saw_presence(event["message"])
-        await self.send_json(event["message"])
+        await self.send(text_data=event["text"])

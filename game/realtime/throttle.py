@@ -1,8 +1,9 @@
-"""How fast one socket may send frames."""
+"""How fast one socket (or one person, over all of their sockets) may send frames."""
 
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable
 from typing import Literal
 
@@ -43,3 +44,19 @@ class Throttle:
             return "drop"
         self.refusing = True
         return "refuse"
+
+
+#: Per person (guest key), the budget of room changes all of their sockets in this process
+#: share; forgotten once none of those sockets holds it.
+_people: weakref.WeakValueDictionary[str, Throttle] = weakref.WeakValueDictionary()
+
+
+def person_throttle(guest: str, rate: float, burst: float) -> Throttle:
+    """The :class:`Throttle` every socket of ``guest`` in this process shares (a socket of
+    its own for a visitor without a guest key): eight tabs get one budget, not eight."""
+    if not guest:
+        return Throttle(rate, burst)
+    throttle = _people.get(guest)
+    if throttle is None:
+        throttle = _people[guest] = Throttle(rate, burst)
+    return throttle

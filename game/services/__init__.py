@@ -22,6 +22,9 @@ from .accounts import (
 )
 from .away import pass_host_roles, play_for_away
 from .broadcast import (
+    LAYER_TIMEOUT,
+    agroup_add,
+    agroup_discard,
     asend_advice,
     asend_events,
     asend_frame,
@@ -30,6 +33,11 @@ from .broadcast import (
     asend_standings,
     events_message,
     group_name,
+    layer_answered,
+    layer_away,
+    layer_failed,
+    take_dropped,
+    within_timeout,
 )
 from .dice import dice_rng
 from .errors import ServiceError
@@ -71,15 +79,17 @@ __all__ = [
     "check_active", "check_guest_active", "claim_player", "clean_account_name", "merge_players",
     "player_of", "set_player_disabled",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",
-    "SeatSpec", "ServiceError", "add_seat", "apply_command", "asend_advice", "asend_events",
+    "LAYER_TIMEOUT", "SeatSpec", "ServiceError", "add_seat", "agroup_add", "agroup_discard",
+    "apply_command", "asend_advice", "asend_events",
     "asend_frame", "asend_presence", "asend_room_changed", "asend_standings",
     "check_rate_limit", "clean_dice_seed",
     "clean_nickname", "clean_room_name", "create_room", "dice_rng", "end_game",
-    "events_message", "find_player", "get_room", "group_name", "guest_key", "leave_seat",
+    "events_message", "find_player", "get_room", "group_name", "guest_key", "layer_answered",
+    "layer_away", "layer_failed", "leave_seat",
     "load_for_decision", "new_guest_key", "new_player", "open_room", "pass_host_roles", "play",
     "play_for_away",
     "play_the_computer",
     "refresh_sockets", "remove_seat", "rename_player", "seat_bot", "seat_of", "server_beat",
     "set_dice_seed", "set_room_options", "socket_closed", "socket_opened", "socket_restored",
-    "start_game", "take_seat",
+    "start_game", "take_dropped", "take_seat", "within_timeout",
 ]

@@ -3,18 +3,26 @@ address.
 
 Fixed windows counted in Django's cache (Redis when ``REDIS_URL`` is set, so every server
 process counts together; in-process memory otherwise). A refusal changes nothing and says when
-to try again.
+to try again. While Redis is away each process counts alone, in its own memory: the limits
+hold per process rather than not at all, and the pages keep working.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
 
 from .errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+#: Where this process counts while the shared cache is away.
+_alone = LocMemCache("limits-while-the-cache-is-away", {})
 
 
 @dataclass(frozen=True)
@@ -44,12 +52,22 @@ def check_rate_limit(action: str, *, session: str, address: str) -> None:
                                ("address", address, limit.count * limit.per_address_factor)):
         if not who:
             continue
-        key = f"limit:{action}:{kind}:{who}:{window}"
-        cache.add(key, 0, timeout=limit.seconds + 5)
-        if cache.incr(key) > allowed:
+        if _count(f"limit:{action}:{kind}:{who}:{window}", limit.seconds + 5) > allowed:
             wait = int(limit.seconds - time.time() % limit.seconds) + 1
             raise ServiceError("rate_limited",
                                f"Too many at once; try again in {_duration(wait)}.")
+
+
+def _count(key: str, timeout: int) -> int:
+    """One more of ``key`` in the shared cache (in this process's memory if it is away)."""
+    try:
+        cache.add(key, 0, timeout=timeout)
+        return cache.incr(key)
+    except Exception:  # noqa: BLE001 - Redis away: count here rather than fail the page
+        log.warning("rate limits: the shared cache is away; counting in this process",
+                    exc_info=True)
+        _alone.add(key, 0, timeout=timeout)
+        return _alone.incr(key)
 
 
 def _duration(seconds: int) -> str:

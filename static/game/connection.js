@@ -4,11 +4,15 @@
 
 const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 15000;
+/** The server's close code when it cannot reach the live room (its Redis is away; see
+ * docs/protocol.md): the page says so rather than blame the player's network. */
+export const LIVE_ROOM_AWAY = 4503;
 
 export class RoomConnection {
   /**
    * handlers: onMessage(msg), onStatus(status, detail) where status is
-   * "connecting" | "open" | "lost" | "back"; detail.retryInMs while lost.
+   * "connecting" | "open" | "lost" | "back"; detail.retryInMs while lost, and
+   * detail.liveAway when the server closed the socket for want of its live room.
    */
   constructor(url, handlers) {
     this.url = url;
@@ -47,20 +51,20 @@ export class RoomConnection {
       }
       if (msg && typeof msg === "object") this.handlers.onMessage(msg);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (e) => {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.lostSince === null) this.lostSince = Date.now();
-      this.scheduleRetry();
+      this.scheduleRetry(e.code === LIVE_ROOM_AWAY);
     });
   }
 
-  scheduleRetry() {
+  scheduleRetry(liveAway = false) {
     // 0.5 s, 1 s, 2 s, 4 s … capped at 15 s, with ±20 % jitter so a crowd does not stampede.
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** this.attempt);
     const delay = Math.round(base * (0.8 + Math.random() * 0.4));
     this.attempt += 1;
-    this.handlers.onStatus("lost", { retryInMs: delay, attempt: this.attempt });
+    this.handlers.onStatus("lost", { retryInMs: delay, attempt: this.attempt, liveAway });
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 

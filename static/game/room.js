@@ -121,7 +121,7 @@ function connectionStatus(what, detail) {
   if (what === "back") {
     backTimer = setTimeout(() => update(connectionChanged(state, "open")), 4000);
   }
-  update(connectionChanged(state, what, detail.retryInMs || 0));
+  update(connectionChanged(state, what, detail.retryInMs || 0, Boolean(detail.liveAway)));
 }
 
 // --- commands -----------------------------------------------------------------------------------

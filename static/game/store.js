@@ -25,7 +25,7 @@ export function initialState(page) {
     lastHeld: new Set(),    // what the player to move kept on their last roll (for everyone)
     rolled: [],             // positions that just rolled: animated once
     busy: false,            // a command is on its way; avoid double sends
-    connection: { status: "connecting", retryInMs: 0 },
+    connection: { status: "connecting", retryInMs: 0, liveAway: false },
     synced: false,          // the page shows the server's state (tests wait for this)
     needsSync: false,       // a gap, or patches for another game: ask for the state
     reload: false,          // I left my seat: the page of a watcher has the join form
@@ -331,10 +331,12 @@ function withLogLines(state, gameId, entries) {
 
 // --- the page's own changes --------------------------------------------------------------------
 
-/** The socket's status: "connecting", "reconnecting", "open", "back" or "lost". */
-export function connectionChanged(state, status, retryInMs = 0) {
+/** The socket's status: "connecting", "reconnecting", "open", "back" or "lost"; `liveAway`
+ * when the server closed it because it cannot reach the live room itself. */
+export function connectionChanged(state, status, retryInMs = 0, liveAway = false) {
   const connected = status === "open" || status === "back";
-  return { ...state, connection: { status, retryInMs }, synced: connected && state.synced };
+  return { ...state, connection: { status, retryInMs, liveAway },
+    synced: connected && state.synced };
 }
 
 export function commandSent(state) {

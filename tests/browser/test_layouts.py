@@ -1,5 +1,5 @@
 """The room page on a phone: six players, triple's column switcher, keyboard-only play;
-and what a player sees when the connection drops and comes back."""
+and what a player sees when the connection drops and comes back, or the server's Redis."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+
+from benchmarks.load.services import start_redis
+from tests.support.servers import TEARDOWN_WAIT, free_port, stop
 
 from .conftest import PHONE, LiveServer
 from .pages import (
@@ -220,3 +223,45 @@ def test_a_presence_change_redraws_the_turn_line(daphne_server, new_context):
     page.evaluate("m => window.yahtzeeRoom.receive(m)",
                   {"type": "presence", "seats": [{"seat": 1, "connected": True}]})
     expect(page.locator("#turn")).to_have_text("Al’s turn · round 1 of 13")
+
+
+def test_live_room_away_and_back(tmp_path, strategy_dir, new_context, screenshots):
+    """Redis away: a page opened then says the live room is lost and retries; the player
+    already in keeps playing; when Redis is back the new page connects, up to date."""
+    redis_port = free_port()
+    redis = start_redis(redis_port, tmp_path / "redis.log")
+    server = LiveServer(tmp_path, f"redis://127.0.0.1:{redis_port}/0", strategy_dir)
+    server.migrate()
+    server.start()
+    try:
+        host = new_context().new_page()
+        create_room(host, server, name="Redis away", rules="yahtzee", seats=["human"],
+                    nickname="Solo")
+        start_game(host)
+        press(host, "r")
+        wait_seq(host, 3)
+        room_url = host.url
+
+        stop(redis, timeout=TEARDOWN_WAIT)
+        pages = []
+        for scheme in ("light", "dark"):
+            for viewport, size in ((PHONE, "phone"), (None, "desktop")):
+                page = new_context(viewport, color_scheme=scheme).new_page()
+                page.goto(room_url)
+                conn = page.locator("#conn")
+                expect(conn).to_contain_text("Connection to the live room lost")
+                expect(conn).to_have_attribute("data-state", re.compile("lost|reconnecting"))
+                page.screenshot(path=str(screenshots / f"live-room-away-{size}-{scheme}.png"))
+                assert low_contrast_text(page) == []
+                pages.append(page)
+        # The player already in plays on: the server answers the roll itself.
+        press(host, "r")
+        wait_seq(host, 4)
+
+        redis = start_redis(redis_port, tmp_path / "redis.log")
+        for page in pages:  # by its own retries (backoff up to 15 s)
+            expect(page.locator("#room")).to_have_attribute("data-synced", "true", timeout=30_000)
+            wait_seq(page, 4)
+    finally:
+        server.stop()
+        stop(redis, timeout=TEARDOWN_WAIT)

@@ -268,3 +268,13 @@ test("holding dice: only the player to move, between rolls, within the dice", ()
   const theirs = stateWhere(twoPlayers.frames, (g) => g.current_player === 1 && g.dice !== null);
   assert.equal(toggleHeld(theirs, 0), theirs);
 });
+
+test("a socket closed for want of the live room says so until it is back", () => {
+  const one = stateWhere(twoPlayers.frames, (g) => g.current_player === 0);
+  const away = connectionChanged(one, "lost", 2000, true);
+  assert.deepEqual(away.connection, { status: "lost", retryInMs: 2000, liveAway: true });
+  assert.equal(away.synced, false);
+  const back = connectionChanged(away, "back");
+  assert.equal(back.connection.liveAway, false);
+  assert.equal(connectionChanged(one, "lost", 2000).connection.liveAway, false);
+});

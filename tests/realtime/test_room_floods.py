@@ -17,8 +17,8 @@ TABS, EACH = 6, 2  # the seated person's tabs, and the seeds each sends at once
 CHANGES = TABS * EACH
 
 
-def stored_seed(room) -> str:
-    return Seat.objects.get(room=room, index=0).client_seed
+def stored_seed(room, seat: int = 0) -> str:
+    return Seat.objects.get(room=room, index=seat).client_seed
 
 
 def seat_count(room) -> int:
@@ -73,10 +73,10 @@ async def test_a_seed_flood_is_read_once_per_window_for_all_sockets(
     await close_layer()
 
 
-async def test_room_changes_have_a_budget_per_socket(connect, sessions, settings):
+async def test_room_changes_have_a_budget_per_person(connect, sessions, settings):
     settings.WS_RATE_PER_SECOND = settings.WS_RATE_BURST = 10_000  # only the room budget
     settings.WS_ROOM_BURST, settings.WS_ROOM_PER_SECOND = 2, 0.001
-    room, people = await seated_room(sessions, ["Ann"])
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
     ann = await connect(room.code, people[0][0], "ann")
     other_tab = await connect(room.code, people[0][0], "ann2")
     for i in range(2):
@@ -89,15 +89,20 @@ async def test_room_changes_have_a_budget_per_socket(connect, sessions, settings
         await ann.send(command)
     assert (await ann.request({"type": "nonsense"}))["code"] == "unknown_type"
     assert await database_sync_to_async(stored_seed)(room) == "ok-1"
-    assert await database_sync_to_async(seat_count)(room) == 1
+    assert await database_sync_to_async(seat_count)(room) == 2
     assert [m for m in ann.messages if m["type"] == "state"][-1]["room"]["seats"][0]["seed"] \
         == "ok-1"
-    # The budget is the socket's: another tab of the same person still has its own.
+    # The budget is the person's: another tab of theirs has none left (eight tabs must not
+    # make eight budgets), while another person in the room has their own.
     await other_tab.until(lambda m: m["type"] == "state"
                           and m["room"]["seats"][0]["seed"] == "ok-1")
-    assert (await other_tab.request({"type": "seed", "seed": "tab"}))["type"] == "state"
-    assert await database_sync_to_async(stored_seed)(room) == "tab"
-    for c in (ann, other_tab):
+    await other_tab.send({"type": "seed", "seed": "tab"})
+    assert (await other_tab.request({"type": "nonsense"}))["code"] == "unknown_type"
+    assert await database_sync_to_async(stored_seed)(room) == "ok-1"
+    bob = await connect(room.code, people[1][0], "bob")
+    assert (await bob.request({"type": "seed", "seed": "bob"}))["type"] == "state"
+    assert await database_sync_to_async(stored_seed)(room, 1) == "bob"
+    for c in (ann, other_tab, bob):
         await c.close()
 
 

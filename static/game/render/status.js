@@ -7,9 +7,9 @@ export const ERROR_MS = 8000;
 
 /** actions: {retryNow()}. */
 export function renderConnection(state, el, actions) {
-  const { status, retryInMs } = state.connection;
+  const { status, retryInMs, liveAway } = state.connection;
   // Drawn again only when it changed: a redraw must not replace the focused button.
-  const key = `${status}/${retryInMs}`;
+  const key = `${status}/${retryInMs}/${liveAway}`;
   if (el.dataset.drawn === key) return;
   el.dataset.drawn = key;
   el.dataset.state = status;
@@ -20,7 +20,9 @@ export function renderConnection(state, el, actions) {
   else if (status === "back") el.append("Back online — the game is up to date.");
   else if (status === "lost") {
     const secs = Math.max(1, Math.round(retryInMs / 1000));
-    el.append(`Connection lost — trying again in ${secs} s. `,
+    el.append(liveAway
+      ? `Connection to the live room lost — retrying in ${secs}\u00a0s. The game is safe. `
+      : `Connection lost — trying again in ${secs}\u00a0s. `,
       h("button", { type: "button", class: "link-button", onclick: actions.retryNow },
         "Reconnect now"));
   }
