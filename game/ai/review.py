@@ -508,10 +508,12 @@ def decision_options(events: Sequence[Event], seq: int,
         raise ValueError("A game's history starts with a game_started event.")
     seqs = list(seqs) if seqs is not None else list(range(1, len(events) + 1))
     game = Game.from_events(events[:1])
-    for event, at in zip(events[1:], seqs[1:], strict=True):
+    event: Event = events[0]
+    for i, (event, at) in enumerate(zip(events, seqs, strict=True)):
         if at == seq:
             break
-        game.apply(event)
+        if i:  # the first made the game
+            game.apply(event)
     else:
         raise ValueError(f"This game has no move {seq}.")
     columns = game.ruleset.columns
