@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 
 from django.contrib import messages
@@ -243,7 +244,7 @@ def game_try(request: HttpRequest, pk: int, seq: int) -> JsonResponse:
     if found is None:
         try:
             found = review_worker.submit_try(pk, seq).result(timeout=TRY_WAIT)
-        except FutureTimeout:
+        except (FutureTimeout, BrokenProcessPool):  # a worker replaced on the next ask
             return _try_error("busy", "The analysis is busy; try again in a moment.")
         if "error" in found:
             return _try_error(found["error"], found["message"])

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from .axe import axe_violations
 from .conftest import DESKTOP, PHONE
 from .pages import confirm_if_asked, create_room, last_seq, low_contrast_text, wait_seq
-from .review_pages import open_review
+from .review_pages import chart_point, open_review
 
 pytestmark = pytest.mark.browser
 
@@ -107,8 +107,15 @@ def test_the_chart_and_its_marks_move_the_replay_with_the_board_in_view(
     assert everyone, "a first open box each turn makes mistakes"
     marks = page.locator("#chart-marks .chart-mark")
     expect(marks).to_have_count(len(everyone))
-    # Each mark names its slip: its grade, whose, the round, what it cost.
-    worst = max(everyone, key=lambda d: d["loss"])
+    # Each mark names its slip: its grade, whose, the round, what it cost. (The costliest of
+    # those a finger reaches: where marks meet, the worse one is on top.)
+    page.locator("#analysis-chart").evaluate("e => e.scrollIntoView({block: 'end'})")
+    on_top = set(page.evaluate("""() => [...document.querySelectorAll('#chart-marks button')]
+        .filter((b) => { const r = b.getBoundingClientRect();
+          return b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); })
+        .map((b) => +b.dataset.seq)"""))
+    assert on_top
+    worst = max((d for d in everyone if d["seq"] in on_top), key=lambda d: d["loss"])
     mark = page.locator(f'#chart-marks .chart-mark[data-seq="{worst["seq"]}"]')
     expect(mark).to_have_attribute("aria-label", re.compile(
         rf"^{worst['grade'].capitalize()} by (Ann|Bot).* in round \d+: .*"
@@ -130,15 +137,7 @@ def test_the_chart_and_its_marks_move_the_replay_with_the_board_in_view(
     chart = page.locator("#analysis-chart svg")
     # At the bottom of the screen: on a phone the board stays at the top, over what scrolls.
     chart.evaluate("e => e.scrollIntoView({block: 'end'})")
-    point = page.evaluate("""s => {
-        const p = window.yahtzeeReplay.review.chart.pointOf(s);
-        const svg = document.querySelector('#analysis-chart svg');
-        const box = svg.getBoundingClientRect();
-        // A height at that moment where no mark lies over the drawing.
-        for (let y = box.top + 8; y < box.bottom - 30; y += 4) {
-          if (svg.contains(document.elementFromPoint(p.x, y))) return {x: p.x, y};
-        }
-        return p; }""", want["seq"])
+    point = chart_point(page, want["seq"])
     box = chart.bounding_box()
     if phone:
         chart.tap(position={"x": point["x"] - box["x"], "y": point["y"] - box["y"]})
