@@ -121,8 +121,7 @@ function render() {
   renderDice(frame);
   renderCards(frame, i);
   renderMoves(i);
-  // Beside the chart too, for a reader who moved the replay there, far from the board.
-  if (review) review.show(i, $("replay-status").querySelector("strong").textContent);
+  if (review) review.show(i);
   if (tryIt) tryIt.draw(i);
   for (const button of document.querySelectorAll(".replay-controls .step")) {
     const to = clamp(STEPS[button.dataset.step](i));
@@ -145,7 +144,8 @@ function renderPosition(frame, i) {
   const position = `Move ${i + 1} of ${frames.length}`;
   replaceChildren($("replay-position"), position);
   const sentence = describeEvent(frame, names, frame.autoplay ? "autoplay" : null) || "";
-  const verdict = review && review.verdict(frame);
+  // Trying the next decision: this move's own verdict is another decision's; left out.
+  const verdict = review && !(tryIt && tryIt.active) && review.verdict(frame);
   replaceChildren($("replay-status"), h("strong", {}, parts.join(" · ")),
     h("span", { class: "visually-hidden" }, `. ${position}. `), h("br"), sentence,
     verdict ? h("span", { class: "verdict" }, " ", verdict) : null);
@@ -190,8 +190,8 @@ function renderCards(frame, i) {
     players: data.players, scorecards: cardsAt[i], options: trying ? tryIt.options() : [],
     finished: frame.kind === "game_finished", current_player: frame.player,
   };
-  const table = renderScorecard({ game, me: trying ? frame.player : null, columnsShown: shown,
-    canScore: trying }, (box, column) => tryIt.pickBox(box, column));
+  const table = renderScorecard({ game, me: trying ? frame.player : null, you: false,
+    columnsShown: shown, canScore: trying }, (box, column) => tryIt.pickBox(box, column));
   for (const [p, c, key] of changes) {
     const row = TOTAL_ROWS[key];
     const selector = row
@@ -378,8 +378,7 @@ function pickOnChart(index) {
 
 function drawChart() {
   placeChart();
-  review.drawChart($("analysis-chart"), $("chart-legend"), $("chart-now"), pickOnChart,
-    $("chart-marks"));
+  review.drawChart($("analysis-chart"), $("chart-legend"), pickOnChart, $("chart-marks"));
 }
 
 /** The moves of turns with a slip of `player` alone (null: every move), the chart's marks too. */

@@ -118,12 +118,11 @@ export class Review {
     }
   }
 
-  /** Draw the chart into `el` (its legend, the line saying where it is: `now`, the layer of
-   * the slips' marks: `marks`); a click on it or on a mark calls `pick(frame index)`. */
-  drawChart(el, legend, now, pick, marks) {
+  /** Draw the chart into `el` (its legend, the layer of the slips' marks: `marks`); a click
+   * on it or on a mark calls `pick(frame index)`. */
+  drawChart(el, legend, pick, marks) {
     this.chart = new Chart(el, legend, this.series, this.frames, this.players, pick,
       this.chances, marks, (player) => this.markedSlips(player));
-    this.now = now;
   }
 
   /** The slips the chart marks and the move list keeps: everyone's, or one player's. */
@@ -143,12 +142,9 @@ export class Review {
     if (this.chart) this.chart.drawMarks();
   }
 
-  /** The chart at move `index`; `where` says which moment it is. */
-  show(index, where) {
-    if (!this.chart) return;
-    this.chart.mark(this.frames[index].seq);
-    const verdict = this.verdict(this.frames[index]);
-    replaceChildren(this.now, h("strong", {}, where), verdict ? ` — ${verdict}` : "");
+  /** The chart's marker at move `index` (the board beside it says the rest). */
+  show(index) {
+    if (this.chart) this.chart.mark(this.frames[index].seq);
   }
 }
 

@@ -181,10 +181,10 @@ def test_only_my_mistakes_and_anyone_elses(ann_game, new_context, screenshots, v
     assert mine
     toggle = page.get_by_role("button", name="Only my mistakes")
     expect(toggle).to_have_attribute("aria-pressed", "false")
-    all_turns = page.locator("#move-list li.turn:visible").count()
+    all_turns = page.locator("#move-list li.turn:not([hidden])").count()
     tap(page, toggle, phone)
     expect(toggle).to_have_attribute("aria-pressed", "true")
-    turns = page.locator("#move-list li.turn:visible")
+    turns = page.locator("#move-list li.turn:not([hidden])")
     seqs = {d["seq"] for d in mine}
     shown = turns.evaluate_all("""els => els.map((e) => ({player: e.dataset.player,
         seqs: [...e.querySelectorAll('button.move')].map((b) => +b.dataset.seq)}))""")
@@ -196,7 +196,7 @@ def test_only_my_mistakes_and_anyone_elses(ann_game, new_context, screenshots, v
     page.locator("#replay").scroll_into_view_if_needed()
     page.screenshot(path=str(screenshots / f"analysis-only-mine-{viewport}.png"))
     tap(page, toggle, phone)
-    expect(page.locator("#move-list li.turn:visible")).to_have_count(all_turns)
+    expect(page.locator("#move-list li.turn:not([hidden])")).to_have_count(all_turns)
     expect(page.locator("#chart-marks .chart-mark")).to_have_count(len(slips(page)))
 
     # Someone who did not play: a choice of player instead.
@@ -207,7 +207,7 @@ def test_only_my_mistakes_and_anyone_elses(ann_game, new_context, screenshots, v
     picker.select_option("1")
     bots = slips(other, 1)
     expect(other.locator("#chart-marks .chart-mark")).to_have_count(len(bots))
-    assert all(p == "1" for p in other.locator("#move-list li.turn:visible").evaluate_all(
+    assert all(p == "1" for p in other.locator("#move-list li.turn:not([hidden])").evaluate_all(
         "els => els.map((e) => e.dataset.player)"))
     picker.select_option("")
     expect(other.locator("#chart-marks .chart-mark")).to_have_count(len(slips(other)))
