@@ -3,7 +3,7 @@
 // module draws the frame chosen by the buttons, the keys, the move list or the URL (#seq=N).
 // It scores nothing itself: every figure comes from the rules engine on the server.
 
-import { dieFace } from "./dice.js";
+import { FACE_NAMES, dieFace } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
 import { boxLabel, boxShort, describeEvent } from "./labels.js";
 import { waitForAnalysis } from "./analysis_wait.js";
@@ -20,7 +20,6 @@ const last = frames.length - 1;
 const columns = RULESET.columns;
 // describeEvent wants a game: the names and the number of columns are all it reads.
 const names = { players: data.players, scorecards: [data.empty_card] };
-const FACE_NAMES = ["", "one", "two", "three", "four", "five", "six"];
 // Scorecard rows of the totals, by the key the frames use for them.
 const TOTAL_ROWS = {
   upper_subtotal: "upper-total", upper_bonus: "upper-bonus", yahtzee_bonus: "y-bonus",

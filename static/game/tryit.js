@@ -3,7 +3,7 @@
 // choice. Every option's value comes from the server (GET /games/<id>/try/<seq>: the review's
 // own valuation, presenters/review.py tried_view); this module only looks the choice up.
 
-import { dieFace } from "./dice.js";
+import { FACE_NAMES, dieFace } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
 import { GRADE_WORDS, SYMBOLS, choiceText, chosenText, points } from "./review.js";
 import { RULESET, parseSlot, slotName } from "./ruleset.js";
@@ -191,7 +191,8 @@ export class TryIt {
     return tried.dice.map((value, pos) => h("li", {}, h("button", {
       type: "button", class: `die${held.has(pos) ? " held" : ""}`,
       "aria-pressed": String(held.has(pos)), dataset: { value: String(value) },
-      "aria-label": `Die ${pos + 1}: ${value}`,
+      // As the room names its dice: "held" is the tag a held die shows.
+      "aria-label": `Die ${pos + 1}: ${FACE_NAMES[value]}${held.has(pos) ? ", held" : ""}`,
       onclick: () => {
         if (held.has(pos)) held.delete(pos);
         else held.add(pos);
