@@ -224,8 +224,9 @@ def test_try_it_yourself_grades_another_choice_as_the_server_does(
     frames = frames_of(page)
     index_of = {f["seq"]: i for i, f in enumerate(frames)}
     # Ann's costliest box: she scored the first open box; try another one.
-    decision = max((d for d in slips(page, 0) if isinstance(d["chosen"], str)),
+    decision = max((d for d in slips(page, 0) if frames[index_of[d["seq"]]]["kind"] == "scored"),
                    key=lambda d: d["loss"])
+    decision["chosen"] = frames[index_of[decision["seq"]]]["box"]
     at = index_of[decision["seq"]] - 1
     open_review(page, ann_game["url"] + f"#seq={frames[at]['seq']}")
     start = page.locator("#try-panel .try-start")
