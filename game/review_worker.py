@@ -69,19 +69,44 @@ def _new_pool() -> ProcessPoolExecutor:
                   connection.settings_dict["NAME"], os.getpid()))
 
 
-def submit(game_id: int) -> Future[None]:
-    """Queue the review of ``game_id`` in this process's review worker (started on first use).
+def _try(game_id: int, seq: int) -> dict[str, Any]:
+    """One decision's options as the game's page shows them, or {"error", "message"}."""
+    from django.db import connections
 
-    A worker that died (killed by the kernel under memory pressure, say) leaves its pool
-    broken for good: the pool is replaced by a new one, with a new worker."""
+    from game.presenters.review import tried_view
+    from game.selectors.decisions import NoOptions, tried_decision
+
+    try:
+        return tried_view(tried_decision(game_id, seq))
+    except NoOptions as exc:
+        return {"error": exc.code, "message": exc.message}
+    finally:
+        connections.close_all()
+
+
+def submit(game_id: int) -> Future[None]:
+    """Queue the review of ``game_id`` in this process's review worker (started on first use)."""
+    return _submit(_analyse, game_id)
+
+
+def submit_try(game_id: int, seq: int) -> Future[dict[str, Any]]:
+    """Queue the valuing of one decision's options (``selectors.decisions``): the same tables
+    and the same reason as a review — a late triple turn is seconds of pure Python."""
+    return _submit(_try, game_id, seq)
+
+
+def _submit(func: Any, *args: Any) -> Future[Any]:
+    """``func(*args)`` queued in the worker. A worker that died (killed by the kernel under
+    memory pressure, say) leaves its pool broken for good: the pool is replaced by a new one,
+    with a new worker."""
     global _pool
     with _pool_lock:
         if _pool is None:
             _pool = _new_pool()
         try:
-            return _pool.submit(_analyse, game_id)
+            return _pool.submit(func, *args)
         except BrokenProcessPool:
             log.warning("The review worker died; starting a new one.")
             _pool.shutdown(wait=False, cancel_futures=True)
             _pool = _new_pool()
-            return _pool.submit(_analyse, game_id)
+            return _pool.submit(func, *args)

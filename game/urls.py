@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
     path("games/<int:pk>/dice.json", views.game_dice, name="game_dice"),
     path("games/<int:pk>/analysis", views.game_analysis, name="game_analysis"),
+    path("games/<int:pk>/try/<int:seq>", views.game_try, name="game_try"),
     path("p/<slug:public_id>/", profile_views.profile, name="profile"),
     path("p/<slug:public_id>/privacy", profile_views.profile_privacy, name="profile_privacy"),
     path("daily/", daily_views.home, name="daily"),

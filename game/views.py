@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.http import ConditionalGetMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,7 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from . import selectors, services
+from . import review_worker, selectors, services
 from .clients import client_address
 from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
 from .models import TURN_TIMES, DailyAttempt, Game, GameAnalysis, Room
@@ -29,6 +32,14 @@ from .services.daily import utc_today
 
 LOBBY_LIMIT = 20
 RECENT = timedelta(days=2)
+#: How long a "Try it yourself" request waits for the review worker (a late triple turn
+#: takes seconds; a queued review may come first).
+TRY_WAIT = 30
+#: A finished game's options never change: kept this long (seconds) once valued.
+TRY_KEPT = 24 * 3600
+#: The HTTP status of each reason a decision's options are not given.
+TRY_STATUS = {"no_game": 404, "no_decision": 404, "not_finished": 403, "not_ready": 503,
+              "rate_limited": 429, "busy": 503}
 
 
 def _guest_within_limit(request: HttpRequest, action: str) -> str:
@@ -228,6 +239,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "fairness": fairness_data(game, ((e.seq, e.kind, e.payload) for e in events),
                                   _day_seed(game)),
         "seed_rows": list(zip(game.players, game.client_seeds, strict=False)),
+        "viewer_seat": selectors.seat_of_viewer(game, current_player(request)),
     }
     return render(request, "game/game_detail.html", context)
 
@@ -241,6 +253,35 @@ def game_analysis(request: HttpRequest, pk: int) -> HttpResponse:
     stored = GameAnalysis.objects.filter(game=game).values_list("data", flat=True).first()
     analysis = review_view(stored) if game.status == Game.Status.FINISHED else None
     return render(request, "game/_analysis.html", {"game": game, "analysis": analysis})
+
+
+@require_GET
+def game_try(request: HttpRequest, pk: int, seq: int) -> JsonResponse:
+    """The options of the decision at ``seq`` of a finished game, each with what it costs
+    against the best and its grade (``presenters.review.tried_view``), for "Try it yourself".
+    Valued in the review worker, never here; counted per player and address; refused with
+    ``{"error": code, "message"}``."""
+    player = current_player(request)
+    try:
+        services.check_rate_limit("try_decision", session=f"player{player.pk}" if player else "",
+                                  address=client_address(request))
+    except services.ServiceError as exc:
+        return _try_error(exc.code, exc.message)
+    key = f"try:{pk}:{seq}"
+    found = cache.get(key)
+    if found is None:
+        try:
+            found = review_worker.submit_try(pk, seq).result(timeout=TRY_WAIT)
+        except (FutureTimeout, BrokenProcessPool):  # a worker replaced on the next ask
+            return _try_error("busy", "The analysis is busy; try again in a moment.")
+        if "error" in found:
+            return _try_error(found["error"], found["message"])
+        cache.set(key, found, timeout=TRY_KEPT)
+    return JsonResponse(found)
+
+
+def _try_error(code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": code, "message": message}, status=TRY_STATUS.get(code, 400))
 
 
 def game_dice(request: HttpRequest, pk: int) -> JsonResponse:

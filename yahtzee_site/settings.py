@@ -359,6 +359,8 @@ SERVER_DEAD_AFTER = env.float("SERVER_DEAD_AFTER", default=10.0)
 ROOMS_PER_HOUR = env.int("ROOMS_PER_HOUR", default=20)
 JOINS_PER_MINUTE = env.int("JOINS_PER_MINUTE", default=20)
 NAMES_PER_HOUR = env.int("NAMES_PER_HOUR", default=20)
+#: Choices a reviewer may try on finished games' pages ("Try it yourself") per minute.
+TRIES_PER_MINUTE = env.int("TRIES_PER_MINUTE", default=60)
 #: Games one room may start in an hour, its first and its rematches (over it: refused).
 GAMES_PER_ROOM_PER_HOUR = env.int("GAMES_PER_ROOM_PER_HOUR", default=30)
 #: Live websockets one session, and one address, may hold at once (over it: refused).

@@ -202,20 +202,25 @@ class ExactValuation:
 
     name = "exact"
 
-    def __init__(self, game: Game, events: Sequence[Event]) -> None:
+    def __init__(self, game: Game, events: Sequence[Event] | None) -> None:
+        """``events``: the game's history, each turn's state valued in one pass; None: only
+        the turn ``game`` is in (its card as the turn started)."""
         self.adv = advisor(game.ruleset)
-        self.levels = self._turn_levels(events)
-
-    def _turn_levels(self, events: Sequence[Event]
-                     ) -> dict[StateKey, tuple[list[np.ndarray], list[np.ndarray], int]]:
-        """For each state a turn of the game starts from: its hold values with one and with
-        two rolls to come, and its column in them."""
-        game = Game.from_events(events[:1])
         keys: dict[StateKey, int] = {}
-        for event in events[1:]:
-            game.apply(event)
-            if isinstance(event, TurnStarted):
-                keys.setdefault(_key(CardState.of(game.scorecard)), len(keys))
+        if events is None:
+            keys[_key(CardState.of(game.scorecard))] = 0
+        else:
+            played = Game.from_events(events[:1])
+            for event in events[1:]:
+                played.apply(event)
+                if isinstance(event, TurnStarted):
+                    keys.setdefault(_key(CardState.of(played.scorecard)), len(keys))
+        self.levels = self._turn_levels(keys)
+
+    def _turn_levels(self, keys: dict[StateKey, int]
+                     ) -> dict[StateKey, tuple[list[np.ndarray], list[np.ndarray], int]]:
+        """For each state a turn starts from (``keys``: the states and their columns): its
+        hold values with one and with two rolls to come, and its column in them."""
         if not keys:
             return {}
         m, u, y = (np.array(col, dtype=np.intp) for col in zip(*keys, strict=True))
@@ -252,7 +257,7 @@ class TripleValuation:
     name = (f"triple: the optimal bot's valuation — each turn exact against W = Σ m_c·F_c, "
             f"the whole game exact once at most {triple.ENDGAME_OPEN} boxes are open")
 
-    def __init__(self, game: Game, events: Sequence[Event]) -> None:
+    def __init__(self, game: Game, events: Sequence[Event] | None) -> None:
         self.adv = advisor(game.ruleset)
         self.mult = game.ruleset.multipliers
         # The analysis's own end-game solver (the bot's, ``triple.endgame``, starts afresh past
@@ -328,6 +333,14 @@ class _Chances:
 
 # --- the walk through the game -------------------------------------------------------------
 
+def _options(val: ExactValuation | TripleValuation, game: Game, dice: Hold, rolls_left: int
+             ) -> tuple[dict[Hold, float], dict[str, float]]:
+    """Every hold (with a roll left) and every legal box of ``dice``, with its value."""
+    boxes = val.boxes(game, dice)
+    holds = val.holds(game, dice, rolls_left) if rolls_left else {}
+    return holds, boxes
+
+
 class _Walk:
     def __init__(self, game: Game, events: Sequence[Event], start_seq: int) -> None:
         self.start_seq = start_seq
@@ -364,9 +377,7 @@ class _Walk:
 
     def options(self, game: Game, dice: Hold, rolls_left: int
                 ) -> tuple[dict[Hold, float], dict[str, float]]:
-        boxes = self.val.boxes(game, dice)
-        holds = self.val.holds(game, dice, rolls_left) if rolls_left else {}
-        return holds, boxes
+        return _options(self.val, game, dice, rolls_left)
 
     @staticmethod
     def best(holds: dict[Hold, float], boxes: dict[str, float]) -> tuple[Option, float]:
@@ -457,3 +468,72 @@ def analyse(events: Sequence[Event], by: Sequence[str] | None = None,
         summary.luck = sum(r.luck for r in walk.rolls if r.player == p)
     return Analysis(game.ruleset.name, walk.val.name, game.is_over, walk.players,
                     walk.decisions, walk.rolls, walk.series, chances.series)
+
+
+# --- one decision, every option ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DecisionOptions:
+    """Every option of one decision of a game, valued exactly as :func:`analyse` values them
+    (so the chosen and the best options' values are its ``expected_chosen`` and
+    ``expected_best``): what a reviewer may choose instead, on the same dice."""
+
+    seq: int
+    player: int
+    kind: str  # what was chosen: "hold" or "box"
+    dice: Hold  # the dice as they lay, in position order
+    rolls_left: int
+    chosen: Option
+    best: Option
+    expected_best: float
+    holds: dict[Hold, float]  # every distinct hold (sorted values), keeping all five too
+    boxes: dict[str, float]  # every legal box (``box@c`` in triple)
+    points: dict[str, int]  # what the dice score in each legal box, bonuses aside
+
+    def loss(self, option: Option) -> float:
+        """What ``option`` gives up against the best, 0 below float noise."""
+        value = self.boxes[option] if isinstance(option, str) else self.holds[option]
+        loss = self.expected_best - value
+        return 0.0 if loss < NOISE else loss
+
+
+def decision_options(events: Sequence[Event], seq: int,
+                     seqs: Sequence[int] | None = None) -> DecisionOptions:
+    """The options of the decision carried by the event of ``seq`` (a re-roll: the hold; a
+    score: the box), ``seqs`` as for :func:`analyse`. Only that turn is valued.
+
+    Raises ValueError for a seq the game does not have or that carries no decision.
+    """
+    if not events or not isinstance(events[0], GameStarted):
+        raise ValueError("A game's history starts with a game_started event.")
+    seqs = list(seqs) if seqs is not None else list(range(1, len(events) + 1))
+    game = Game.from_events(events[:1])
+    event: Event = events[0]
+    for i, (event, at) in enumerate(zip(events, seqs, strict=True)):
+        if at == seq:
+            break
+        if i:  # the first made the game
+            game.apply(event)
+    else:
+        raise ValueError(f"This game has no move {seq}.")
+    columns = game.ruleset.columns
+    chosen: Option
+    if isinstance(event, Rolled) and event.roll > 1 and game.dice is not None:
+        kind, chosen = "hold", tuple(sorted(game.dice[i] for i in event.held))
+    elif isinstance(event, Scored) and game.dice is not None:
+        kind, chosen = "box", Slot(event.box, event.column).name(columns)
+    else:
+        raise ValueError(f"Move {seq} is not a decision (a re-roll or a score).")
+    player = game.current_player
+    assert player is not None  # a decision is made in a game being played
+    val = (TripleValuation if columns > 1 else ExactValuation)(game, None)
+    val.turn_start(game)
+    dice = tuple(game.dice)
+    holds, boxes = _options(val, game, dice, game.rolls_left)
+    best, top = _Walk.best(holds, boxes)
+    value = boxes[chosen] if isinstance(chosen, str) else holds[chosen]
+    if top - value < NOISE:
+        best = chosen  # as the analysis does: a tie with the best is the best
+    points = {slot.name(columns): n for slot, n in game.potential_scores().items()}
+    return DecisionOptions(seq, player, kind, dice, game.rolls_left, chosen, best, top,
+                           holds, boxes, points)

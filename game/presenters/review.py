@@ -20,6 +20,8 @@
   ``best`` is left out where the choice was the best; forced moves (one legal option) are
   left out. ``best`` is the dice values kept (a list) or a box name (``box@c`` in triple).
 
+:func:`tried_view` gives one decision's options for "Try it yourself" (``views.game_try``).
+
 ``None`` when there is no analysis, or one of another format (``manage.py analyse`` redoes
 it): the page then says it is being prepared.
 """
@@ -29,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION
+from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION, DecisionOptions, grade
 
 #: Tom Verhoeff's proficiency-test reading of the mean loss per decision.
 EXPERT_MEAN_LOSS = 0.2
@@ -114,3 +116,35 @@ def _series(changes: list[list[Any]], players: int) -> list[list[list[float]]]:
     for seq, player, value in changes:
         lines[player].append([seq, round(value, 2)])
     return lines
+
+
+def tried_view(options: DecisionOptions) -> dict[str, Any]:
+    """One decision with every option a reviewer may take instead, each with what it costs
+    against the best and its grade, rounded as the page's marks are (``_decision``)::
+
+        {"seq": 9, "player": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2,
+         "chosen": [], "best": [3, 3], "expected_best": 251.405,
+         "holds": [{"keep": [3, 3], "expected": 251.405, "loss": 0, "grade": "best"}, ...],
+         "boxes": [{"box": "chance", "points": 18, "expected": 240.2, "loss": 11.2,
+                    "grade": "blunder"}, ...]}
+
+    ``holds`` leaves out keeping all five (nothing to re-roll: scoring is the choice then);
+    ``box`` is a slot name (``box@c`` in triple). Best first in each list.
+    """
+    def priced(option: tuple[int, ...] | str, value: float) -> dict[str, Any]:
+        loss = options.loss(option)
+        return {"expected": round(value, 3), "loss": round(loss, 3), "grade": grade(loss)}
+
+    holds = [{"keep": list(hold), **priced(hold, value)}
+             for hold, value in options.holds.items() if len(hold) < len(options.dice)]
+    boxes = [{"box": box, "points": options.points[box], **priced(box, value)}
+             for box, value in options.boxes.items()]
+    return {
+        "seq": options.seq, "player": options.player, "dice": list(options.dice),
+        "rolls_left": options.rolls_left,
+        "chosen": options.chosen if isinstance(options.chosen, str) else list(options.chosen),
+        "best": options.best if isinstance(options.best, str) else list(options.best),
+        "expected_best": round(options.expected_best, 3),
+        "holds": sorted(holds, key=lambda o: o["loss"]),
+        "boxes": sorted(boxes, key=lambda o: o["loss"]),
+    }

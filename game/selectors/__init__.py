@@ -25,7 +25,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from ..models import Connection, Game, GameEvent, Room, Seat
+from ..models import Connection, Game, GameEvent, GameResult, Player, Room, Seat
 from ..queries import live_guests, recent_event_rows, seat_rows
 from ..room_options import options_of
 
@@ -41,6 +41,22 @@ BOT: str = Seat.Kind.BOT  # type: ignore[assignment]  # a TextChoices member is 
 
 def current_game(room: Room) -> Game | None:
     return Game.objects.filter(room=room).order_by("-id").first()
+
+
+def seat_of_viewer(game: Game, player: Player | None) -> int | None:
+    """Which seat of ``game`` the browser's ``player`` played (the first, if several), or
+    None: from the game's recorded results once reviewed, else from the room's seats (a game
+    just over: its seats are still the game's)."""
+    if player is None:
+        return None
+    seat = (GameResult.objects.filter(game=game, player=player).order_by("seat")
+            .values_list("seat", flat=True).first())
+    if seat is None and game.room.games.order_by("-id").values_list("id", flat=True).first() \
+            == game.pk:
+        seat = (Seat.objects.filter(room=game.room_id, player=player,
+                                    index__lt=len(game.players))
+                .order_by("index").values_list("index", flat=True).first())
+    return seat
 
 
 def stale_last_event() -> QuerySet[GameEvent]:

@@ -11,7 +11,8 @@ const PIPS = {
   5: [[LO, LO], [HI, LO], [MID, MID], [LO, HI], [HI, HI]],
   6: [[LO, LO], [HI, LO], [LO, MID], [HI, MID], [LO, HI], [HI, HI]],
 };
-const FACE_NAMES = ["", "one", "two", "three", "four", "five", "six"];
+/** Each face in words, for the names of the dice. */
+export const FACE_NAMES = ["", "one", "two", "three", "four", "five", "six"];
 
 /** An SVG die face; `value` null draws a blank die (before the first roll). */
 export function dieFace(value) {

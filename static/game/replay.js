@@ -3,11 +3,12 @@
 // module draws the frame chosen by the buttons, the keys, the move list or the URL (#seq=N).
 // It scores nothing itself: every figure comes from the rules engine on the server.
 
-import { dieFace } from "./dice.js";
+import { FACE_NAMES, dieFace } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
 import { boxLabel, boxShort, describeEvent } from "./labels.js";
 import { waitForAnalysis } from "./analysis_wait.js";
-import { Review, loadAnalysis } from "./review.js";
+import { Review, loadAnalysis, slipsOf, slipsText } from "./review.js";
+import { TryIt } from "./tryit.js";
 import { RULESET } from "./ruleset.js";
 import { renderScorecard, shortNames } from "./scorecard.js";
 
@@ -19,14 +20,15 @@ const last = frames.length - 1;
 const columns = RULESET.columns;
 // describeEvent wants a game: the names and the number of columns are all it reads.
 const names = { players: data.players, scorecards: [data.empty_card] };
-const FACE_NAMES = ["", "one", "two", "three", "four", "five", "six"];
 // Scorecard rows of the totals, by the key the frames use for them.
 const TOTAL_ROWS = {
   upper_subtotal: "upper-total", upper_bonus: "upper-bonus", yahtzee_bonus: "y-bonus",
   total: "total", grand_total: "grand-total",
 };
 
-const state = { index: last, column: undefined };
+const state = { index: last, column: undefined, only: null };
+// The seat of the reader's own player in this game, if they played it (views.game_detail).
+const you = $("replay").dataset.you === undefined ? null : Number($("replay").dataset.you);
 // The stored review of the decisions (review.js), once the game has one.
 let review = reviewOf(loadAnalysis());
 
@@ -94,7 +96,8 @@ const STEPS = {
   "next-turn": (i) => turnEnds.find((t) => t > i) ?? last,
 };
 
-function go(index, { fromUser = true } = {}) {
+function go(index, { fromUser = true, keepTrying = false } = {}) {
+  if (tryIt && tryIt.active && !keepTrying) tryIt.stop();
   state.index = clamp(index);
   if (fromUser) {
     history.replaceState(null, "", `#seq=${frames[state.index].seq}`);
@@ -117,8 +120,8 @@ function render() {
   renderDice(frame);
   renderCards(frame, i);
   renderMoves(i);
-  // Beside the chart too, for a reader who moved the replay there, far from the board.
-  if (review) review.show(i, $("replay-status").querySelector("strong").textContent);
+  if (review) review.show(i);
+  if (tryIt) tryIt.draw(i);
   for (const button of document.querySelectorAll(".replay-controls .step")) {
     const to = clamp(STEPS[button.dataset.step](i));
     button.disabled = to === i;
@@ -140,13 +143,20 @@ function renderPosition(frame, i) {
   const position = `Move ${i + 1} of ${frames.length}`;
   replaceChildren($("replay-position"), position);
   const sentence = describeEvent(frame, names, frame.autoplay ? "autoplay" : null) || "";
-  const verdict = review && review.verdict(frame);
+  // Trying the next decision: this move's own verdict is another decision's; left out.
+  const verdict = review && !(tryIt && tryIt.active) && review.verdict(frame);
   replaceChildren($("replay-status"), h("strong", {}, parts.join(" · ")),
     h("span", { class: "visually-hidden" }, `. ${position}. `), h("br"), sentence,
     verdict ? h("span", { class: "verdict" }, " ", verdict) : null);
 }
 
 function renderDice(frame) {
+  $("replay-dice").classList.toggle("trying", Boolean(tryIt && tryIt.active));
+  $("replay").classList.toggle("trying", Boolean(tryIt && tryIt.active));
+  if (tryIt && tryIt.active) {
+    replaceChildren($("replay-dice"), tryIt.dice());
+    return;
+  }
   const held = new Set(frame.held || []);
   replaceChildren($("replay-dice"), [0, 1, 2, 3, 4].map((pos) => {
     const value = frame.dice ? frame.dice[pos] : null;
@@ -174,11 +184,13 @@ function renderCards(frame, i) {
   }
   const shown = state.column === null || state.column === undefined
     ? [...Array(columns).keys()] : [state.column];
+  const trying = tryIt && tryIt.active;
   const game = {
-    players: data.players, scorecards: cardsAt[i], options: [],
+    players: data.players, scorecards: cardsAt[i], options: trying ? tryIt.options() : [],
     finished: frame.kind === "game_finished", current_player: frame.player,
   };
-  const table = renderScorecard({ game, me: null, columnsShown: shown, canScore: false }, () => {});
+  const table = renderScorecard({ game, me: trying ? frame.player : null, you: false,
+    columnsShown: shown, canScore: trying }, (box, column) => tryIt.pickBox(box, column));
   for (const [p, c, key] of changes) {
     const row = TOTAL_ROWS[key];
     const selector = row
@@ -280,7 +292,6 @@ function buildMoves() {
     }
   });
   replaceChildren(list, items);
-  if (review) review.markMoves(list);
   list.addEventListener("click", (e) => {
     const button = e.target.closest("button.move");
     if (button) go(Number(button.dataset.index));
@@ -324,6 +335,11 @@ document.addEventListener("keydown", (e) => {
   if (t instanceof HTMLElement && (t.isContentEditable || t.closest("input, textarea, select"))) {
     return;
   }
+  if (e.key === "Escape" && tryIt && tryIt.active) {
+    tryIt.stop();
+    render();
+    return;
+  }
   const name = KEYS[e.key];
   if (!name) return;
   e.preventDefault();
@@ -337,6 +353,90 @@ window.addEventListener("hashchange", () => go(indexFromHash(), { fromUser: fals
 
 // --- start ---------------------------------------------------------------------------------------
 
+// --- the analysis beside the board: the chart, the filter of the moves, trying a choice ----
+
+let tryIt = null;
+
+/** The chart moves from the analysis to the side column, above the moves. */
+function placeChart() {
+  const figure = $("chart-figure");
+  if (!figure) return;
+  $("chart-slot").replaceChildren(figure);
+  $("chart-slot").hidden = false;
+}
+
+/** A chart's moment picked: the board shows it (already in view beside the chart on a wide
+ * screen and kept at the top on a phone; scrolled to where neither holds). */
+function pickOnChart(index) {
+  go(index);
+  const box = $("replay-dice").getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) {
+    $("replay-dice").scrollIntoView({ block: "nearest" });
+  }
+}
+
+function drawChart() {
+  placeChart();
+  review.drawChart($("analysis-chart"), $("chart-legend"), pickOnChart, $("chart-marks"));
+}
+
+/** The moves of turns with a slip of `player` alone (null: every move), the chart's marks too. */
+function showOnly(player) {
+  state.only = player;
+  review.showOnly(player);
+  const list = $("move-list");
+  list.classList.toggle("filtered", player !== null);
+  for (const turn of list.querySelectorAll("li.turn")) {
+    const mine = Number(turn.dataset.player) === player
+      && turn.querySelector(".move.g-inaccuracy, .move.g-mistake, .move.g-blunder");
+    turn.hidden = player !== null && !mine;
+  }
+  for (const round of list.querySelectorAll("li.round")) {
+    round.hidden = player !== null && !round.querySelector("li.turn:not([hidden])");
+  }
+  for (const edge of list.querySelectorAll("li.move-edge")) edge.hidden = player !== null;
+  const note = player === null ? ""
+    : `${player === you ? "Your" : `${data.players[player]}’s`} ${slipsText(slipsOf(review.list, player))}`
+      + " — only those turns are listed.";
+  $("moves-filter-note").textContent = note;
+  renderMoves();
+}
+
+/** "Only my mistakes" for a reader who played; a choice of player for anyone else. */
+function buildFilter() {
+  const box = $("moves-filter");
+  if (you !== null) {
+    const toggle = h("button", { type: "button", class: "btn-toggle only-mine",
+      "aria-pressed": "false",
+      onclick: () => {
+        const on = toggle.getAttribute("aria-pressed") !== "true";
+        toggle.setAttribute("aria-pressed", String(on));
+        showOnly(on ? you : null);
+      } }, "Only my mistakes");
+    replaceChildren(box, toggle);
+  } else {
+    const select = h("select", { id: "mistakes-of", class: "mistakes-of",
+      onchange: () => showOnly(select.value === "" ? null : Number(select.value)) },
+    h("option", { value: "" }, "Every move"),
+    data.players.map((name, p) => h("option", { value: String(p) }, `${name}’s mistakes`)));
+    replaceChildren(box, h("label", { for: "mistakes-of", class: "visually-hidden" },
+      "Show the mistakes of"), select);
+  }
+  box.hidden = false;
+}
+
+/** Everything the analysis adds to the replay, once it is there. */
+function withReview() {
+  review.markMoves($("move-list"));
+  drawChart();
+  buildFilter();
+  tryIt = new TryIt($("try-panel"), {
+    frames, players: data.players, decisions: review.decisions,
+    go, render, indexOf: (seq) => indexOfSeq.get(seq),
+    url: (seq) => $("replay").dataset.try.replace(/0$/, String(seq)),
+  });
+}
+
 const prepared = performance.now();
 $("replay").hidden = frames.length === 0;
 let built = prepared;
@@ -344,9 +444,7 @@ let charted = prepared;
 if (frames.length) {
   buildMoves();
   charted = performance.now();
-  if (review) {
-    review.drawChart($("analysis-chart"), $("chart-legend"), $("chart-now"), (i) => go(i));
-  }
+  if (review) withReview();
   built = performance.now();
   go(indexFromHash(), { fromUser: false });
   // Opened right at the end: the analysis fills in by itself when it is stored.
@@ -354,8 +452,7 @@ if (frames.length) {
     waitForAnalysis($("analysis"), () => {
       review = reviewOf(loadAnalysis());
       if (!review) return;
-      review.markMoves($("move-list"));
-      review.drawChart($("analysis-chart"), $("chart-legend"), $("chart-now"), (i) => go(i));
+      withReview();
       render();
     });
   }
@@ -368,7 +465,8 @@ const ready = performance.now();
 $("replay").dataset.ready = "true";
 // For the end-to-end tests and curious people: where the replay is, and what drawing it cost.
 window.yahtzeeReplay = {
-  state, frames, go,
+  state, frames, go, showOnly,
+  get tryIt() { return tryIt; },
   get review() { return review; },
   timing: {
     scriptMs: ready - started, prepareMs: prepared - started, movesMs: charted - prepared,

@@ -7,8 +7,8 @@ import { h, replaceChildren, svg } from "./dom.js";
 import { slotLabel } from "./labels.js";
 import { RULESET, parseSlot } from "./ruleset.js";
 
-const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-const GRADE_WORDS = {
+export const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+export const GRADE_WORDS = {
   best: "the best choice", good: "good (Δ under 0.01)", inaccuracy: "an inaccuracy",
   mistake: "a mistake", blunder: "a blunder",
 };
@@ -19,21 +19,42 @@ export function loadAnalysis() {
   return el ? JSON.parse(el.textContent) : null;
 }
 
-const points = (x) => (x < 0.01 ? "under 0.01" : x.toFixed(2));
+const GRADE_NAMES = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+
+export const points = (x) => (x < 0.01 ? "under 0.01" : x.toFixed(2));
 const signed = (x) => `${x < 0 ? "−" : "+"}${Math.abs(x).toFixed(2)}`;
 
 /** "keep 3 3", "re-roll all five", "score Chance": the best choice, in words. */
-function choiceText(best, columns) {
+export function choiceText(best, columns) {
   if (Array.isArray(best)) return best.length ? `keep ${best.join(" ")}` : "re-roll all five";
   const { box, column } = parseSlot(best);
   return `score ${slotLabel(box, column, columns)}`;
 }
 
 /** What the move at `frame` chose: "Held 2 3 5", "Scored Chance". */
-function chosenText(frame, columns) {
+export function chosenText(frame, columns) {
   if (frame.kind === "scored") return `Scored ${slotLabel(frame.box, frame.column, columns)}`;
   const kept = frame.held.map((pos) => frame.dice[pos]).sort((a, b) => a - b);
   return kept.length ? `Held ${kept.join(" ")}` : "Held nothing";
+}
+
+/** The graded slips (inaccuracies, mistakes, blunders; not autoplay's) among `decisions`,
+ * of `player` only unless it is null, in game order. */
+export function slipsOf(decisions, player = null) {
+  return decisions.filter((d) => SYMBOLS[d.grade] && !d.autoplay
+    && (player === null || d.player === player));
+}
+
+/** "3 mistakes: 1 blunder, 2 inaccuracies" — how many slips, by grade, in words. */
+export function slipsText(slips) {
+  const words = { inaccuracy: ["inaccuracy", "inaccuracies"], mistake: ["mistake", "mistakes"],
+    blunder: ["blunder", "blunders"] };
+  if (!slips.length) return "no mistakes";
+  const parts = ["blunder", "mistake", "inaccuracy"].map((g) => {
+    const n = slips.filter((d) => d.grade === g).length;
+    return n ? `${n} ${words[g][n === 1 ? 0 : 1]}` : null;
+  }).filter(Boolean);
+  return parts.join(", ");
 }
 
 export class Review {
@@ -41,7 +62,12 @@ export class Review {
     this.frames = frames;
     this.players = players;
     this.columns = RULESET.columns;
-    this.decisions = new Map(analysis.decisions.map((d) => [d.seq, d]));
+    const playerAt = new Map(frames.map((f) => [f.seq, f.player]));
+    // Each decision with its player (the player to move at its event) and its frame.
+    this.list = analysis.decisions.map((d) => ({ ...d, player: playerAt.get(d.seq) }));
+    this.decisions = new Map(this.list.map((d) => [d.seq, d]));
+    this.indexOfSeq = new Map(frames.map((f, i) => [f.seq, i]));
+    this.only = null; // the player whose slips alone are shown, or null
     this.luck = new Map(analysis.luck);
     this.series = analysis.series;
     this.chances = analysis.chances || [];
@@ -92,20 +118,33 @@ export class Review {
     }
   }
 
-  /** Draw the chart into `el` (its legend, the line saying where it is: `now`); a click on
-   * it calls `pick(frame index)`. */
-  drawChart(el, legend, now, pick) {
+  /** Draw the chart into `el` (its legend, the layer of the slips' marks: `marks`); a click
+   * on it or on a mark calls `pick(frame index)`. */
+  drawChart(el, legend, pick, marks) {
     this.chart = new Chart(el, legend, this.series, this.frames, this.players, pick,
-      this.chances);
-    this.now = now;
+      this.chances, marks, (player) => this.markedSlips(player));
   }
 
-  /** The chart at move `index`; `where` says which moment it is. */
-  show(index, where) {
-    if (!this.chart) return;
-    this.chart.mark(this.frames[index].seq);
-    const verdict = this.verdict(this.frames[index]);
-    replaceChildren(this.now, h("strong", {}, where), verdict ? ` — ${verdict}` : "");
+  /** The slips the chart marks and the move list keeps: everyone's, or one player's. */
+  markedSlips(player = this.only) {
+    return slipsOf(this.list, player).map((d) => {
+      const index = this.indexOfSeq.get(d.seq);
+      const frame = this.frames[index];
+      return { ...d, index,
+        label: `${GRADE_NAMES[d.grade]} by ${this.players[d.player]} in round ${frame.round}: `
+          + `${chosenText(frame, this.columns)}, ${points(d.loss)} points lost` };
+    });
+  }
+
+  /** Show the slips of `player` alone (null: everyone's) on the chart. */
+  showOnly(player) {
+    this.only = player;
+    if (this.chart) this.chart.drawMarks();
+  }
+
+  /** The chart's marker at move `index` (the board beside it says the rest). */
+  show(index) {
+    if (this.chart) this.chart.mark(this.frames[index].seq);
   }
 }
 
@@ -134,7 +173,10 @@ function valueAt(line, seq) {
 }
 
 class Chart {
-  constructor(el, legend, series, frames, players, pick, chances) {
+  constructor(el, legend, series, frames, players, pick, chances, marks, slips) {
+    this.marksEl = marks;
+    this.slips = slips;
+    this.pick = pick;
     this.el = el;
     this.legend = legend;
     this.series = series;
@@ -144,6 +186,7 @@ class Chart {
     this.seq = frames[frames.length - 1].seq;
     this.draw();
     this.svg.addEventListener("click", (e) => pick(this.indexAt(e.clientX)));
+    if (marks) marks.addEventListener("keydown", (e) => this.markKeys(e));
     // Narrower or wider: drawn again at the new width, so the labels keep their size.
     let width = el.clientWidth;
     new ResizeObserver(() => {
@@ -207,18 +250,44 @@ class Chart {
     });
     this.cursor = svg("line", { class: "cursor", y1: PAD.top, y2: base });
     this.dots = this.series.map((_, p) => svg("circle", { class: `dot p${p}`, r: 4 }));
-    this.svg = this.svg || svg("svg", { class: "chart", focusable: "false" });
+    this.svg = this.svg || svg("svg", { class: "chart", focusable: "false", "aria-hidden": "true" });
     this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     this.svg.setAttribute("width", width);
     this.svg.setAttribute("height", height);
     replaceChildren(this.svg, grid, lines, this.cursor, this.dots);
     if (!this.svg.isConnected) this.el.append(this.svg);
+    this.height = height;
+    this.drawMarks();
 
     this.values = this.players.map(() => h("span", { class: "value" }));
     this.odds = this.players.map(() => h("span", { class: "odds" }));
     replaceChildren(this.legend, this.players.map((name, p) => h("li", { class: `p${p}` },
       h("span", { class: "swatch" }), h("span", { class: "name" }, name), " ", this.values[p],
       this.chances.length ? this.odds[p] : "")));
+  }
+
+  /** A mark per slip at its moment on its player's line, a button that goes there. The
+   * marks are one stop in the tab order (roving tabindex): the arrow keys move among them. */
+  drawMarks() {
+    if (!this.marksEl) return;
+    const slips = this.slips();
+    const current = this.marksEl.querySelector("button[tabindex='0']");
+    const keep = current ? Number(current.dataset.seq) : null;
+    const buttons = slips.map((d) => {
+      const line = this.series[d.player];
+      const mark = h("button", {
+        type: "button", class: `chart-mark g-${d.grade} p${d.player}`, tabindex: "-1",
+        "aria-label": d.label, title: d.label, dataset: { seq: String(d.seq) },
+        onclick: () => this.pick(d.index),
+      }, h("span", { "aria-hidden": "true" }, SYMBOLS[d.grade]));
+      mark.style.left = `${(this.x(d.seq) / this.width) * 100}%`;
+      mark.style.top = `${(this.y(valueAt(line, d.seq)) / this.height) * 100}%`;
+      return mark;
+    });
+    const focused = buttons.find((b) => Number(b.dataset.seq) === keep) || buttons[0];
+    if (focused) focused.tabIndex = 0;
+    replaceChildren(this.marksEl, buttons);
+    this.marksEl.hidden = !buttons.length;
   }
 
   /** The marker at `seq`: a vertical line, each player's value there. */
@@ -238,6 +307,21 @@ class Chart {
       const at = this.chances.filter(([s]) => s <= seq).pop() || this.chances[0];
       at[1].forEach((c, p) => { this.odds[p].textContent = ` · ${Math.round(c * 100)} % to win`; });
     }
+  }
+
+  /** Left, Right, Home, End among the marks (the replay's own keys stay off meanwhile). */
+  markKeys(e) {
+    const buttons = [...this.marksEl.querySelectorAll("button")];
+    const at = buttons.indexOf(document.activeElement);
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, ArrowUp: at - 1, ArrowDown: at + 1,
+      Home: 0, End: buttons.length - 1 }[e.key];
+    if (to === undefined || at < 0) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const next = buttons[Math.min(Math.max(to, 0), buttons.length - 1)];
+    buttons[at].tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
   }
 
   /** Page coordinates of the chart at `seq` (for the tests: where to click). */

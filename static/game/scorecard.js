@@ -9,7 +9,8 @@ import { RULESET, sectionBoxes, slotName } from "./ruleset.js";
 /**
  * Build the scorecard table.
  * view: {game, me (player index or null), columnsShown (array of column indexes),
- *        canScore (bool), names (array of display names), away (Set of player indexes)}
+ *        canScore (bool), names (array of display names), away (Set of player indexes),
+ *        you (false: `me` is whose boxes may be picked, not the reader: no "(you)")}
  * onScore(box, column) is called when the player picks a box.
  */
 export function renderScorecard(view, onScore) {
@@ -37,7 +38,7 @@ export function renderScorecard(view, onScore) {
       class: cellClass(p, current, me, "player-head"),
     }, h("span", { class: "player-name long" }, name),
     h("span", { class: "player-name short" }, shorts[p]),
-    p === me ? h("span", { class: "you-tag" }, " (you)") : null,
+    p === me && view.you !== false ? h("span", { class: "you-tag" }, " (you)") : null,
     view.away && view.away.has(p) ? h("span", { class: "away-tag" }, " away") : null,
     p === current ? h("span", { class: "visually-hidden" }, ", playing now") : null));
   });

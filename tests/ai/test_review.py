@@ -9,7 +9,7 @@ import random
 import pytest
 
 from game.ai import choose_action
-from game.ai.review import FORCED, GRADES, VERSION, analyse, grade
+from game.ai.review import FORCED, GRADES, VERSION, analyse, decision_options, grade
 from game.rules import BonusAwarded, Game, GameStarted, Rolled, Scored, TurnStarted
 
 EMPTY_YAHTZEE = 254.587729  # the tables' expected scores of an empty card (docs/ai.md)
@@ -274,3 +274,47 @@ def test_win_chances_at_every_turn(players, yahtzee_table):
 def test_one_player_has_no_win_chances(yahtzee_table):
     game, by = bot_game("yahtzee", ("easy",), seed=2)
     assert analyse(game.events, by).chances == []
+
+
+def test_one_decisions_options_are_valued_as_the_analysis_values_them(yahtzee_table):
+    """Try it yourself values one decision alone: its chosen and best options are the
+    analysis's, to the last bit, for every decision of a game (holds and boxes, every level)."""
+    game, by = bot_game("yahtzee", ("easy", "medium", "optimal"), 5)
+    analysis = analyse(game.events, by)
+    for d in analysis.decisions:
+        options = decision_options(game.events, d.seq)
+        assert (options.player, options.kind, options.rolls_left) == (d.player, d.kind,
+                                                                        d.rolls_left)
+        assert options.chosen == d.chosen and options.best == d.best
+        assert options.expected_best == d.expected_best
+        assert options.loss(options.chosen) == d.loss
+        assert grade(options.loss(options.chosen)) == (d.grade if d.grade != FORCED else "best")
+        # Every legal box has its points now; the holds are every distinct multiset kept.
+        assert set(options.points) == set(options.boxes)
+        assert len(options.holds) == len({tuple(sorted(h)) for h in options.holds})
+        if d.kind == "box":
+            assert options.points[d.chosen] == next(
+                e.points for e in game.events if isinstance(e, Scored) and e.box == d.chosen
+                and e.player == d.player)
+
+
+def test_one_triple_decisions_options_are_the_analysis_values(yahtzee_table):
+    game, by = bot_game("triple", ("optimal", "easy"), 11)
+    analysis = analyse(game.events, by)
+    # Early turns (each turn against W) and one late one (the exact end game).
+    for d in [*analysis.decisions[:12:3], analysis.decisions[-4]]:
+        options = decision_options(game.events, d.seq)
+        assert options.chosen == d.chosen and options.best == d.best
+        assert options.expected_best == pytest.approx(d.expected_best, abs=1e-9)
+        assert options.loss(options.chosen) == pytest.approx(d.loss, abs=1e-9)
+        assert all("@" in box for box in options.boxes)
+
+
+def test_a_move_that_is_no_decision_has_no_options(yahtzee_table):
+    game, _ = bot_game("yahtzee", ("easy",), 1)
+    first_roll = next(i + 1 for i, e in enumerate(game.events) if isinstance(e, Rolled))
+    for seq, why in ((1, "not a decision"), (2, "not a decision"), (first_roll, "not a decision"),
+                     (len(game.events), "not a decision"), (10_000, "no move 10000"),
+                     (0, "no move 0")):
+        with pytest.raises(ValueError, match=why):
+            decision_options(game.events, seq)

@@ -1,5 +1,6 @@
-"""A finished game's page: open its review, and run manage.py on the browser server's data
-(to compute a game's analysis the way the end of a game does, or to change a stored row)."""
+"""A finished game's page: open its review, find where its chart takes a click, and run
+manage.py on the browser server's data (to compute a game's analysis the way the end of a game
+does, or to change a stored row)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,16 @@ def manage(server: LiveServer, *args: str) -> str:
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def chart_point(page: Page, seq: int) -> dict:
+    """Where on the page the chart draws ``seq``, at a height where the chart itself takes the
+    click (not a mark of a mistake, nor the board kept over it on a phone)."""
+    return page.evaluate("""s => {
+        const p = window.yahtzeeReplay.review.chart.pointOf(s);
+        const svg = document.querySelector('#analysis-chart svg');
+        const box = svg.getBoundingClientRect();
+        for (let y = box.top + 8; y < box.bottom - 30; y += 4) {
+          if (svg.contains(document.elementFromPoint(p.x, y))) return {x: p.x, y};
+        }
+        return p; }""", seq)

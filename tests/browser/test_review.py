@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE
 from .pages import assert_fits, create_room, low_contrast_text, press
-from .review_pages import manage, open_review
+from .review_pages import chart_point, manage, open_review
 
 pytestmark = pytest.mark.browser
 
@@ -50,11 +50,6 @@ def six_bot_game(daphne_server, browser, yahtzee_table) -> str:
 
 def analysis_of(page: Page) -> dict:
     return page.evaluate("JSON.parse(document.getElementById('analysis-data').textContent)")
-
-
-def chart_point(page: Page, seq: int) -> dict:
-    """Where on the page the chart draws ``seq``: the middle of its height."""
-    return page.evaluate("s => window.yahtzeeReplay.review.chart.pointOf(s)", seq)
 
 
 def cursor_x(page: Page) -> float:

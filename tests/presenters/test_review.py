@@ -130,3 +130,29 @@ def test_the_page_says_the_analysis_is_being_prepared_then_shows_it(client):
     # One of a grade is written in the singular, several in the plural.
     assert "1 mistake " in chain and "0 blunders" in chain and "1 mistakes" not in chain
     assert "style=" not in page  # the page's CSP allows no inline styles
+
+
+def test_a_tried_decision_gives_every_option_its_cost_and_grade():
+    """Try it yourself: each hold (but keeping all five) and each legal box, with what it gives
+    up against the best, graded as the review grades; best first."""
+    from game.ai.review import DecisionOptions
+    from game.presenters.review import tried_view
+
+    options = DecisionOptions(
+        seq=4, player=0, kind="hold", dice=(3, 1, 5, 3, 6), rolls_left=2, chosen=(),
+        best=(3, 3), expected_best=251.405442,
+        holds={(): 249.47195, (3, 3): 251.405442, (3,): 250.1, (1, 3, 3, 5, 6): 240.0},
+        boxes={"chance": 238.2, "threes": 251.4054419999}, points={"chance": 18, "threes": 6})
+    view = tried_view(options)
+    assert json.loads(json.dumps(view)) == view
+    assert view["dice"] == [3, 1, 5, 3, 6] and view["rolls_left"] == 2
+    assert view["chosen"] == [] and view["best"] == [3, 3]
+    assert view["holds"] == [
+        {"keep": [3, 3], "expected": 251.405, "loss": 0.0, "grade": "best"},
+        {"keep": [3], "expected": 250.1, "loss": 1.305, "grade": "mistake"},
+        {"keep": [], "expected": 249.472, "loss": 1.933, "grade": "mistake"},
+    ]  # keeping all five is not offered: nothing would be rolled
+    assert view["boxes"] == [
+        {"box": "threes", "points": 6, "expected": 251.405, "loss": 0.0, "grade": "best"},
+        {"box": "chance", "points": 18, "expected": 238.2, "loss": 13.205, "grade": "blunder"},
+    ]  # a difference of float noise is no loss

@@ -1,0 +1,94 @@
+// The game page's analysis board: which decision the reader may try from a position, the
+// option their choice is (looked up in the server's valuation of every option), its verdict in
+// words, and the slips the chart marks and the "only my mistakes" filter keeps.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { loadFixture, usePageRuleset } from "./fixture.mjs";
+
+usePageRuleset(loadFixture().games.find((g) => g.rules === "yahtzee").ruleset);
+const { boxOption, decisionToTry, holdOption, optionText, playedText, triedVerdict } =
+  await import("../../static/game/tryit.js");
+const { slipsOf, slipsText } = await import("../../static/game/review.js");
+
+// What GET /games/<id>/try/<seq> answers (presenters/review.py tried_view): a known position,
+// 1 3 3 5 6 on an empty card with two rolls left (docs/ai.md).
+const TRIED = {
+  seq: 4, player: 0, dice: [3, 1, 5, 3, 6], rolls_left: 2, chosen: [], best: [3, 3],
+  expected_best: 251.405,
+  holds: [
+    { keep: [3, 3], expected: 251.405, loss: 0, grade: "best" },
+    { keep: [], expected: 249.472, loss: 1.933, grade: "mistake" },
+    { keep: [3], expected: 250.1, loss: 1.305, grade: "mistake" },
+    { keep: [1, 3, 3], expected: 250.9, loss: 0.505, grade: "inaccuracy" },
+  ],
+  boxes: [
+    { box: "chance", points: 18, expected: 238.2, loss: 13.205, grade: "blunder" },
+    { box: "threes", points: 6, expected: 246.0, loss: 5.405, grade: "blunder" },
+  ],
+};
+
+// Frames as the replay has them: a turn, its first roll, a re-roll (a decision), a score.
+const FRAMES = [
+  { seq: 1, kind: "game_started", player: 0 },
+  { seq: 2, kind: "turn_started", player: 0, round: 1 },
+  { seq: 3, kind: "rolled", player: 0, round: 1, roll: 1, dice: [3, 1, 5, 3, 6], held: [] },
+  { seq: 4, kind: "rolled", player: 0, round: 1, roll: 2, dice: [2, 4, 1, 6, 5], held: [] },
+  { seq: 5, kind: "scored", player: 0, round: 1, box: "chance", column: 0, points: 18,
+    dice: [2, 4, 1, 6, 5], held: [] },
+];
+const DECISIONS = new Map([
+  [4, { seq: 4, grade: "mistake", loss: 1.933, best: [3, 3] }],
+  [5, { seq: 5, grade: "best", loss: 0 }],
+]);
+
+test("the decision to try: the next move's from the position before it, or this move's", () => {
+  assert.equal(decisionToTry(FRAMES, 1, DECISIONS), null); // a turn's start: no decision next
+  assert.deepEqual(decisionToTry(FRAMES, 2, DECISIONS), { seq: 4, at: 2 });
+  // On the decision itself: tried from the move before, on the dice it was made on.
+  assert.deepEqual(decisionToTry(FRAMES, 3, DECISIONS), { seq: 5, at: 3 });
+  assert.deepEqual(decisionToTry(FRAMES, 4, DECISIONS), { seq: 5, at: 3 });
+  assert.equal(decisionToTry(FRAMES, 0, new Map()), null);
+});
+
+test("held dice are looked up as the kept values, whatever their positions", () => {
+  assert.equal(holdOption(TRIED, new Set([0, 3])).loss, 0); // the two 3s
+  assert.equal(holdOption(TRIED, new Set([3, 0])).grade, "best");
+  assert.equal(holdOption(TRIED, new Set()).loss, 1.933); // re-roll all five
+  assert.equal(holdOption(TRIED, new Set([1, 0, 3])).grade, "inaccuracy");
+  assert.equal(holdOption(TRIED, new Set([0, 1, 2, 3, 4])), null); // all five: score instead
+  assert.equal(boxOption(TRIED, "chance", 0).loss, 13.205);
+  assert.equal(boxOption(TRIED, "yahtzee", 0), null); // not a legal box for these dice
+});
+
+test("the verdict names the choice, its grade, what it gave up and the game's choice", () => {
+  const best = triedVerdict(holdOption(TRIED, new Set([0, 3])), TRIED, 1);
+  assert.equal(best.grade, "best");
+  assert.equal(best.title, "Keep 3 3: the best choice");
+  assert.match(best.detail, /^No choice is worth more here\. Expected final score 251\.4\.$/);
+
+  const played = playedText(FRAMES[3], DECISIONS.get(4));
+  assert.equal(played, "Held nothing, a mistake (1.93 lost)");
+  const blunder = triedVerdict(boxOption(TRIED, "chance", 0), TRIED, 1, played);
+  assert.equal(blunder.title, "Score Chance (18): a blunder ??");
+  assert.equal(blunder.detail, "13.21 points behind the best, keep 3 3. Expected final score "
+    + "238.2. In the game: Held nothing, a mistake (1.93 lost).");
+  assert.equal(optionText({ keep: [] }), "re-roll all five");
+});
+
+test("the slips: graded ones only, autoplay's left out, one player's or everyone's", () => {
+  const decisions = [
+    { seq: 4, player: 0, grade: "mistake", loss: 1.9 },
+    { seq: 5, player: 0, grade: "best", loss: 0 },
+    { seq: 9, player: 1, grade: "blunder", loss: 7 },
+    { seq: 10, player: 1, grade: "inaccuracy", loss: 0.2, autoplay: true },
+    { seq: 12, player: 1, grade: "inaccuracy", loss: 0.3 },
+    { seq: 14, player: 1, grade: "inaccuracy", loss: 0.4 },
+  ];
+  assert.deepEqual(slipsOf(decisions).map((d) => d.seq), [4, 9, 12, 14]);
+  assert.deepEqual(slipsOf(decisions, 0).map((d) => d.seq), [4]);
+  assert.equal(slipsText(slipsOf(decisions, 1)), "1 blunder, 2 inaccuracies");
+  assert.equal(slipsText(slipsOf(decisions, 0)), "1 mistake");
+  assert.equal(slipsText([]), "no mistakes");
+});
