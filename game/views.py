@@ -267,6 +267,9 @@ def game_try(request: HttpRequest, pk: int, seq: int) -> JsonResponse:
                                   address=client_address(request))
     except services.ServiceError as exc:
         return _try_error(exc.code, exc.message)
+    game = Game.objects.select_related("daily").filter(pk=pk).first()
+    if game is not None and _daily_hidden(request, game):  # its positions are the day's tape
+        return _try_error("no_game", "A daily challenge's games are shown once its day is over.")
     key = f"try:{pk}:{seq}"
     found = cache.get(key)
     if found is None:

@@ -167,6 +167,9 @@ def test_a_daily_games_page_is_its_players_until_the_day_is_over_then_checkable(
     dice_url = reverse("game:game_dice", args=[a.game_id])
     assert Client().get(game_url).status_code == 302
     assert Client().get(dice_url).status_code == 404
+    # "Try it yourself" would show its positions' dice: refused before the worker is asked
+    tried = Client().get(reverse("game:game_try", args=[a.game_id, 5]))
+    assert tried.status_code == 404 and tried.json()["error"] == "no_game"
     own = as_player(ann).get(dice_url)
     assert own.status_code == 200 and own.json()["server_seed"] is None
     assert a.challenge.seed not in as_player(ann).get(game_url).content.decode()
