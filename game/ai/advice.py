@@ -33,7 +33,8 @@ class CardState:
     @classmethod
     def of(cls, card: Scorecard, column: int = 0) -> CardState:
         rs = card.ruleset
-        mask = sum(1 << b for b, box in enumerate(rs.boxes) if not card.is_open(box.name, column))
+        still_open = {slot.box for slot in card.open_slots() if slot.column == column}
+        mask = sum(1 << b for b, box in enumerate(rs.boxes) if box.name not in still_open)
         y50 = rs.yahtzee_box is not None and card.points(rs.yahtzee_box, column) == 50
         return cls(mask, card.upper_subtotal(column), y50, card.column_total(column))
 

@@ -8,17 +8,15 @@ for it. Only where the strategy table is ready: a room never triggers a table bu
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from .. import rules_cache
 from ..ai import Standings, standings_supported, table_ready
-from ..ai.standings import Standing
+from ..ai.standings import Standing, forget_futures
 from ..queries import game_progress
 from ..rules import Ruleset, get_ruleset
 
-SIZE = 64  # games whose distributions are kept (a card's changes once per turn)
-_kept: OrderedDict[int, Standings] = OrderedDict()
+_by_rules: dict[str, Standings] = {}  # one per ruleset: the futures are kept per state
 _lock = threading.Lock()
 
 
@@ -38,27 +36,23 @@ def standings_available(rules: str) -> bool:
     return standings_supported(ruleset) and table_ready(ruleset)
 
 
-def _standings_of(game_id: int, ruleset: Ruleset) -> Standings | None:
+def _standings_of(ruleset: Ruleset) -> Standings | None:
     with _lock:
-        found = _kept.pop(game_id, None)
+        found = _by_rules.get(ruleset.name)
     if found is None:
         if not standings_supported(ruleset) or not table_ready(ruleset):
             return None
         found = Standings(ruleset)
+        with _lock:
+            found = _by_rules.setdefault(ruleset.name, found)
     return found
 
 
 def clear() -> None:
-    """Forget every kept game's distributions (what a new process starts with)."""
+    """Forget the standings and the futures they keep (what a new process starts with)."""
     with _lock:
-        _kept.clear()
-
-
-def _keep(game_id: int, standings: Standings) -> None:
-    with _lock:
-        _kept[game_id] = standings
-        while len(_kept) > SIZE:
-            _kept.popitem(last=False)
+        _by_rules.clear()
+    forget_futures()
 
 
 def standings_of(game_id: int) -> GameStandings | None:
@@ -71,11 +65,10 @@ def standings_of(game_id: int) -> GameStandings | None:
     # Up to the row's seq, from this reader's own fold (no game lock is held here).
     game = rules_cache.readers.take(game_id, seq)
     try:
-        standings = _standings_of(game_id, game.ruleset)
+        standings = _standings_of(game.ruleset)
         if standings is None:
             return None
         players = standings.of(game.scorecards)
     finally:
         rules_cache.readers.keep(game_id, seq, game)
-    _keep(game_id, standings)
     return GameStandings(game_id=game_id, seq=seq, players=list(players))
