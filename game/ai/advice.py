@@ -39,6 +39,16 @@ class CardState:
         return cls(mask, card.upper_subtotal(column), y50, card.column_total(column))
 
     @classmethod
+    def of_dict(cls, ruleset: Ruleset, card: dict[str, Any], column: int = 0) -> CardState:
+        """The same from a card as ``Scorecard.to_dict`` writes it (a command's state after
+        it): no scorecard to rebuild."""
+        col = card["columns"][column]
+        boxes = col["boxes"]
+        mask = sum(1 << b for b, box in enumerate(ruleset.boxes) if boxes[box.name] is not None)
+        y50 = ruleset.yahtzee_box is not None and boxes[ruleset.yahtzee_box] == 50
+        return cls(mask, col["upper_subtotal"], y50, col["total"])
+
+    @classmethod
     def empty(cls) -> CardState:
         return cls(0, 0, False, 0)
 

@@ -20,6 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -106,13 +107,20 @@ class Futures:
         self._kept: OrderedDict[tuple[int, int, int], Future] = OrderedDict()
         self._lock = threading.Lock()
 
-    def of(self, state: CardState) -> Future:
+    def kept(self, state: CardState) -> Future | None:
+        """``state``'s future if it is kept, else None (nothing computed)."""
         key = state.key
         with self._lock:
             found = self._kept.get(key)
             if found is not None:
                 self._kept.move_to_end(key)
-                return found
+            return found
+
+    def of(self, state: CardState) -> Future:
+        found = self.kept(state)
+        if found is not None:
+            return found
+        key = state.key
         found = self._compute(CardState(state.mask, state.upper, state.yahtzee_50, 0))
         with self._lock:
             self._kept[key] = found
@@ -172,11 +180,13 @@ class Standings:
         self.adv = advisor(ruleset)
         self.ruleset = ruleset
         self.table: ScoreTable | None = None
+        self._looked = False  # for the score table, at least once
 
     def _score_table(self) -> ScoreTable | None:
         """The score table once it is built (loaded, never built here)."""
         if self.table is None:
             self.table = loaded_score_table(self.ruleset)
+        self._looked = True
         return self.table
 
     def _future(self, state: CardState) -> Future:
@@ -210,10 +220,27 @@ class Standings:
         return above(self.distribution(player, CardState.of(cards[player])), points)
 
     def of(self, cards: Sequence[Scorecard]) -> list[Standing]:
-        states = [CardState.of(card) for card in cards]
-        found = [self._future(state) for state in states]
+        return self.of_states([CardState.of(card) for card in cards])
+
+    def of_states(self, states: Sequence[CardState]) -> list[Standing]:
+        """Each player's standing, their cards' states given (their futures computed where
+        the process has not kept them)."""
+        return self._standings(states, [self._future(state) for state in states])
+
+    def kept(self, states: Sequence[CardState]) -> list[Standing] | None:
+        """The same, only if the process has kept every card's future (no distribution to
+        compute: cheap enough for the event loop), else None."""
+        if not self._looked:  # the score table is loaded (seconds) off the event loop
+            return None
+        kept = futures(self.adv, self.table).kept
+        found = [kept(state) for state in states]
+        if any(f is None for f in found):
+            return None
+        return self._standings(states, cast(list[Future], found))
+
+    def _standings(self, states: Sequence[CardState], found: list[Future]) -> list[Standing]:
         out = []
-        for state, future, chance in zip(states, found, self._chances(states, found),
+        for state, future, chance in zip(states, found, self._chances(list(states), found),
                                          strict=True):
             shape = tuple(state.banked + q for q in future.percentiles)
             out.append(Standing(state.banked + future.expected, future.sd, chance, shape,

@@ -1,17 +1,21 @@
 """Live standings of a room's game: each player's expected final score, its spread and their
 chance to win, after every turn (``game.ai.standings``).
 
-Computed on a worker thread after the turn's events went out; no command and no page waits
-for it. Only where the strategy table is ready: a room never triggers a table build here.
+After a turn's events went out, from the cards its command left (:class:`GameCards`): at once
+where the process keeps every card's distribution (:func:`standings_kept`), else on a worker
+thread (:func:`standings_after`); a socket joining a running game gets them from the stored
+game (:func:`standings_of`). No command and no page waits for them. Only where the strategy
+table is ready: a room never triggers a table build here.
 """
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from .. import rules_cache
-from ..ai import Standings, standings_supported, table_ready
+from ..ai import CardState, Standings, standings_supported, table_ready
 from ..ai.standings import Standing, forget_futures
 from ..queries import game_progress
 from ..rules import Ruleset, get_ruleset
@@ -53,6 +57,42 @@ def clear() -> None:
     with _lock:
         _by_rules.clear()
     forget_futures()
+
+
+@dataclass(frozen=True)
+class GameCards:
+    """A game's cards as of ``seq``, as a command left them: what its standings need."""
+
+    game_id: int
+    seq: int
+    rules: str
+    cards: tuple[CardState, ...]
+
+    @classmethod
+    def after(cls, game_id: int, seq: int, state: dict[str, Any]) -> GameCards:
+        """From a game's state as a command returns it (``Game.to_dict``): no query."""
+        ruleset = get_ruleset(state["rules"])
+        return cls(game_id, seq, ruleset.name,
+                   tuple(CardState.of_dict(ruleset, card) for card in state["scorecards"]))
+
+
+def standings_kept(cards: GameCards) -> GameStandings | None:
+    """The standings of these cards from what this process keeps alone (no query, no table
+    loaded, no distribution computed: cheap enough for the event loop), or None when any is
+    missing (:func:`standings_after` computes it)."""
+    with _lock:
+        standings = _by_rules.get(cards.rules)
+    found = standings.kept(cards.cards) if standings is not None else None
+    return None if found is None else GameStandings(cards.game_id, cards.seq, found)
+
+
+def standings_after(cards: GameCards) -> GameStandings | None:
+    """The standings of these cards, computing the distributions this process has not kept
+    (milliseconds each: on a worker thread), or None where there are none."""
+    standings = _standings_of(get_ruleset(cards.rules))
+    if standings is None:
+        return None
+    return GameStandings(cards.game_id, cards.seq, standings.of_states(cards.cards))
 
 
 def standings_of(game_id: int) -> GameStandings | None:
