@@ -100,16 +100,17 @@ def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int,
     # roll earns and leads to there, one row per box.
     mask, upper, y50 = key
     rows = np.arange(len(ROLLS))
-    worth = np.empty((t.n_boxes, len(ROLLS)))
-    outcome = np.empty((4, t.n_boxes, len(ROLLS)), dtype=np.intp)  # gain, mask, upper, y
+    worth = np.full((t.n_boxes, len(ROLLS)), -np.inf)  # a filled box takes no roll
+    outcome = np.zeros((4, t.n_boxes, len(ROLLS)), dtype=np.intp)  # gain, mask, upper, y
     for b in range(t.n_boxes):
+        if mask >> b & 1:
+            continue
         out, legal = score_roll(t, b, mask, upper, y50, rows)
         gain = out.points + out.bonuses
         outcome[0, b], outcome[1, b] = gain, out.mask
         outcome[2, b], outcome[3, b] = out.upper, out.yahtzee_50
-        worth[b] = np.where(legal & ((mask >> b & 1) == 0),
-                            gain + adv.solution.values[out.mask, out.upper, out.yahtzee_50],
-                            -np.inf)
+        worth[b] = np.where(legal, gain + adv.solution.values[out.mask, out.upper,
+                                                              out.yahtzee_50], -np.inf)
     box = np.argmax(worth, axis=0)
     # Group the rolls by what they lead to (points now, state after): one code each, summed
     # at once (a loop over the rolls was most of a standings update).
