@@ -64,11 +64,21 @@ async def _publish_until_current(room_code: str, game_id: int) -> None:
     try:
         while (cards := _latest[game_id]).seq > published:
             published = cards.seq
-            found = standings_kept(cards) or await _computed(standings_after, cards, game_id)
+            found = _at_once(cards) or await _computed(standings_after, cards, game_id)
             if found:
                 await services.asend_standings(room_code, found)
     finally:
         del _latest[game_id]
+
+
+def _at_once(cards: GameCards) -> GameStandings | None:
+    """The standings from what the process keeps, on the event loop (no query, no table to
+    load, no distribution to compute), or None."""
+    try:
+        return standings_kept(cards)
+    except Exception:  # noqa: BLE001 - insight is a bonus: a failure must not touch the game
+        log.exception("game %s: standings_kept failed", cards.game_id)
+        return None
 
 
 Arg = TypeVar("Arg")

@@ -126,14 +126,17 @@ async def test_turns_ending_while_standings_are_published_fold_into_one_more(con
         return services.PlayResult(events=[{"kind": "turn_started"}], first_seq=seq,
                                    game_id=game.pk, state=game.snapshot)
 
-    async def standings_sent_by(report) -> list[dict]:
+    async def standings_sent_by(report, last: int) -> list[dict]:
+        """The frames a report gave, the last of them as of ``last`` (one publisher sends
+        them in order: those before it have arrived with it)."""
         while game.pk in insight._latest:  # a task ends just after its frame
             await asyncio.sleep(0.01)
         before = len([m for m in watcher.messages if m["type"] == "standings"])
         await report()
+        await watcher.until(lambda m: m["type"] == "standings" and m["seq"] == last)
         while game.pk in insight._latest:
             await asyncio.sleep(0.01)
-        await watcher.request({"type": "sync"})  # what was sent before has arrived now
+        await watcher.request({"type": "sync"})
         return [m for m in watcher.messages if m["type"] == "standings"][before:]
 
     async def three_at_once():
@@ -151,12 +154,12 @@ async def test_turns_ending_while_standings_are_published_fold_into_one_more(con
         await asyncio.sleep(0)
         insight.after_events(room.code, turn_end(game.seq))
 
-    once = await standings_sent_by(three_at_once)
+    once = await standings_sent_by(three_at_once, game.seq + 1)
     assert [m["seq"] for m in once] == [game.seq + 1]
-    sent = await standings_sent_by(one_then_two_while_it_runs)
+    sent = await standings_sent_by(one_then_two_while_it_runs, game.seq + 2)
     assert [m["seq"] for m in sent] == [game.seq, game.seq + 2]
     assert all(m["players"] == first["players"] for m in once + sent)
-    assert len(await standings_sent_by(the_same_while_it_runs)) == 1
+    assert len(await standings_sent_by(the_same_while_it_runs, game.seq)) == 1
     for c in (ann, watcher):
         await c.close()
     await close_layer()
