@@ -180,13 +180,11 @@ class Standings:
         self.adv = advisor(ruleset)
         self.ruleset = ruleset
         self.table: ScoreTable | None = None
-        self._looked = False  # for the score table, at least once
 
     def _score_table(self) -> ScoreTable | None:
         """The score table once it is built (loaded, never built here)."""
         if self.table is None:
             self.table = loaded_score_table(self.ruleset)
-        self._looked = True
         return self.table
 
     def _future(self, state: CardState) -> Future:
@@ -228,9 +226,11 @@ class Standings:
         return self._standings(states, [self._future(state) for state in states])
 
     def kept(self, states: Sequence[CardState]) -> list[Standing] | None:
-        """The same, only if the process has kept every card's future (no distribution to
-        compute: cheap enough for the event loop), else None."""
-        if not self._looked:  # the score table is loaded (seconds) off the event loop
+        """The same, only if the score table is loaded and the process has kept every card's
+        future (no distribution to compute: cheap enough for the event loop), else None."""
+        if self.table is None:
+            # The score table is loaded (seconds) off the event loop, and looked for again
+            # until it is: the estimator's futures never stand in for it here.
             return None
         kept = futures(self.adv, self.table).kept
         found = [kept(state) for state in states]

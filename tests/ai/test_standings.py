@@ -60,9 +60,9 @@ def test_a_cards_state_reads_the_same_from_its_dict(rules):
 
 
 def test_kept_futures_serve_every_game_and_only_what_is_kept(yahtzee_table):
-    """Standings from kept futures alone (what the event loop computes) are None until every
-    card's future is kept, then the same as computed; a second game reaching the same cards
-    computes nothing."""
+    """A card's future is computed once for every game that reaches its state (what is
+    banked only shifts it), and the standings of the event loop come from kept futures of the
+    score table alone, never from the estimator's (this session builds no score table)."""
     import random
 
     from game.ai import CardState
@@ -71,19 +71,18 @@ def test_kept_futures_serve_every_game_and_only_what_is_kept(yahtzee_table):
 
     forget_futures()
     game = RulesGame("yahtzee", ["a", "b"], rng=random.Random(5))
-    standings = Standings(game.ruleset)
-    states = [CardState.of(c) for c in game.scorecards]
-    assert standings.kept(states) is None  # nothing looked at yet
     for _ in range(4):
         game.play(Roll(()))
         slot = game.legal_slots()[0]
         game.play(Score(slot.box, slot.column))
+    standings = Standings(game.ruleset)
     states = [CardState.of(c) for c in game.scorecards]
+    kept = futures(standings.adv, None)
+    assert [kept.kept(s) for s in states] == [None, None]
     computed = standings.of_states(states)
-    assert standings.kept(states) == computed == standings.of(game.scorecards)
-    moved = CardState(states[0].mask | 1 << 12, states[0].upper, False, states[0].banked + 20)
-    assert standings.kept([moved, states[1]]) is None  # a card no game reached yet
-    kept = futures(standings.adv, standings.table)
+    assert computed == standings.of(game.scorecards)
+    assert all(kept.kept(s) is not None for s in states)
+    assert standings.table is None and standings.kept(states) is None
     before = len(kept._kept)
     other = Standings(game.ruleset)  # another game's, with the same cards banked otherwise
     shifted = [CardState(s.mask, s.upper, s.yahtzee_50, s.banked + 7) for s in states]
