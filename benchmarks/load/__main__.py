@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from . import services
+from . import profile, services
 from .browser import seat_rooms
 from .hostile import SeedFlood
 from .report import held, print_table, with_ratios
@@ -75,6 +75,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="a STRATEGY_DIR holding the ruleset's table (manage.py build_strategy): "
                         "the app then sends the live standings after every turn, as a site "
                         "whose table is built does (without: no standings, a fresh data dir)")
+    p.add_argument("--boxes", choices=["first", "random"], default="first",
+                   help="which allowed box a player scores: the first (every game then reaches "
+                        "the same cards) or a seeded random one (games differ, as people's do)")
+    p.add_argument("--profile", action="store_true",
+                   help="sample the app's servers with py-spy during the moves; the stacks "
+                        "go to the log directory, their summary to stderr")
     p.add_argument("--keep-going", action="store_true",
                    help="run every load of --rooms even after one broke")
     p.add_argument("--out", default="var/bench", help="directory for JSON results and logs")
@@ -188,15 +194,28 @@ def run_load(args: argparse.Namespace, target: str, servers_n: int,
     rooms, http_urls = shape.rooms, servers.urls("http")
     moves_cpu: list[float] = []  # server CPU seconds from the first move to the last
     connect_cpu: list[float] = []  # and from the first handshake to the last full state
+    profiles: list[tuple[Path, Any]] = []  # py-spy's stacks of each server (--profile)
+
+    def on_start() -> None:
+        servers.mark_cpu()
+        if args.profile and target == "app":
+            for i, proc in enumerate(servers.procs):
+                out = path.with_name(f"{path.stem}-profile-{len(results)}-{rooms}-{i}.txt")
+                profiles.append((out, profile.start(proc.pid, out, shape.duration)))
+
     result = asyncio.run(run_phase(
         target + ("+hostile" if hostile else "") + ("+seedflood" if flood else ""), shape,
         seatings, http_urls,
-        relay=target in RELAYS, on_start=servers.mark_cpu, hostile=hostile,
+        relay=target in RELAYS, on_start=on_start, hostile=hostile,
         holds=args.holds, on_moves_done=lambda: moves_cpu.append(servers.cpu_since_mark()),
         on_connecting=servers.mark_cpu,
         on_connected=lambda: connect_cpu.append(servers.cpu_since_mark()),
-        seed_flood=flood,
+        seed_flood=flood, random_boxes=args.boxes == "random",
     ))
+    for out, recorder in profiles:
+        profile.finish(recorder)
+        if out.exists():
+            print(profile.summary(out), file=sys.stderr)
     cores = servers.cores_since_mark()
     moves = result["moves_ok"]
     # What one move costs the servers, whatever the machine's load does to latency.
@@ -215,6 +234,7 @@ def run_load(args: argparse.Namespace, target: str, servers_n: int,
         server_cpu_cores=round(cores, 2),
         ruleset=args.ruleset if target == "app" else None,
         database=args.database if target == "app" else None,
+        boxes=args.boxes if target == "app" else None,
     )
     servers.check_alive()
     result["held"] = held(result)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,6 +28,8 @@ FIRST_KIND = {"roll": "rolled", "score": "scored"}
 #: Event kinds that close a command's result: after them, the next command may be chosen.
 LAST_KINDS = {"roll": {"rolled"}, "score": {"turn_started", "game_finished"}}
 COMMAND_TIMEOUT = 10.0
+#: Event kinds after which the app sends the standings (where the table is built).
+TURN_END_KINDS = ("turn_started", "game_finished")
 
 
 @dataclass
@@ -65,6 +68,13 @@ class Client:
     event_frames: int = 0
     holdings: int = 0  # transient ``holding`` frames received (--holds)
     standings: int = 0  # ``standings`` frames received (--strategy-dir)
+    #: When each turn end (``turn_started`` / ``game_finished``) reached this socket, by seq;
+    #: and per ``standings`` frame: the turn ends it was behind on arrival, and the time from
+    #: the turn end it is as of (if it is as of one) to its arrival.
+    turn_ends: dict[int, float] = field(default_factory=dict)
+    standings_behind: list[int] = field(default_factory=list)
+    standings_after: list[float] = field(default_factory=list)
+    standings_seq: int = 0  # the seq of the last ``standings`` frame
 
     async def open(self) -> None:
         headers = [("Cookie", self.cookie)] if self.cookie else []
@@ -106,7 +116,7 @@ class Client:
         elif kind == "holding":  # transient: no seq of its own
             self.holdings += 1
         elif kind == "standings":  # after each turn, where the table is ready
-            self.standings += 1
+            self.on_standings(int(msg.get("seq") or 0), now)
         elif kind in ("events", "event"):  # one command's events; the relay's own frames
             self.event_frames += 1
             self.event_bytes += size
@@ -118,10 +128,22 @@ class Client:
             self.errors[msg.get("code", "?")] += 1
             self.room.on_error(self, msg)
 
+    def on_standings(self, seq: int, now: float) -> None:
+        """Counted, with how far behind the room's turns it arrived."""
+        self.standings += 1
+        self.standings_seq = max(self.standings_seq, seq)
+        # The game's latest turn end at or before ``seq`` is what the standings show.
+        self.standings_behind.append(sum(1 for s in self.turn_ends if s > seq))
+        shown = max((s for s in self.turn_ends if s <= seq), default=None)
+        if shown is not None:
+            self.standings_after.append(now - self.turn_ends[shown])
+
     def on_event(self, msg: dict[str, Any], now: float) -> None:
         seq = int(msg["seq"])
         self.seq.see(seq)
         self.received_at.setdefault(seq, now)
+        if (msg.get("event") or {}).get("kind") in TURN_END_KINDS:
+            self.turn_ends[seq] = now
         self.room.on_event(self, seq, (msg.get("event") or {}).get("kind"), msg.get("id"))
 
 
@@ -133,6 +155,9 @@ class Room:
     relay: bool
     #: After every roll, the roller shows one hold (``hold``; on the relay a frame as small).
     holds: bool = False
+    #: Which allowed box a player scores: the first (every game then reaches the same cards)
+    #: or, given a seeded ``random.Random``, a random one (games differ, as people's do).
+    boxes: random.Random | None = None
     players: list[Client] = field(default_factory=list)
     watchers: list[Client] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
@@ -175,7 +200,8 @@ class Room:
 
     # -- moving --------------------------------------------------------------------------
     def next_command(self) -> tuple[Client, dict[str, Any]] | None:
-        """The bot: roll once, then score the first allowed box; None when nothing to do."""
+        """The bot: roll once, then score the first allowed box (or a random one); None when
+        nothing to do."""
         if self.relay:
             sender = self.players[len(self.moves) % len(self.players)]
             command = "roll" if len(self.moves) % 2 == 0 else "score"
@@ -196,8 +222,8 @@ class Room:
         options = [o for o in game.get("options") or [] if o.get("allowed")]
         if game.get("dice") is None or not options:
             return mover, {"type": "roll", "hold": []}
-        first = options[0]
-        return mover, {"type": "score", "box": first["box"], "column": first.get("column", 0)}
+        box = self.boxes.choice(options) if self.boxes else options[0]
+        return mover, {"type": "score", "box": box["box"], "column": box.get("column", 0)}
 
     async def play(self, start: float, count: int, interval: float, deadline: float) -> None:
         """Make ``count`` moves, the k-th due at ``start + k * interval`` (perf_counter);

@@ -70,6 +70,8 @@ COLUMNS = [
     ("ms/mv", 5, lambda r: r.get("server_cpu_ms_per_move", "")),
     ("B/ev", 4, lambda r: r.get("mean_event_bytes", "")),
     ("ms/conn", 7, lambda r: r.get("server_cpu_ms_per_connect", "")),
+    ("stand", 6, lambda r: r.get("standings_received", "")),
+    ("stand p50/99 ms", 15, lambda r: _standings_lag(r)),
     ("x base rtt50", 12, lambda r: r.get("ratio_to_baseline", {}).get("round_trip_p50", "")),
     ("x base cpu", 10, lambda r: r.get("ratio_to_baseline", {}).get("cpu_per_move", "")),
     ("x stock rtt50", 13, lambda r: r.get("ratio_to_stock", {}).get("round_trip_p50", "")),
@@ -87,6 +89,16 @@ def label(r: dict[str, Any]) -> str:
     return name + ("+holds" if r.get("holds") else "")
 
 
+def _standings_lag(r: dict[str, Any]) -> str:
+    """The standings' delay after their turn end (p50/p99 ms) and, after a plus, the most turn
+    ends one of them was behind when it arrived (0: every one was current)."""
+    lag = r.get("standings_after_ms") or {}
+    if not lag.get("n"):
+        return "-"
+    most = max((int(k) for k in r.get("standings_behind") or {}), default=0)
+    return f'{lag["p50"]:.0f}/{lag["p99"]:.0f}+{most}'
+
+
 def _trio(s: dict[str, Any]) -> str:
     return "/".join("-" if s[q] is None else f"{s[q]:.1f}" for q in ("p50", "p95", "p99"))
 
@@ -102,7 +114,8 @@ MARKDOWN_HEADER = (
     "| target | servers | database | rooms (sockets) | moves/s (offered) "
     "| round trip p50/p95/p99 ms | fan-out p50/p95/p99 ms | lost | out of order | errors "
     "| server CPU (cores) | ms/move | machine load | × baseline RTT p50 | × baseline CPU/move "
-    "| × stock RTT p50 | held |"
+    "| × stock RTT p50 | standings (p50/p99 ms after the turn end + most turns behind) "
+    "| held |"
 )
 
 
@@ -122,6 +135,7 @@ def markdown_table(results: list[dict[str, Any]]) -> str:
             r.get("ratio_to_baseline", {}).get("round_trip_p50", ""),
             r.get("ratio_to_baseline", {}).get("cpu_per_move", ""),
             r.get("ratio_to_stock", {}).get("round_trip_p50", ""),
+            f'{r.get("standings_received", 0)} ({_standings_lag(r)})',
             "yes" if r["held"] else "no",
         ]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")

@@ -55,11 +55,12 @@ def relay_seating(shape: Shape) -> list[Seating]:
 
 
 def build_rooms(seatings: list[Seating], http_urls: list[str], relay: bool,
-                holds: bool = False) -> list[Room]:
+                holds: bool = False, random_boxes: bool = False) -> list[Room]:
     """Sockets of each room spread round-robin over the servers, so fan-out crosses them."""
     rooms, k = [], 0
-    for seating in seatings:
-        room = Room(seating.code, relay, holds)
+    for i, seating in enumerate(seatings):
+        room = Room(seating.code, relay, holds,
+                    random.Random(i) if random_boxes and not relay else None)
         for role, cookies in (("player", seating.player_cookies),
                               ("watcher", seating.watcher_cookies)):
             for i, cookie in enumerate(cookies):
@@ -125,10 +126,11 @@ async def run_phase(
     on_moves_done: Callable[[], None] = lambda: None,
     on_connecting: Callable[[], None] = lambda: None,
     on_connected: Callable[[], None] = lambda: None,
-    seed_flood: tuple[SeedFlood, str, str] | None = None,
+    seed_flood: tuple[SeedFlood, str, str] | None = None, random_boxes: bool = False,
 ) -> dict[str, Any]:
-    """One measured load; ``seed_flood``: a seed flood and its room's code and tabs' cookie."""
-    rooms = build_rooms(seatings, http_urls, relay, holds)
+    """One measured load; ``seed_flood``: a seed flood and its room's code and tabs' cookie;
+    ``random_boxes``: players score a random allowed box, not the first."""
+    rooms = build_rooms(seatings, http_urls, relay, holds, random_boxes)
     on_connecting()
     t_connect = time.perf_counter()
     readers, connect_failures = await _open_all(rooms)
@@ -191,9 +193,25 @@ async def run_phase(
                               if seed_flood is not None else ""),
                   seed_flood_counts=seed_counts,
                   holdings_received=sum(c.holdings for r in rooms for c in r.clients),
-                  standings_received=sum(c.standings for r in rooms for c in r.clients),
+                  **standings_tally(rooms),
                   machine_load_1min=[round(load_before, 2), round(load_after, 2)])
     return result
+
+
+def standings_tally(rooms: list[Room]) -> dict[str, Any]:
+    """The ``standings`` frames the sockets got: how many, how many turn ends behind each was
+    on arrival, how long after the turn end it shows, and the sockets left behind at the end
+    (their last ``standings`` older than their last turn end)."""
+    clients = [c for r in rooms for c in r.clients]
+    behind = Counter(b for c in clients for b in c.standings_behind)
+    return {
+        "standings_received": sum(c.standings for c in clients),
+        "standings_behind": {str(k): behind[k] for k in sorted(behind)},
+        "standings_after_ms": summary_ms([t for c in clients for t in c.standings_after]),
+        "standings_stale_sockets": sum(
+            1 for c in clients if c.standings and c.turn_ends
+            and c.standings_seq < max(c.turn_ends)),
+    }
 
 
 def tally(rooms: list[Room], seconds: float) -> dict[str, Any]:

@@ -33,9 +33,20 @@ class CardState:
     @classmethod
     def of(cls, card: Scorecard, column: int = 0) -> CardState:
         rs = card.ruleset
-        mask = sum(1 << b for b, box in enumerate(rs.boxes) if not card.is_open(box.name, column))
+        still_open = {slot.box for slot in card.open_slots() if slot.column == column}
+        mask = sum(1 << b for b, box in enumerate(rs.boxes) if box.name not in still_open)
         y50 = rs.yahtzee_box is not None and card.points(rs.yahtzee_box, column) == 50
         return cls(mask, card.upper_subtotal(column), y50, card.column_total(column))
+
+    @classmethod
+    def of_dict(cls, ruleset: Ruleset, card: dict[str, Any], column: int = 0) -> CardState:
+        """The same from a card as ``Scorecard.to_dict`` writes it (a command's state after
+        it): no scorecard to rebuild."""
+        col = card["columns"][column]
+        boxes = col["boxes"]
+        mask = sum(1 << b for b, box in enumerate(ruleset.boxes) if boxes[box.name] is not None)
+        y50 = ruleset.yahtzee_box is not None and boxes[ruleset.yahtzee_box] == 50
+        return cls(mask, col["upper_subtotal"], y50, col["total"])
 
     @classmethod
     def empty(cls) -> CardState:

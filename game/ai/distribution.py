@@ -22,6 +22,7 @@ import numpy as np
 from .advice import Advisor, CardState
 from .multisets import (
     HOLD_SIZE,
+    N_HOLDS,
     ROLL_INDEX,
     ROLL_PROBABILITY,
     ROLLS,
@@ -31,7 +32,7 @@ from .multisets import (
     throw_table,
 )
 from .score_table import ScoreTable
-from .scoring import FloatArray, score_roll
+from .scoring import UPPER_CAP, FloatArray, score_roll
 from .solver import last_roll_values
 from .win_chances import SPAN, score_distribution, shares
 
@@ -91,33 +92,40 @@ def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int,
         hold = choices[np.arange(len(ROLLS)), np.argmax(flat[choices], axis=1)]
         score_now = HOLD_SIZE[hold] == 5
         final += np.where(score_now, rolls, 0.0)
-        rolls = np.where(score_now, 0.0, rolls) @ throw_table()[hold]
+        # The chance of keeping each hold, then where re-rolling it lands.
+        kept = np.bincount(hold, weights=np.where(score_now, 0.0, rolls), minlength=N_HOLDS)
+        rolls = kept @ throw_table()
     final += rolls
-    # The best box of every roll (the first best, as the advisor ranks them).
+    # The best box of every roll (the first best, as the advisor ranks them), and what each
+    # roll earns and leads to there, one row per box.
     mask, upper, y50 = key
     rows = np.arange(len(ROLLS))
-    worth, outcomes = [], []
+    worth = np.full((t.n_boxes, len(ROLLS)), -np.inf)  # a filled box takes no roll
+    outcome = np.zeros((4, t.n_boxes, len(ROLLS)), dtype=np.intp)  # gain, mask, upper, y
     for b in range(t.n_boxes):
+        if mask >> b & 1:
+            continue
         out, legal = score_roll(t, b, mask, upper, y50, rows)
-        outcomes.append(out)
-        worth.append(np.where(legal & ((mask >> b & 1) == 0), out.points + out.bonuses
-                              + adv.solution.values[out.mask, out.upper, out.yahtzee_50],
-                              -np.inf))
-    box = np.argmax(np.array(worth), axis=0)
-    # Group the rolls by what they lead to: (points now, state after), read for every roll at
-    # once (a loop over rolls indexing each box's arrays was most of a standings update).
+        gain = out.points + out.bonuses
+        outcome[0, b], outcome[1, b] = gain, out.mask
+        outcome[2, b], outcome[3, b] = out.upper, out.yahtzee_50
+        worth[b] = np.where(legal, gain + adv.solution.values[out.mask, out.upper,
+                                                              out.yahtzee_50], -np.inf)
+    box = np.argmax(worth, axis=0)
+    # Group the rolls by what they lead to (points now, state after): one code each, summed
+    # at once (a loop over the rolls was most of a standings update).
     reached = np.nonzero(final > 0)[0]
-    chosen = box[reached]
-    fields = ([o.points + o.bonuses for o in outcomes], [o.mask for o in outcomes],
-              [o.upper for o in outcomes], [o.yahtzee_50 for o in outcomes])
-    columns = [np.stack([np.broadcast_to(v, rows.shape) for v in per_box])[chosen, reached]
-               .astype(np.intp) for per_box in fields]
-    groups: dict[tuple[int, StateKey], float] = {}
-    for p, gain, *after in zip(final[reached].tolist(), *(c.tolist() for c in columns),
-                               strict=True):
-        group = (gain, (after[0], after[1], after[2]))
-        groups[group] = groups.get(group, 0.0) + p
-    return _mix([(p, gain, future(adv, after)) for (gain, after), p in groups.items()])
+    gain, after_mask, after_upper, after_y = outcome[:, box[reached], reached]
+    code = ((gain * (t.full + 1) + after_mask) * (UPPER_CAP + 1) + after_upper) * 2 + after_y
+    groups, inverse = np.unique(code, return_inverse=True)
+    chances = np.bincount(inverse, weights=final[reached])
+    parts = []
+    for c, p in zip(groups.tolist(), chances.tolist(), strict=True):
+        c, y = divmod(c, 2)
+        c, u = divmod(c, UPPER_CAP + 1)
+        g, m = divmod(c, t.full + 1)
+        parts.append((p, g, future(adv, (m, u, y))))
+    return _mix(parts)
 
 
 def _mix(parts: list[tuple[float, int, Distribution]]) -> Distribution:

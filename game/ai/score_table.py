@@ -23,8 +23,10 @@ are counted at ``CAP``.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -57,6 +59,10 @@ TAIL = 1e-11
 CHUNK = 512
 #: Quantiles are stored as uint16 in these fractions of a point (up to 4095.9 points).
 SCALE = 16
+#: Distributions read from the quantiles kept per table (~2-8 kB each): a turn played out
+#: over the states after it reads ~30 of them, and the turns of other games reach many of
+#: the same states.
+DECODED = 4096
 
 
 def quantile_levels(n: int = QUANTILES) -> FloatArray:
@@ -92,6 +98,10 @@ class ScoreTable:
     levels: FloatArray
     #: The most boxes open in a state kept whole.
     exact_open: int = EXACT_LEVELS
+    #: Distributions read from the quantiles lately, by row (the least recent go first).
+    _decoded: OrderedDict[int, Distribution] = field(default_factory=OrderedDict, repr=False,
+                                                     compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def nbytes(self) -> int:
@@ -108,14 +118,26 @@ class ScoreTable:
 
     def distribution(self, key: tuple[int, int, int]) -> Distribution:
         """The points to come from ``key`` at the start of a turn: exact where kept whole,
-        else from the quantiles (uniform density between two of them)."""
+        else from the quantiles (uniform density between two of them; kept for the next
+        turns that lead to the same state, read-only)."""
         r = int(self.row[key])
         if r >= 0:
             a, b = int(self.exact_start[r]), int(self.exact_start[r + 1])
             return int(self.exact_lo[r]), self.exact_probs[a:b].astype(np.float64)
         if r == _UNREACHABLE:
             raise ValueError(f"No distribution for the unreachable state {key}.")
-        return from_quantiles(decode(self.quantiles[-1 - r]), self.levels)
+        with self._lock:
+            found = self._decoded.get(r)
+            if found is not None:
+                self._decoded.move_to_end(r)
+                return found
+        found = from_quantiles(decode(self.quantiles[-1 - r]), self.levels)
+        found[1].flags.writeable = False
+        with self._lock:
+            self._decoded[r] = found
+            while len(self._decoded) > DECODED:
+                self._decoded.popitem(last=False)
+        return found
 
 
 _UNREACHABLE = np.iinfo(np.int32).min

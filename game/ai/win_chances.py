@@ -54,16 +54,22 @@ def win_chances(expected: Sequence[float], sd: Sequence[float],
 def shares(at: FloatArray) -> list[float]:
     """Each player's chance to win, ``at[i, k]`` being the chance that player i ends on the
     k-th of the same consecutive whole numbers for everyone."""
-    if len(at) > 2 * len(_NODES):
+    n = len(at)
+    if n > 2 * len(_NODES):
         raise ValueError(f"At most {2 * len(_NODES)} players.")
     below = np.cumsum(at, axis=1) - at
-    chances = []
-    for i in range(len(at)):
-        share = np.zeros(at.shape[1])
-        for z, w in zip(_NODES, _WEIGHTS, strict=True):
-            share += w * np.prod(np.delete(below + at * z, i, axis=0), axis=0)
-        chances.append(float(np.sum(at[i] * share)))
-    return chances
+    if n == 2:  # the integral of a line: the other below k, or level with it half the time
+        return [float(at[0] @ (below[1] + at[1] / 2)), float(at[1] @ (below[0] + at[0] / 2))]
+    # At every node z, each player's factor P_j(<k) + p_j(k)·z, then for each i the product
+    # of everyone else's: the products of the players before i and of those after it.
+    factors = below[None, :, :] + at[None, :, :] * _NODES[:, None, None]
+    before = np.ones_like(factors)
+    after = np.ones_like(factors)
+    if n > 1:
+        before[:, 1:] = np.cumprod(factors[:, :-1], axis=1)
+        after[:, :-1] = np.cumprod(factors[:, :0:-1], axis=1)[:, ::-1]
+    share = np.tensordot(_WEIGHTS, before * after, axes=1)
+    return [float(c) for c in np.einsum("ik,ik->i", at, share)]
 
 
 def score_distribution(k: FloatArray, mean: float, sd: float, skew: float = 0.0) -> FloatArray:

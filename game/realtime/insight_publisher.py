@@ -1,9 +1,11 @@
 """Publishes live insight from the event loop: the standings after each turn
 (``game.selectors.standings``) and, in practice rooms, the coach's advice after each roll
-(``game.selectors.advice``). Computed
-on the insight thread after the events went out, then sent to the room's group; nothing waits
-for them. A game's standings are computed once at a time: turns that end meanwhile are folded
-into one more computation, of the game as it then stands."""
+(``game.selectors.advice``), sent to the room's group after the events went out; nothing
+waits for them. A turn's standings come from the cards its command left: computed at once
+where the process keeps every card's distribution (the usual case: only the mover's card is
+new, and early cards repeat across games), else on the insight thread. A game's standings are
+published once at a time: turns that end meanwhile are folded into one more publication, of
+the latest cards."""
 
 from __future__ import annotations
 
@@ -14,7 +16,14 @@ from typing import Any, TypeVar
 
 from .. import services
 from ..selectors.advice import Advice, advice_for
-from ..selectors.standings import GameStandings, standings_available, standings_of
+from ..selectors.standings import (
+    GameCards,
+    GameStandings,
+    standings_after,
+    standings_available,
+    standings_kept,
+    standings_of,
+)
 from .db_threads import in_insight_thread
 
 log = logging.getLogger(__name__)
@@ -22,9 +31,8 @@ log = logging.getLogger(__name__)
 #: Events after which where everyone stands has changed.
 TURN_ENDS = ("turn_started", "game_finished")
 _running: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps weak ones)
-#: Games whose standings are being computed, and those of them whose turn ended again since.
-_publishing: set[int] = set()
-_again: set[int] = set()
+#: The latest cards of each game whose standings are being published.
+_latest: dict[int, GameCards] = {}
 
 
 def spawn(job: Coroutine[Any, Any, None]) -> None:
@@ -35,37 +43,54 @@ def spawn(job: Coroutine[Any, Any, None]) -> None:
 
 def after_events(room_code: str, result: services.PlayResult) -> None:
     """After a command's events were broadcast: if a turn ended, publish the standings (where
-    the rules have them and their table is ready: no query otherwise). A daily challenge has
-    nobody to show them to: no watchers, and its player sees no chances."""
+    the rules have them and their table is ready: nothing computed otherwise). A daily
+    challenge has nobody to show them to: no watchers, and its player sees no chances."""
     if (result.events and result.state is not None
             and result.events[-1]["kind"] in TURN_ENDS
             and not (result.state.get("fairness") or {}).get("daily")
             and standings_available(result.state["rules"])):
-        game_id = result.state["id"]
-        if game_id in _publishing:
-            _again.add(game_id)
+        game_id = result.game_id
+        cards = GameCards.after(game_id, result.first_seq + len(result.events) - 1,
+                                result.state)
+        publishing = _latest.get(game_id)
+        if publishing is not None:  # its loop publishes these next
+            if cards.seq > publishing.seq:
+                _latest[game_id] = cards
             return
-        _publishing.add(game_id)
-        spawn(_publish_until_current(room_code, game_id, result.state["rules"]))
+        _latest[game_id] = cards
+        spawn(_publish_until_current(room_code, game_id))
 
 
-async def _publish_until_current(room_code: str, game_id: int, rules: str) -> None:
+async def _publish_until_current(room_code: str, game_id: int) -> None:
+    published = -1
     try:
-        while True:
-            _again.discard(game_id)
-            await _publish(room_code, game_id, rules)
-            if game_id not in _again:
-                return
+        while (cards := _latest[game_id]).seq > published:
+            published = cards.seq
+            found = _at_once(cards) or await _computed(standings_after, cards, game_id)
+            if found:
+                await services.asend_standings(room_code, found)
     finally:
-        _publishing.discard(game_id)
+        del _latest[game_id]
 
 
+def _at_once(cards: GameCards) -> GameStandings | None:
+    """The standings from what the process keeps, on the event loop (no query, no table to
+    load, no distribution to compute), or None."""
+    try:
+        return standings_kept(cards)
+    except Exception:  # noqa: BLE001 - insight is a bonus: a failure must not touch the game
+        log.exception("game %s: standings_kept failed", cards.game_id)
+        return None
+
+
+Arg = TypeVar("Arg")
 Found = TypeVar("Found")
 
 
-async def _computed(what: Callable[[int], Found | None], game_id: int) -> Found | None:
+async def _computed(what: Callable[[Arg], Found | None], arg: Arg,
+                    game_id: int) -> Found | None:
     try:
-        found: Found | None = await in_insight_thread(what)(game_id)
+        found: Found | None = await in_insight_thread(what)(arg)
         return found
     except Exception:  # noqa: BLE001 - insight is a bonus: a failure must not touch the game
         log.exception("game %s: %s failed", game_id, what.__name__)
@@ -75,12 +100,12 @@ async def _computed(what: Callable[[int], Found | None], game_id: int) -> Found 
 async def standings(game_id: int, rules: str) -> GameStandings | None:
     if not standings_available(rules):
         return None
-    return await _computed(standings_of, game_id)
+    return await _computed(standings_of, game_id, game_id)
 
 
 async def advice(game_id: int) -> Advice | None:
     """The coach's advice for the player to move, or None."""
-    return await _computed(advice_for, game_id)
+    return await _computed(advice_for, game_id, game_id)
 
 
 def after_roll(room_code: str, game_id: int) -> None:
@@ -94,7 +119,3 @@ async def _coach(room_code: str, game_id: int) -> None:
         await services.asend_advice(room_code, found)
 
 
-async def _publish(room_code: str, game_id: int, rules: str) -> None:
-    found = await standings(game_id, rules)
-    if found:
-        await services.asend_standings(room_code, found)

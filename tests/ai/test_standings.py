@@ -36,3 +36,59 @@ def test_full_cards_stand_at_their_totals(yahtzee_table):
 def test_triple_has_no_standings():
     with pytest.raises(ValueError, match="no exact table"):
         Standings(RulesGame("triple", ["a", "b"]).ruleset)
+
+
+@pytest.mark.parametrize("rules", ["yahtzee", "yatzy"])
+def test_a_cards_state_reads_the_same_from_its_dict(rules):
+    """The live standings read each card from the state a command returns (its dict): the
+    same state as from the scorecard, at every turn of whole games (bonuses, Yahtzees)."""
+    import random
+
+    from game.ai import CardState
+    from game.rules import Roll, Score
+
+    rng = random.Random(11)
+    for seed in range(12):
+        game = RulesGame(rules, ["a", "b"], rng=random.Random(seed))
+        while not game.is_over:
+            game.play(Roll(()))
+            slot = rng.choice(game.legal_slots())
+            game.play(Score(slot.box, slot.column))
+            state = game.to_dict()
+            for card, as_dict in zip(game.scorecards, state["scorecards"], strict=True):
+                assert CardState.of_dict(game.ruleset, as_dict) == CardState.of(card)
+
+
+def test_kept_futures_serve_every_game_and_only_what_is_kept(yahtzee_table):
+    """A card's future is computed once for every game that reaches its state (what is
+    banked only shifts it), and the standings of the event loop come from kept futures of the
+    score table alone, never from the estimator's (this session builds no score table)."""
+    import random
+
+    from game.ai import CardState
+    from game.ai.standings import forget_futures, futures
+    from game.rules import Roll, Score
+
+    forget_futures()
+    game = RulesGame("yahtzee", ["a", "b"], rng=random.Random(5))
+    for _ in range(4):
+        game.play(Roll(()))
+        slot = game.legal_slots()[0]
+        game.play(Score(slot.box, slot.column))
+    standings = Standings(game.ruleset)
+    states = [CardState.of(c) for c in game.scorecards]
+    kept = futures(standings.adv, None)
+    assert [kept.kept(s) for s in states] == [None, None]
+    computed = standings.of_states(states)
+    assert computed == standings.of(game.scorecards)
+    assert all(kept.kept(s) is not None for s in states)
+    assert standings.table is None and standings.kept(states) is None
+    before = len(kept._kept)
+    other = Standings(game.ruleset)  # another game's, with the same cards banked otherwise
+    shifted = [CardState(s.mask, s.upper, s.yahtzee_50, s.banked + 7) for s in states]
+    got = other.of_states(shifted)
+    assert len(kept._kept) == before
+    assert [s.expected for s in got] == pytest.approx([s.expected + 7 for s in computed])
+    assert [s.percentiles for s in got] == [tuple(q + 7 for q in s.percentiles)
+                                            for s in computed]
+    assert [s.chance for s in got] == pytest.approx([s.chance for s in computed], abs=1e-12)

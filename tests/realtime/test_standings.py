@@ -103,10 +103,11 @@ async def test_the_room_option_decides_what_players_see(connect, sessions, chanc
     await close_layer()
 
 
-async def test_turns_ending_while_standings_are_computed_fold_into_one_more(connect, sessions,
-                                                                           layer):
-    """A game's standings are computed once at a time: turn ends reported before a computation
-    starts are in it; those reported while it runs give one more computation, not one each."""
+async def test_turns_ending_while_standings_are_published_fold_into_one_more(connect, sessions,
+                                                                            layer):
+    """A game's standings are published once at a time: turn ends reported before a
+    publication starts are in it; those reported while it runs give one more publication, of
+    the latest cards, not one each; a turn end already published gives none."""
     from game import services
     from game.realtime import insight_publisher as insight
 
@@ -119,34 +120,46 @@ async def test_turns_ending_while_standings_are_computed_fold_into_one_more(conn
     await one_turn(ann, (watcher,))
     first = await watcher.until_type("standings")
     game = await Game.objects.aget(room=room)
-    turn_end = services.PlayResult(events=[{"kind": "turn_started"}],
-                                   state={"id": game.pk, "rules": "yahtzee", "seq": game.seq})
 
-    async def standings_sent_by(report) -> list[dict]:
-        while game.pk in insight._publishing:  # a task ends just after its frame
+    def turn_end(seq: int) -> services.PlayResult:
+        """The game's turn end as a command reports it, as if at ``seq``."""
+        return services.PlayResult(events=[{"kind": "turn_started"}], first_seq=seq,
+                                   game_id=game.pk, state=game.snapshot)
+
+    async def standings_sent_by(report, last: int) -> list[dict]:
+        """The frames a report gave, the last of them as of ``last`` (one publisher sends
+        them in order: those before it have arrived with it)."""
+        while game.pk in insight._latest:  # a task ends just after its frame
             await asyncio.sleep(0.01)
         before = len([m for m in watcher.messages if m["type"] == "standings"])
         await report()
-        while game.pk in insight._publishing:
+        await watcher.until(lambda m: m["type"] == "standings" and m["seq"] == last)
+        while game.pk in insight._latest:
             await asyncio.sleep(0.01)
-        await watcher.request({"type": "sync"})  # what was sent before has arrived now
+        await watcher.request({"type": "sync"})
         return [m for m in watcher.messages if m["type"] == "standings"][before:]
 
     async def three_at_once():
-        for _ in range(3):
-            insight.after_events(room.code, turn_end)
+        for seq in (game.seq, game.seq + 1, game.seq):
+            insight.after_events(room.code, turn_end(seq))
 
     async def one_then_two_while_it_runs():
-        insight.after_events(room.code, turn_end)
-        await asyncio.sleep(0)  # the task starts: its computation is on the insight thread
-        insight.after_events(room.code, turn_end)
-        insight.after_events(room.code, turn_end)
+        insight.after_events(room.code, turn_end(game.seq))
+        await asyncio.sleep(0)  # the task starts: its frame is on the way to the group
+        insight.after_events(room.code, turn_end(game.seq + 1))
+        insight.after_events(room.code, turn_end(game.seq + 2))
 
-    assert len(await standings_sent_by(three_at_once)) == 1
+    async def the_same_while_it_runs():
+        insight.after_events(room.code, turn_end(game.seq))
+        await asyncio.sleep(0)
+        insight.after_events(room.code, turn_end(game.seq))
 
-    sent = await standings_sent_by(one_then_two_while_it_runs)
-    assert len(sent) == 2
-    assert all(m["seq"] == game.seq and m["players"] == first["players"] for m in sent)
+    once = await standings_sent_by(three_at_once, game.seq + 1)
+    assert [m["seq"] for m in once] == [game.seq + 1]
+    sent = await standings_sent_by(one_then_two_while_it_runs, game.seq + 2)
+    assert [m["seq"] for m in sent] == [game.seq, game.seq + 2]
+    assert all(m["players"] == first["players"] for m in once + sent)
+    assert len(await standings_sent_by(the_same_while_it_runs, game.seq)) == 1
     for c in (ann, watcher):
         await c.close()
     await close_layer()
