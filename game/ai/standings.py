@@ -34,6 +34,8 @@ from .distribution import (
 from .score_table import ScoreTable
 from .storage import loaded_score_table
 
+#: States whose points to come a game's standings keep (a turn leads to a few dozen).
+FUTURES_KEPT = 2048
 #: The percentiles of the final score a standing carries.
 PERCENTILES = (10, 50, 90)
 
@@ -78,6 +80,7 @@ class Standings:
         self.ruleset = ruleset
         self.table: ScoreTable | None = None
         self.cards: dict[int, tuple[CardState, Distribution, bool]] = {}
+        self.futures: dict[tuple[int, int, int], Distribution] = {}
 
     def _score_table(self) -> ScoreTable | None:
         """The score table once it is built (loaded, never built here)."""
@@ -88,18 +91,30 @@ class Standings:
     def _known(self, player: int, state: CardState) -> tuple[Distribution, bool]:
         known = self.cards.get(player)
         if known is None or known[0] != state:
-            table = self._score_table()
-            exact = True
-            if state.mask == self.adv.tables.full:
-                dist: Distribution = (state.banked, np.ones(1))
-            elif table is not None:
-                dist = table_distribution(self.adv, table, state)
-                exact = is_exact(self.adv, table, state)
-            else:
-                dist = estimated_distribution(self.adv, state, exact_turns=EXACT_TURNS)
-                exact = self.adv.tables.n_boxes - state.mask.bit_count() <= EXACT_TURNS
-            known = self.cards[player] = (state, dist, exact)
+            known = self.cards[player] = (state, *self._computed(state))
         return known[1], known[2]
+
+    def _computed(self, state: CardState) -> tuple[Distribution, bool]:
+        """A card's final-score distribution between turns, and whether it is exact."""
+        table = self._score_table()
+        if state.mask == self.adv.tables.full:
+            return (state.banked, np.ones(1)), True
+        if table is not None:
+            return table_distribution(self.adv, table, state), is_exact(self.adv, table, state)
+        return (estimated_distribution(self.adv, state, exact_turns=EXACT_TURNS),
+                self.adv.tables.n_boxes - state.mask.bit_count() <= EXACT_TURNS)
+
+    def points_to_come(self, key: tuple[int, int, int]) -> Distribution:
+        """The distribution of the points still to come from the state ``key`` between turns
+        (what :meth:`distribution` gives a card in it, less what the card has banked): kept
+        for the states a game's turns lead to (``to_win``)."""
+        found = self.futures.get(key)
+        if found is None:
+            mask, upper, y = key
+            found = self.futures[key] = self._computed(CardState(mask, upper, bool(y)))[0]
+            while len(self.futures) > FUTURES_KEPT:
+                del self.futures[next(iter(self.futures))]
+        return found
 
     def distribution(self, player: int, state: CardState) -> Distribution:
         """Player ``player``'s final-score distribution when their card is ``state``."""
