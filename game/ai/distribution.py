@@ -15,13 +15,14 @@ for players near the end and the three-moment fit of ``win_chances`` before.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from .advice import Advisor, CardState
 from .multisets import (
     HOLD_SIZE,
+    N_HOLDS,
     ROLL_INDEX,
     ROLL_PROBABILITY,
     ROLLS,
@@ -79,45 +80,61 @@ def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int,
     """The points to come when the dice show ``rolls`` (chances of each roll), with
     ``rolls_left`` re-rolls allowed, then optimal play (``future``: the points to come from
     the state after the turn; by default computed exactly)."""
+    return turns(adv, [key], rolls[None, :], rolls_left, future)[0]
+
+
+def turns(adv: Advisor, keys: Sequence[StateKey], rolls: FloatArray, rolls_left: int,
+          future: Callable[[Advisor, StateKey], Distribution] | None = None
+          ) -> list[Distribution]:
+    """:func:`_turn` for several states at once (``rolls``: (states, 252)), vectorised over
+    them: one state's distribution does not depend on the others it is computed with."""
     future = future or _future
     t = adv.tables
-    m, u, y = (np.array([v], dtype=np.intp) for v in key)
+    s = len(keys)
+    m, u, y = (np.array(col, dtype=np.intp) for col in zip(*keys, strict=True))
     levels = [hold_values(last_roll_values(t, adv.solution.values, m, u, y))]
     levels.append(hold_values(best_hold_values(levels[0])))
-    final = np.zeros(len(ROLLS))
+    rolls = rolls.T.copy()  # (252, S)
+    final = np.zeros((len(ROLLS), s))
     choices = hold_choices_table()
+    rows = np.arange(len(ROLLS))
+    cols = np.arange(s)
     for left in range(rolls_left, 0, -1):
-        flat = np.concatenate(levels[left - 1])[:, 0]  # every hold's value
-        hold = choices[np.arange(len(ROLLS)), np.argmax(flat[choices], axis=1)]
+        flat = np.concatenate(levels[left - 1])  # every hold's value (462, S)
+        hold = choices[rows[:, None], np.argmax(flat[choices], axis=1)]  # (252, S)
         score_now = HOLD_SIZE[hold] == 5
         final += np.where(score_now, rolls, 0.0)
-        rolls = np.where(score_now, 0.0, rolls) @ throw_table()[hold]
+        kept = np.bincount((cols[None, :] * N_HOLDS + hold).ravel(),
+                           weights=np.where(score_now, 0.0, rolls).ravel(),
+                           minlength=s * N_HOLDS).reshape(s, N_HOLDS)
+        rolls = (kept @ throw_table()).T
     final += rolls
     # The best box of every roll (the first best, as the advisor ranks them).
-    mask, upper, y50 = key
-    rows = np.arange(len(ROLLS))
     worth, outcomes = [], []
     for b in range(t.n_boxes):
-        out, legal = score_roll(t, b, mask, upper, y50, rows)
+        out, legal = score_roll(t, b, m[None, :], u[None, :], y[None, :], rows[:, None])
         outcomes.append(out)
-        worth.append(np.where(legal & ((mask >> b & 1) == 0), out.points + out.bonuses
+        worth.append(np.where(legal & ((m[None, :] >> b & 1) == 0), out.points + out.bonuses
                               + adv.solution.values[out.mask, out.upper, out.yahtzee_50],
                               -np.inf))
-    box = np.argmax(np.array(worth), axis=0)
-    # Group the rolls by what they lead to: (points now, state after), read for every roll at
-    # once (a loop over rolls indexing each box's arrays was most of a standings update).
-    reached = np.nonzero(final > 0)[0]
-    chosen = box[reached]
-    fields = ([o.points + o.bonuses for o in outcomes], [o.mask for o in outcomes],
-              [o.upper for o in outcomes], [o.yahtzee_50 for o in outcomes])
-    columns = [np.stack([np.broadcast_to(v, rows.shape) for v in per_box])[chosen, reached]
-               .astype(np.intp) for per_box in fields]
-    groups: dict[tuple[int, StateKey], float] = {}
-    for p, gain, *after in zip(final[reached].tolist(), *(c.tolist() for c in columns),
-                               strict=True):
-        group = (gain, (after[0], after[1], after[2]))
-        groups[group] = groups.get(group, 0.0) + p
-    return _mix([(p, gain, future(adv, after)) for (gain, after), p in groups.items()])
+    box = np.argmax(np.array(worth), axis=0)  # (252, S)
+    shape = (len(ROLLS), s)
+    # What each roll leads to, read for every roll and state at once: (points now, state
+    # after) from the chosen box.
+    fields = [np.stack([np.broadcast_to(v, shape) for v in per_box])
+              for per_box in ([o.points + o.bonuses for o in outcomes], [o.mask for o in outcomes],
+                              [o.upper for o in outcomes], [o.yahtzee_50 for o in outcomes])]
+    found = []
+    for i in range(s):
+        reached = np.nonzero(final[:, i] > 0)[0]
+        chosen = box[reached, i]
+        columns = [f[chosen, reached, i].astype(np.intp).tolist() for f in fields]
+        groups: dict[tuple[int, StateKey], float] = {}
+        for p, gain, *after in zip(final[reached, i].tolist(), *columns, strict=True):
+            group = (gain, (after[0], after[1], after[2]))
+            groups[group] = groups.get(group, 0.0) + p
+        found.append(_mix([(p, gain, future(adv, after)) for (gain, after), p in groups.items()]))
+    return found
 
 
 def _mix(parts: list[tuple[float, int, Distribution]]) -> Distribution:
@@ -165,15 +182,33 @@ def table_distribution(adv: Advisor, table: ScoreTable, state: CardState,
         return table.distribution(after)
 
     if dice is None:
-        if table.is_exact(key):
-            lo, probs = table.distribution(key)
-        else:
-            lo, probs = _turn(adv, key, ROLL_PROBABILITY.copy(), 2, future)
+        lo, probs = table_futures(adv, table, [key])[0]
     else:
         start = np.zeros(len(ROLLS))
         start[ROLL_INDEX[tuple(sorted(dice))]] = 1.0
         lo, probs = _turn(adv, key, start, rolls_left, future)
     return lo + state.banked, probs
+
+
+def table_futures(adv: Advisor, table: ScoreTable, keys: Sequence[StateKey]
+                  ) -> list[Distribution]:
+    """The points still to come from each state between turns, as
+    :func:`table_distribution` gives them (nothing banked): the table's own where it keeps
+    the state whole, else the turn played out over the states after it, for all of those
+    states at once."""
+
+    read: dict[StateKey, Distribution] = {}  # the states after the turns: they repeat
+
+    def future(_: Advisor, after: StateKey) -> Distribution:
+        found = read.get(after)
+        if found is None:
+            found = read[after] = table.distribution(after)
+        return found
+
+    played = [k for k in keys if not table.is_exact(k)]
+    start = np.broadcast_to(ROLL_PROBABILITY, (len(played), len(ROLLS)))
+    found = dict(zip(played, turns(adv, played, start, 2, future), strict=True)) if played else {}
+    return [found[k] if k in found else table.distribution(k) for k in keys]
 
 
 def is_exact(adv: Advisor, table: ScoreTable, state: CardState) -> bool:

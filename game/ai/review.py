@@ -374,7 +374,7 @@ class _Chances:
         self.chains: list[ChanceChain] = []
         self.turn: TurnChances | None = None
 
-    def turn_started(self, game: Game, seq: int) -> None:
+    def turn_started(self, game: Game, seq: int, player: int) -> None:
         if self.standings is None:
             return
         between = self.standings.chances(game.scorecards)
@@ -383,7 +383,7 @@ class _Chances:
             self.value = np.array(between)
             self.chains = [ChanceChain(start=c) for c in between]
         states = [CardState.of(card) for card in game.scorecards]
-        self.turn = turn_chances(self.standings, states, game.current_player)
+        self.turn = turn_chances(self.standings, states, player)
         self._move(self.turn.start, "drift")
 
     def _move(self, value: np.ndarray, term: str, player: int | None = None) -> None:
@@ -414,9 +414,12 @@ class _Chances:
         if self.turn is None:
             return None
         dice = tuple(game.dice or ())
-        options: dict[Option, np.ndarray] = dict(self.turn.boxes(dice))
-        if game.rolls_left:
-            options.update(self.turn.holds(dice, game.rolls_left))
+        options: dict[Option, np.ndarray] = {}
+        for box, chances in self.turn.boxes(dice).items():
+            options[box] = chances
+        for hold, chances in (self.turn.holds(dice, game.rolls_left)
+                              if game.rolls_left else {}).items():
+            options[hold] = chances
         best_option = self.turn.best(dice, game.rolls_left)
         value, best = options[chosen], options[best_option]
         if value[player] > best[player] - NOISE:
@@ -544,7 +547,7 @@ def analyse(events: Sequence[Event], by: Sequence[str] | None = None,
         if isinstance(event, TurnStarted):
             game.apply(event)
             walk.turn_started(game, seq, event.player)
-            chances.turn_started(game, seq)
+            chances.turn_started(game, seq, event.player)
         elif isinstance(event, Rolled):
             if event.roll > 1:
                 prev = game.dice

@@ -29,6 +29,7 @@ from .distribution import (
     estimated_distribution,
     is_exact,
     table_distribution,
+    table_futures,
     win_chances_of,
 )
 from .score_table import ScoreTable
@@ -104,16 +105,26 @@ class Standings:
         return (estimated_distribution(self.adv, state, exact_turns=EXACT_TURNS),
                 self.adv.tables.n_boxes - state.mask.bit_count() <= EXACT_TURNS)
 
-    def points_to_come(self, key: tuple[int, int, int]) -> Distribution:
-        """The distribution of the points still to come from the state ``key`` between turns
-        (what :meth:`distribution` gives a card in it, less what the card has banked): kept
-        for the states a game's turns lead to (``to_win``)."""
-        found = self.futures.get(key)
-        if found is None:
-            mask, upper, y = key
-            found = self.futures[key] = self._computed(CardState(mask, upper, bool(y)))[0]
-            while len(self.futures) > FUTURES_KEPT:
-                del self.futures[next(iter(self.futures))]
+    def points_to_come(self, keys: Sequence[tuple[int, int, int]]) -> list[Distribution]:
+        """The distributions of the points still to come from the states ``keys`` between
+        turns (what :meth:`distribution` gives a card in one, less what it has banked),
+        computed together and kept for the states a game's turns lead to (``to_win``)."""
+        missing = [k for k in dict.fromkeys(keys) if k not in self.futures]
+        table = self._score_table()
+        full = self.adv.tables.full
+        if table is not None:
+            played = [k for k in missing if k[0] != full]
+            for k in played:
+                self.adv.check(CardState(k[0], k[1], bool(k[2])))
+            self.futures.update(zip(played, table_futures(self.adv, table, played),
+                                    strict=True))
+        for mask, upper, y in missing:
+            if (mask, upper, y) not in self.futures:
+                state = CardState(mask, upper, bool(y))
+                self.futures[mask, upper, y] = self._computed(state)[0]
+        found = [self.futures[k] for k in keys]
+        while len(self.futures) > FUTURES_KEPT:
+            del self.futures[next(iter(self.futures))]
         return found
 
     def distribution(self, player: int, state: CardState) -> Distribution:

@@ -82,7 +82,9 @@ class WinWeights:
         if at.min(initial=0) < 0:
             raise ValueError("A final score below the lowest the weights were made for.")
         at = np.minimum(at, self.weights.shape[1] - 1)
-        return np.asarray(self.weights[:, at] @ probs)
+        # The table's float32 distributions sum to 1 within ~1e-7: normalised, options that
+        # are equally sure to win (or lose) come out equal, and the points decide between them.
+        return np.asarray(self.weights[:, at] @ (probs / probs.sum()))
 
     def of(self, dist: Distribution) -> FloatArray:
         """Each player's chance to win when the mover's final score is distributed as
@@ -122,12 +124,12 @@ class TurnChances:
     """Every player's chance to win at every moment of one turn of the player to move, who
     plays this turn to win (see the module's docstring); solved once for the turn.
 
-    ``future(key)``: the distribution of the points still to come from the state ``key``
-    between turns (the standings' distribution with nothing banked).
+    ``futures(keys)``: the distributions of the points still to come from the states ``keys``
+    between turns (the standings' distributions with nothing banked).
     """
 
     def __init__(self, adv: Advisor, state: CardState, mover: int, weights: WinWeights,
-                 future: Callable[[StateKey], Distribution]) -> None:
+                 futures: Callable[[Sequence[StateKey]], list[Distribution]]) -> None:
         adv.check(state)
         self.adv, self.state, self.mover = adv, state, mover
         t = adv.tables
@@ -137,6 +139,8 @@ class TurnChances:
         # box[b, r]: every player's chance, then the mover's expected final score, when roll r
         # is scored in box b (NaN where the box is closed or the Joker forbids it).
         self.box = np.full((t.n_boxes, N_ROLLS, n + 1), np.nan)
+        # Every legal (box, roll): the points it earns and the state after it.
+        scored = []
         for b in range(t.n_boxes):
             if mask >> b & 1:
                 continue
@@ -145,16 +149,16 @@ class TurnChances:
             gain = np.broadcast_to(out.points + out.bonuses, (N_ROLLS,)).astype(np.intp)
             after_u = np.broadcast_to(out.upper, (N_ROLLS,)).astype(np.intp)
             after_y = np.broadcast_to(out.yahtzee_50, (N_ROLLS,)).astype(np.intp)
-            after_m = int(out.mask)
-            for u2, y2 in set(zip(after_u[legal].tolist(), after_y[legal].tolist(),
-                                  strict=True)):
-                here = legal & (after_u == u2) & (after_y == y2)
-                lo, probs = future((after_m, u2, y2))
-                gains, inverse = np.unique(gain[here], return_inverse=True)
-                chances = weights.chances(state.banked + gains + lo, probs)
-                self.box[b, here, :n] = chances[:, inverse].T
-                self.box[b, here, n] = (state.banked + gain[here]
-                                        + adv.solution.values[after_m, u2, y2])
+            for u2, y2 in sorted(set(zip(after_u[legal].tolist(), after_y[legal].tolist(),
+                                         strict=True))):
+                scored.append((b, (int(out.mask), u2, y2), gain,
+                               legal & (after_u == u2) & (after_y == y2)))
+        dists = futures([after for _, after, _, _ in scored])
+        for (b, after, gain, here), (lo, probs) in zip(scored, dists, strict=True):
+            gains, inverse = np.unique(gain[here], return_inverse=True)
+            chances = weights.chances(state.banked + gains + lo, probs)
+            self.box[b, here, :n] = chances[:, inverse].T
+            self.box[b, here, n] = state.banked + gain[here] + adv.solution.values[after]
         # With no re-roll left: the best box of every roll.
         chance = np.where(np.isnan(self.box[:, :, mover]), -np.inf, self.box[:, :, mover])
         points = np.where(np.isnan(self.box[:, :, n]), -np.inf, self.box[:, :, n])
@@ -227,7 +231,8 @@ def turn_chances(standings: Standings, states: Sequence[CardState], mover: int
     scored its chances are theirs."""
     dists = [standings.distribution(p, s) for p, s in enumerate(states)]
     weights = win_weights(dists, mover, states[mover].banked)
-    return TurnChances(standings.adv, states[mover], mover, weights, standings.points_to_come)
+    return TurnChances(standings.adv, states[mover], mover, weights,
+                       standings.points_to_come)
 
 
 #: Turns kept by the to-win bot (one is solved per turn: ~0.1-0.3 s).
@@ -242,11 +247,13 @@ def choose(game: Game) -> Action:
     if standings is None:
         standings = _standings[game.ruleset.name] = Standings(game.ruleset)
     dice = current_dice(game)
+    mover = game.current_player
+    assert mover is not None  # the game has dice: someone is playing
     states = tuple(CardState.of(card) for card in game.scorecards)
-    key = (game.ruleset.name, states, game.current_player)
+    key = (game.ruleset.name, states, mover)
     turn = _turns.get(key)
     if turn is None:
-        turn = _turns[key] = turn_chances(standings, states, game.current_player)
+        turn = _turns[key] = turn_chances(standings, states, mover)
         while len(_turns) > KEPT_TURNS:
             _turns.popitem(last=False)
     best = turn.best(dice, game.rolls_left)
