@@ -14,6 +14,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from . import selectors, services
+from .ai.triple import ENDGAME_OPEN
 from .clients import client_address
 from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
 from .models import TURN_TIMES, Game, GameAnalysis, Room
@@ -127,6 +128,7 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "turn_times": TURN_TIMES,
         "max_seats": MAX_PLAYERS,
         "dice_count": DICE_COUNT,
+        "endgame_open": ENDGAME_OPEN,  # Triple: where its valuation becomes exact
     }
     return render(request, "game/room.html", context, status=status)
 
