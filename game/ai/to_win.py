@@ -64,8 +64,9 @@ class WinWeights:
     """Every player's chance to win as a function of the mover's final score.
 
     ``weights[i, k]``: player i's chance to win (ties shared) when the mover finishes on
-    ``lo + k`` and everyone else as their distribution says; the last column is a score above
-    everyone else's (the mover wins for sure), and scores above it count there.
+    ``lo + k`` and everyone else as their distribution says; the first column is a score below
+    everyone else's (the mover loses for sure) and the last one above (the mover wins for
+    sure): scores beyond them count there.
     """
 
     lo: int
@@ -79,9 +80,7 @@ class WinWeights:
         """(players, len(starts)): each player's chance to win when the mover's final score is
         ``starts[j] + t`` with chance ``probs[t]``."""
         at = starts[:, None] - self.lo + np.arange(len(probs))[None, :]
-        if at.min(initial=0) < 0:
-            raise ValueError("A final score below the lowest the weights were made for.")
-        at = np.minimum(at, self.weights.shape[1] - 1)
+        at = np.clip(at, 0, self.weights.shape[1] - 1)
         # The table's float32 distributions sum to 1 within ~1e-7: normalised, options that
         # are equally sure to win (or lose) come out equal, and the points decide between them.
         return np.asarray(self.weights[:, at] @ (probs / probs.sum()))
@@ -92,14 +91,13 @@ class WinWeights:
         return self.chances(np.array([dist[0]]), dist[1])[:, 0]
 
 
-def win_weights(dists: Sequence[Distribution], mover: int, floor: int) -> WinWeights:
+def win_weights(dists: Sequence[Distribution], mover: int) -> WinWeights:
     """The :class:`WinWeights` of player ``mover`` against the others' final-score
-    distributions ``dists`` (the mover's own entry is ignored), for mover's scores from
-    ``floor`` (what they have banked) on."""
+    distributions ``dists`` (the mover's own entry is ignored)."""
     others = [d for p, d in enumerate(dists) if p != mover]
     if not others:
-        return WinWeights(floor, np.ones((1, 1)))
-    lo = min([floor] + [d[0] for d in others])
+        return WinWeights(0, np.ones((1, 1)))
+    lo = min(d[0] for d in others) - 1  # below every other final score
     hi = max(d[0] + len(d[1]) for d in others)  # above every other final score
     at = np.zeros((len(others), hi - lo + 1))
     for j, (start, probs) in enumerate(others):
@@ -230,7 +228,7 @@ def turn_chances(standings: Standings, states: Sequence[CardState], mover: int
     from ``standings``' distributions — the same the live standings send, so once a box is
     scored its chances are theirs."""
     dists = [standings.distribution(p, s) for p, s in enumerate(states)]
-    weights = win_weights(dists, mover, states[mover].banked)
+    weights = win_weights(dists, mover)
     return TurnChances(standings.adv, states[mover], mover, weights,
                        standings.points_to_come)
 

@@ -64,8 +64,8 @@ def test_win_weights_match_every_combination(others, data):
     mover = data.draw(st.integers(0, len(others)))
     dists = [as_dist(d) for d in others]
     dists.insert(mover, (0, np.ones(1)))  # ignored
-    weights = win_weights(dists, mover, floor=0)
-    for final in range(0, 16):
+    weights = win_weights(dists, mover)
+    for final in range(-2, 16):
         got = weights.of((final, np.ones(1)))
         assert got == pytest.approx(brute_shares(final, mover, others), abs=1e-12)
         assert got.sum() == pytest.approx(1.0, abs=1e-12)
@@ -75,10 +75,12 @@ def test_win_weights_match_every_combination(others, data):
     assert weights.of(mix) == pytest.approx(want, abs=1e-12)
 
 
-def test_weights_refuse_a_score_below_their_floor():
-    weights = win_weights([(0, np.ones(1)), (10, np.ones(1))], 0, floor=5)
-    with pytest.raises(ValueError):
-        weights.of((4, np.ones(1)))
+def test_scores_beyond_everyone_elses_lose_or_win_for_sure():
+    """(The fallback's fitted distributions reach below 0.)"""
+    weights = win_weights([(0, np.ones(1)), (10, np.array([0.5, 0.5])), (8, np.ones(1))], 0)
+    for far in (-400, 7, 12, 900):
+        assert list(weights.of((far, np.ones(1)))) == pytest.approx(
+            [0.0, 1.0, 0.0] if far < 8 else [1.0, 0.0, 0.0], abs=1e-15)
 
 
 # --- a turn against brute force over real scorecards ------------------------------------------
@@ -141,7 +143,7 @@ def check_turn(card, mover, others, future_dict, future_keys, rng):
     state = CardState.of(card)
     dists = [as_dist(d) for d in others]
     dists.insert(mover, (0, np.ones(1)))
-    turn = TurnChances(adv, state, mover, win_weights(dists, mover, state.banked), future_keys)
+    turn = TurnChances(adv, state, mover, win_weights(dists, mover), future_keys)
     brute = BruteTurn(card, mover, others, future_dict)
     assert turn.start == pytest.approx(brute.start(), abs=1e-9)
     assert turn.start.sum() == pytest.approx(1.0, abs=1e-9)
@@ -227,8 +229,7 @@ def test_a_box_scored_stands_as_the_standings_say(yahtzee_table):
         states = [CardState.of(c) for c in game.scorecards]
         turn = TurnChances(standings.adv, states[game.current_player], game.current_player,
                            win_weights([standings.distribution(p, s)
-                                        for p, s in enumerate(states)],
-                                       game.current_player, states[game.current_player].banked),
+                                        for p, s in enumerate(states)], game.current_player),
                            standings.points_to_come)
         # The mover's chance before the turn is at least what playing it for points gives.
         before = live.of(game.scorecards)
