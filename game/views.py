@@ -18,6 +18,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from . import review_worker, selectors, services
+from .ai.triple import ENDGAME_OPEN
 from .clients import client_address
 from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
 from .models import TURN_TIMES, DailyAttempt, Game, GameAnalysis, Room
@@ -142,6 +143,7 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "dice_count": DICE_COUNT,
         "daily_url": reverse("game:daily_day", kwargs={
             "rules": room.rules, "day": room.daily.day.isoformat()}) if room.daily_id else "",
+        "endgame_open": ENDGAME_OPEN,  # Triple: where its valuation becomes exact
     }
     return render(request, "game/room.html", context, status=status)
 

@@ -15,7 +15,7 @@ for players near the end and the three-moment fit of ``win_chances`` before.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -80,52 +80,69 @@ def _turn(adv: Advisor, key: StateKey, rolls: FloatArray, rolls_left: int,
     """The points to come when the dice show ``rolls`` (chances of each roll), with
     ``rolls_left`` re-rolls allowed, then optimal play (``future``: the points to come from
     the state after the turn; by default computed exactly)."""
+    return turns(adv, [key], rolls[None, :], rolls_left, future)[0]
+
+
+def turns(adv: Advisor, keys: Sequence[StateKey], rolls: FloatArray, rolls_left: int,
+          future: Callable[[Advisor, StateKey], Distribution] | None = None
+          ) -> list[Distribution]:
+    """:func:`_turn` for several states at once (``rolls``: (states, 252)), vectorised over
+    them: one state's distribution does not depend on the others it is computed with."""
     future = future or _future
     t = adv.tables
-    m, u, y = (np.array([v], dtype=np.intp) for v in key)
+    s = len(keys)
+    m, u, y = (np.array(col, dtype=np.intp) for col in zip(*keys, strict=True))
     levels = [hold_values(last_roll_values(t, adv.solution.values, m, u, y))]
     levels.append(hold_values(best_hold_values(levels[0])))
-    final = np.zeros(len(ROLLS))
+    rolls = rolls.T.copy()  # (252, S)
+    final = np.zeros((len(ROLLS), s))
     choices = hold_choices_table()
+    rows = np.arange(len(ROLLS))
+    cols = np.arange(s)
     for left in range(rolls_left, 0, -1):
-        flat = np.concatenate(levels[left - 1])[:, 0]  # every hold's value
-        hold = choices[np.arange(len(ROLLS)), np.argmax(flat[choices], axis=1)]
+        flat = np.concatenate(levels[left - 1])  # every hold's value (462, S)
+        hold = choices[rows[:, None], np.argmax(flat[choices], axis=1)]  # (252, S)
         score_now = HOLD_SIZE[hold] == 5
         final += np.where(score_now, rolls, 0.0)
-        # The chance of keeping each hold, then where re-rolling it lands.
-        kept = np.bincount(hold, weights=np.where(score_now, 0.0, rolls), minlength=N_HOLDS)
-        rolls = kept @ throw_table()
+        kept = np.bincount((cols[None, :] * N_HOLDS + hold).ravel(),
+                           weights=np.where(score_now, 0.0, rolls).ravel(),
+                           minlength=s * N_HOLDS).reshape(s, N_HOLDS)
+        rolls = (kept @ throw_table()).T
     final += rolls
-    # The best box of every roll (the first best, as the advisor ranks them), and what each
-    # roll earns and leads to there, one row per box.
-    mask, upper, y50 = key
-    rows = np.arange(len(ROLLS))
-    worth = np.full((t.n_boxes, len(ROLLS)), -np.inf)  # a filled box takes no roll
-    outcome = np.zeros((4, t.n_boxes, len(ROLLS)), dtype=np.intp)  # gain, mask, upper, y
+    # The best box of every roll (the first best, as the advisor ranks them).
+    worth, outcomes = [], []
     for b in range(t.n_boxes):
-        if mask >> b & 1:
-            continue
-        out, legal = score_roll(t, b, mask, upper, y50, rows)
-        gain = out.points + out.bonuses
-        outcome[0, b], outcome[1, b] = gain, out.mask
-        outcome[2, b], outcome[3, b] = out.upper, out.yahtzee_50
-        worth[b] = np.where(legal, gain + adv.solution.values[out.mask, out.upper,
-                                                              out.yahtzee_50], -np.inf)
-    box = np.argmax(worth, axis=0)
-    # Group the rolls by what they lead to (points now, state after): one code each, summed
-    # at once (a loop over the rolls was most of a standings update).
-    reached = np.nonzero(final > 0)[0]
-    gain, after_mask, after_upper, after_y = outcome[:, box[reached], reached]
-    code = ((gain * (t.full + 1) + after_mask) * (UPPER_CAP + 1) + after_upper) * 2 + after_y
-    groups, inverse = np.unique(code, return_inverse=True)
-    chances = np.bincount(inverse, weights=final[reached])
-    parts = []
-    for c, p in zip(groups.tolist(), chances.tolist(), strict=True):
-        c, y = divmod(c, 2)
-        c, u = divmod(c, UPPER_CAP + 1)
-        g, m = divmod(c, t.full + 1)
-        parts.append((p, g, future(adv, (m, u, y))))
-    return _mix(parts)
+        out, legal = score_roll(t, b, m[None, :], u[None, :], y[None, :], rows[:, None])
+        outcomes.append(out)
+        worth.append(np.where(legal & ((m[None, :] >> b & 1) == 0), out.points + out.bonuses
+                              + adv.solution.values[out.mask, out.upper, out.yahtzee_50],
+                              -np.inf))
+    box = np.argmax(np.array(worth), axis=0)  # (252, S)
+    shape = (len(ROLLS), s)
+    # What each roll leads to, read for every roll and state at once: (points now, state
+    # after) from the chosen box.
+    fields = [np.stack([np.broadcast_to(v, shape) for v in per_box])
+              for per_box in ([o.points + o.bonuses for o in outcomes], [o.mask for o in outcomes],
+                              [o.upper for o in outcomes], [o.yahtzee_50 for o in outcomes])]
+    found = []
+    for i in range(s):
+        # Group the rolls by what they lead to: one code each, summed at once (a loop over
+        # the rolls was most of a standings update).
+        reached = np.nonzero(final[:, i] > 0)[0]
+        chosen = box[reached, i]
+        gain, after_mask, after_upper, after_y = (f[chosen, reached, i].astype(np.intp)
+                                                  for f in fields)
+        code = ((gain * (t.full + 1) + after_mask) * (UPPER_CAP + 1) + after_upper) * 2 + after_y
+        groups, inverse = np.unique(code, return_inverse=True)
+        chances = np.bincount(inverse, weights=final[reached, i])
+        parts = []
+        for c, p in zip(groups.tolist(), chances.tolist(), strict=True):
+            c, after_yahtzee = divmod(c, 2)
+            c, upper = divmod(c, UPPER_CAP + 1)
+            points, mask = divmod(c, t.full + 1)
+            parts.append((p, points, future(adv, (mask, upper, after_yahtzee))))
+        found.append(_mix(parts))
+    return found
 
 
 def _mix(parts: list[tuple[float, int, Distribution]]) -> Distribution:
@@ -173,15 +190,33 @@ def table_distribution(adv: Advisor, table: ScoreTable, state: CardState,
         return table.distribution(after)
 
     if dice is None:
-        if table.is_exact(key):
-            lo, probs = table.distribution(key)
-        else:
-            lo, probs = _turn(adv, key, ROLL_PROBABILITY.copy(), 2, future)
+        lo, probs = table_futures(adv, table, [key])[0]
     else:
         start = np.zeros(len(ROLLS))
         start[ROLL_INDEX[tuple(sorted(dice))]] = 1.0
         lo, probs = _turn(adv, key, start, rolls_left, future)
     return lo + state.banked, probs
+
+
+def table_futures(adv: Advisor, table: ScoreTable, keys: Sequence[StateKey]
+                  ) -> list[Distribution]:
+    """The points still to come from each state between turns, as
+    :func:`table_distribution` gives them (nothing banked): the table's own where it keeps
+    the state whole, else the turn played out over the states after it, for all of those
+    states at once."""
+
+    read: dict[StateKey, Distribution] = {}  # the states after the turns: they repeat
+
+    def future(_: Advisor, after: StateKey) -> Distribution:
+        found = read.get(after)
+        if found is None:
+            found = read[after] = table.distribution(after)
+        return found
+
+    played = [k for k in keys if not table.is_exact(k)]
+    start = np.broadcast_to(ROLL_PROBABILITY, (len(played), len(ROLLS)))
+    found = dict(zip(played, turns(adv, played, start, 2, future), strict=True)) if played else {}
+    return [found[k] if k in found else table.distribution(k) for k in keys]
 
 
 def is_exact(adv: Advisor, table: ScoreTable, state: CardState) -> bool:

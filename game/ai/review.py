@@ -51,9 +51,10 @@ from .multisets import INDEX, ROLL_PROBABILITY, best_hold_values, hold_values, s
 from .scoring import UPPER_CAP
 from .solver import last_roll_values
 from .standings import Standings, supported
+from .to_win import TurnChances, turn_chances
 
 #: Format of ``Analysis.to_dict()``; stored analyses of another version are recomputed.
-VERSION = 2  # 2: win chances at every turn
+VERSION = 3  # 2: win chances at every turn; 3: each decision's and roll's chances
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
 SYMBOLS = {"best": "", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -103,9 +104,12 @@ class Decision:
     options: int  # distinct options (holds and boxes)
     rolls_left: int  # before the decision
     by: str  # who acted: human, bot or autoplay
+    #: The mover's chance to win with the chosen option, with the best one for it, and that
+    #: option (None: one player, or triple).
+    chance: ChanceChoice | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "seq": self.seq, "player": self.player, "kind": self.kind,
             "chosen": _option_json(self.chosen), "best": _option_json(self.best),
             "expected_chosen": _r(self.expected_chosen),
@@ -113,6 +117,26 @@ class Decision:
             "grade": self.grade, "options": self.options, "rolls_left": self.rolls_left,
             "by": self.by,
         }
+        if self.chance is not None:
+            out.update(self.chance.to_dict())
+        return out
+
+
+@dataclass
+class ChanceChoice:
+    """A decision weighed by the mover's chance to win (``to_win``)."""
+
+    chosen: float
+    best: float
+    best_option: Option
+
+    @property
+    def loss(self) -> float:
+        return self.best - self.chosen
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"chance_chosen": _r(self.chosen), "chance_best": _r(self.best),
+                "chance_loss": _r(self.loss), "best_to_win": _option_json(self.best_option)}
 
 
 @dataclass
@@ -122,6 +146,7 @@ class RollLuck:
     roll: int  # 1, 2 or 3
     before: float  # expected final score before the dice were thrown
     after: float  # the value of the best choice the dice allow
+    chance_luck: float | None = None  # what the dice did to the mover's chance to win
 
     @property
     def luck(self) -> float:
@@ -130,8 +155,35 @@ class RollLuck:
     def to_dict(self) -> dict[str, Any]:
         # ``after`` is the player's value in the series at this seq; ``before`` the hold's
         # value (the decision of the same seq) or, for a first roll, the value at turn start.
-        return {"seq": self.seq, "player": self.player, "roll": self.roll,
-                "luck": _r(self.luck)}
+        out = {"seq": self.seq, "player": self.player, "roll": self.roll,
+               "luck": _r(self.luck)}
+        if self.chance_luck is not None:
+            out["chance_luck"] = _r(self.chance_luck)
+        return out
+
+
+@dataclass
+class ChanceChain:
+    """One player's chance to win along the game, as a sum::
+
+        final (1 won, 0 lost, 1/k a k-way tie) = start + luck − loss + others + drift
+
+    ``luck``: what every roll (anyone's dice) did to it; ``loss``: what the player's own
+    decisions cost it against their best option for winning; ``others``: what the other
+    players' decisions did to it; ``drift``: the jumps at each turn's start, where the player
+    to move is taken to play that turn for the win instead of for points (``to_win``).
+    """
+
+    start: float
+    luck: float = 0.0
+    loss: float = 0.0
+    others: float = 0.0
+    drift: float = 0.0
+    final: float = 0.0  # the chance the chain ends on: the game's outcome once it is over
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": _r(self.start), "luck": _r(self.luck), "loss": _r(self.loss),
+                "others": _r(self.others), "drift": _r(self.drift), "final": _r(self.final)}
 
 
 @dataclass
@@ -148,6 +200,7 @@ class PlayerSummary:
     grades: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GRADES, 0))
     autoplay_decisions: int = 0
     autoplay_loss: float = 0.0
+    chance: ChanceChain | None = None  # games of two or more players, yahtzee and yatzy
 
     @property
     def mean_loss(self) -> float:
@@ -161,6 +214,7 @@ class PlayerSummary:
             "grades": dict(self.grades), "drift": _r(self.drift),
             "expected": _r(self.expected), "autoplay_decisions": self.autoplay_decisions,
             "autoplay_loss": _r(self.autoplay_loss),
+            "chance": self.chance.to_dict() if self.chance is not None else None,
         }
 
 
@@ -313,22 +367,83 @@ class TripleValuation:
 # --- win chances -------------------------------------------------------------------------
 
 class _Chances:
-    """Each player's chance to win at the start of every turn (``standings``)."""
+    """Every player's chance to win along the game: the standings' at the start of every turn
+    (``series``: what the live rooms show), and in between the turn played for the win
+    (``to_win.TurnChances``): each roll's luck, each decision's cost, each player's chain."""
 
     def __init__(self, game: Game) -> None:
         self.on = len(game.players) > 1 and supported(game.ruleset)
         self.standings = Standings(game.ruleset) if self.on else None
         self.series: list[tuple[int, list[float]]] = []
+        self.value = np.zeros(len(game.players))
+        self.chains: list[ChanceChain] = []
+        self.turn: TurnChances | None = None
 
-    def turn_started(self, game: Game, seq: int) -> None:
-        if self.standings is not None:
-            self.series.append((seq, self.standings.chances(game.scorecards)))
+    def turn_started(self, game: Game, seq: int, player: int) -> None:
+        if self.standings is None:
+            return
+        between = self.standings.chances(game.scorecards)
+        self.series.append((seq, between))
+        if not self.chains:
+            self.value = np.array(between)
+            self.chains = [ChanceChain(start=c) for c in between]
+        states = [CardState.of(card) for card in game.scorecards]
+        self.turn = turn_chances(self.standings, states, player)
+        self._move(self.turn.start, "drift")
+
+    def _move(self, value: np.ndarray, term: str, player: int | None = None) -> None:
+        """The chances become ``value``; the change goes to each player's ``term`` (for a
+        decision: the mover's ``loss``, the others' ``others``)."""
+        change = value - self.value
+        for p, chain in enumerate(self.chains):
+            if term == "decision":
+                if p == player:
+                    chain.loss -= float(change[p])
+                else:
+                    chain.others += float(change[p])
+            else:
+                setattr(chain, term, getattr(chain, term) + float(change[p]))
+        self.value = np.array(value)
+
+    def rolled(self, game: Game, player: int) -> float | None:
+        """The chances once the dice landed (their best option's): the mover's luck."""
+        if self.turn is None:
+            return None
+        before = float(self.value[player])
+        self._move(self.turn.after_roll(game.dice or (), game.rolls_left), "luck")
+        return float(self.value[player]) - before
+
+    def decide(self, game: Game, player: int, kind: str, chosen: Option
+               ) -> ChanceChoice | None:
+        """The decision weighed by the mover's chance (before it is applied to ``game``)."""
+        if self.turn is None:
+            return None
+        dice = tuple(game.dice or ())
+        options: dict[Option, np.ndarray] = {}
+        for box, chances in self.turn.boxes(dice).items():
+            options[box] = chances
+        for hold, chances in (self.turn.holds(dice, game.rolls_left)
+                              if game.rolls_left else {}).items():
+            options[hold] = chances
+        best_option = self.turn.best(dice, game.rolls_left)
+        value, best = options[chosen], options[best_option]
+        if value[player] > best[player] - NOISE:
+            best_option, best = chosen, value
+        self._move(value, "decision", player)
+        return ChanceChoice(float(value[player]), float(best[player]), best_option)
 
     def finished(self, game: Game, seq: int) -> None:
         if self.on and game.winners:  # a game ended early by staff has no winner
             shares = 1 / len(game.winners)
             self.series.append((seq, [shares if p in game.winners else 0.0
                                       for p in range(len(game.players))]))
+
+    def close(self) -> list[ChanceChain | None]:
+        """Each player's chain, ending on the chances as they stand (the outcome once the game
+        is over)."""
+        for chain, value in zip(self.chains, self.value, strict=False):
+            chain.final = float(value)
+        return list(self.chains) if self.chains else []
 
 
 # --- the walk through the game -------------------------------------------------------------
@@ -390,14 +505,16 @@ class _Walk:
         _, _, option = max((c for c in cands if c[0] >= top - NOISE), key=lambda c: c[1])
         return option, top
 
-    def after_roll(self, game: Game, seq: int, event: Rolled) -> None:
+    def after_roll(self, game: Game, seq: int, event: Rolled,
+                   chance_luck: float | None = None) -> None:
         holds, boxes = self.options(game, tuple(game.dice), game.rolls_left)  # type: ignore[arg-type]
         _, top = self.best(holds, boxes)
-        self.rolls.append(RollLuck(seq, event.player, event.roll, self.before, top))
+        self.rolls.append(RollLuck(seq, event.player, event.roll, self.before, top,
+                                   chance_luck))
         self.point(seq, event.player, top)
 
     def decide(self, game: Game, seq: int, player: int, kind: str, chosen: Option,
-               by: str) -> None:
+               by: str, chance: ChanceChoice | None = None) -> None:
         dice = tuple(game.dice)  # type: ignore[arg-type]
         holds, boxes = self.options(game, dice, game.rolls_left)
         best, top = self.best(holds, boxes)
@@ -407,7 +524,7 @@ class _Walk:
             loss, best = 0.0, chosen
         n = len(boxes) + sum(len(h) < 5 for h in holds)
         d = Decision(seq, player, kind, chosen, best, value, top, loss,
-                     grade(loss) if n > 1 else FORCED, n, game.rolls_left, by)
+                     grade(loss) if n > 1 else FORCED, n, game.rolls_left, by, chance)
         self.decisions.append(d)
         summary = self.players[player]
         summary.loss += loss
@@ -441,17 +558,19 @@ def analyse(events: Sequence[Event], by: Sequence[str] | None = None,
         if isinstance(event, TurnStarted):
             game.apply(event)
             walk.turn_started(game, seq, event.player)
-            chances.turn_started(game, seq)
+            chances.turn_started(game, seq, event.player)
         elif isinstance(event, Rolled):
             if event.roll > 1:
                 prev = game.dice
                 kept = tuple(sorted(prev[i] for i in event.held))  # type: ignore[index]
-                walk.decide(game, seq, event.player, "hold", kept, who)
+                walk.decide(game, seq, event.player, "hold", kept, who,
+                            chances.decide(game, event.player, "hold", kept))
             game.apply(event)
-            walk.after_roll(game, seq, event)
+            walk.after_roll(game, seq, event, chances.rolled(game, event.player))
         elif isinstance(event, Scored):
             slot = Slot(event.box, event.column).name(walk.columns)
-            walk.decide(game, seq, event.player, "box", slot, who)
+            walk.decide(game, seq, event.player, "box", slot, who,
+                        chances.decide(game, event.player, "box", slot))
             game.apply(event)
             walk.point(seq, event.player, walk.before)
         elif isinstance(event, BonusAwarded):
@@ -466,6 +585,8 @@ def analyse(events: Sequence[Event], by: Sequence[str] | None = None,
         last = walk.value[p]
         summary.expected = last if last is not None else summary.expected_start
         summary.luck = sum(r.luck for r in walk.rolls if r.player == p)
+    for summary, chain in zip(walk.players, chances.close(), strict=False):
+        summary.chance = chain
     return Analysis(game.ruleset.name, walk.val.name, game.is_over, walk.players,
                     walk.decisions, walk.rolls, walk.series, chances.series)
 

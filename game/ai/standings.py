@@ -33,12 +33,15 @@ from .distribution import (
     estimated_distribution,
     is_exact,
     table_distribution,
+    table_futures,
     win_chances_of,
 )
 from .score_table import ScoreTable
 from .scoring import FloatArray
 from .storage import loaded_score_table
 
+#: States whose points to come a game's standings keep (a turn leads to a few dozen).
+FUTURES_KEPT = 2048
 #: The percentiles of the final score a standing carries.
 PERCENTILES = (10, 50, 90)
 
@@ -180,6 +183,8 @@ class Standings:
         self.adv = advisor(ruleset)
         self.ruleset = ruleset
         self.table: ScoreTable | None = None
+        #: The points to come from states a turn played to win leads to (``to_win``).
+        self.futures: dict[tuple[int, int, int], Distribution] = {}
 
     def _score_table(self) -> ScoreTable | None:
         """The score table once it is built (loaded, never built here)."""
@@ -193,6 +198,38 @@ class Standings:
     def _known(self, player: int, state: CardState) -> tuple[Distribution, bool]:
         future = self._future(state)
         return (state.banked + future.lo, future.probs), future.exact
+
+    def _computed(self, state: CardState) -> tuple[Distribution, bool]:
+        """A card's final-score distribution between turns, and whether it is exact."""
+        table = self._score_table()
+        if state.mask == self.adv.tables.full:
+            return (state.banked, np.ones(1)), True
+        if table is not None:
+            return table_distribution(self.adv, table, state), is_exact(self.adv, table, state)
+        return (estimated_distribution(self.adv, state, exact_turns=EXACT_TURNS),
+                self.adv.tables.n_boxes - state.mask.bit_count() <= EXACT_TURNS)
+
+    def points_to_come(self, keys: Sequence[tuple[int, int, int]]) -> list[Distribution]:
+        """The distributions of the points still to come from the states ``keys`` between
+        turns (what :meth:`distribution` gives a card in one, less what it has banked),
+        computed together and kept for the states a game's turns lead to (``to_win``)."""
+        missing = [k for k in dict.fromkeys(keys) if k not in self.futures]
+        table = self._score_table()
+        full = self.adv.tables.full
+        if table is not None:
+            played = [k for k in missing if k[0] != full]
+            for k in played:
+                self.adv.check(CardState(k[0], k[1], bool(k[2])))
+            self.futures.update(zip(played, table_futures(self.adv, table, played),
+                                    strict=True))
+        for mask, upper, y in missing:
+            if (mask, upper, y) not in self.futures:
+                state = CardState(mask, upper, bool(y))
+                self.futures[mask, upper, y] = self._computed(state)[0]
+        found = [self.futures[k] for k in keys]
+        while len(self.futures) > FUTURES_KEPT:
+            del self.futures[next(iter(self.futures))]
+        return found
 
     def distribution(self, player: int, state: CardState) -> Distribution:
         """Player ``player``'s final-score distribution when their card is ``state``."""

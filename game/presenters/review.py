@@ -10,7 +10,8 @@
   list's marks, each roll's luck, the chart's lines)::
 
     {"exact": true,
-     "decisions": [{"seq": 4, "grade": "inaccuracy", "loss": 0.207, "best": [5]},
+     "decisions": [{"seq": 4, "grade": "inaccuracy", "loss": 0.207, "best": [5],
+                    "chance_loss": 0.0123, "best_to_win": [5, 5]},
                    {"seq": 9, "grade": "best", "loss": 0},
                    {"seq": 31, "grade": "mistake", "loss": 1.2, "best": "chance@2",
                     "autoplay": true}, ...],
@@ -19,6 +20,12 @@
 
   ``best`` is left out where the choice was the best; forced moves (one legal option) are
   left out. ``best`` is the dice values kept (a list) or a box name (``box@c`` in triple).
+  In games of two or more players (yahtzee, yatzy) each decision also has ``chance_loss``: the
+  chance to win it gave up against the best option for winning (0 to 1), and
+  ``best_to_win``, that option, where it is not the choice made.
+
+- ``players[i]["chance"]``: the player's chance to win as a chain (start + luck − lost + the
+  others' decisions + drift = the outcome), in percent for the template, or None.
 
 :func:`tried_view` gives one decision's options for "Try it yourself" (``views.game_try``).
 
@@ -32,6 +39,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION, DecisionOptions, grade
+from ..ai.triple import ENDGAME_OPEN
 
 #: Tom Verhoeff's proficiency-test reading of the mean loss per decision.
 EXPERT_MEAN_LOSS = 0.2
@@ -49,7 +57,10 @@ def review_view(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
     exact = data["valuation"] == "exact"
     return {
         "exact": exact,
-        "players": [_summary(p, exact) for p in data["players"]],
+        # Triple: from how many open boxes on its valuation is exact (the end game).
+        "endgame_open": ENDGAME_OPEN,
+        "players": [_summary(p, exact) | {"chance": _chance_chain(p.get("chance"))}
+                    for p in data["players"]],
         "script": {
             "exact": exact,
             "decisions": [_decision(d) for d in data["decisions"] if d["grade"] != FORCED],
@@ -100,9 +111,34 @@ def _signed(x: float) -> dict[str, str]:
     return {"op": "−" if round(x, 2) < 0 else "+", "value": _points(x)}
 
 
+def _chance_chain(chain: Mapping[str, float] | None) -> list[dict[str, str]] | None:
+    """A player's chance to win as the page writes it, one term a row, in percentage points."""
+    if chain is None:
+        return None
+
+    def pp(x: float) -> str:
+        return f"{abs(100 * x):.1f}"
+
+    def signed(x: float) -> dict[str, str]:
+        return {"op": "−" if round(100 * x, 1) < 0 else "+", "value": pp(x)}
+
+    return [
+        {"label": "Chance to win before the game", "op": "", "value": pp(chain["start"])},
+        {"label": "Luck of the dice (everyone’s)", **signed(chain["luck"])},
+        {"label": "Lost to their own decisions", "op": "−", "value": pp(chain["loss"])},
+        {"label": "The others’ decisions", **signed(chain["others"])},
+        {"label": "Each turn played to win (the model)", **signed(chain["drift"])},
+        {"label": "Outcome (won 100, lost 0)", "op": "=", "value": pp(chain["final"])},
+    ]
+
+
 def _decision(decision: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"seq": decision["seq"], "grade": decision["grade"],
                            "loss": round(decision["loss"], 3)}
+    if "chance_loss" in decision:
+        out["chance_loss"] = round(decision["chance_loss"], 4)
+        if decision["best_to_win"] != decision["chosen"]:
+            out["best_to_win"] = decision["best_to_win"]
     if decision["grade"] != "best":
         out["best"] = decision["best"]
     if decision["by"] == "autoplay":

@@ -24,6 +24,7 @@ from concurrent.futures import Future
 from django.conf import settings
 from django.core.cache import cache
 from django.db import close_old_connections, connection
+from django.db.models import Q
 
 from .. import review_worker
 from ..ai import review
@@ -96,9 +97,11 @@ def analyse_in_background(game_id: int) -> Future[None] | None:
 
 
 def unreviewed_games(limit: int = 50) -> list[int]:
-    """Finished games (not ended early) without a stored review, oldest first."""
-    return list(Game.objects.filter(status=Game.Status.FINISHED, unfinished=False,
-                                    analysis__isnull=True)
+    """Finished games (not ended early) without a stored review of the current format (an
+    older one is reviewed again: the page shows only the current one), oldest first."""
+    return list(Game.objects.filter(Q(analysis__isnull=True)
+                                    | Q(analysis__version__lt=review.VERSION),
+                                    status=Game.Status.FINISHED, unfinished=False)
                 .order_by("id").values_list("id", flat=True)[:limit])
 
 

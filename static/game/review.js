@@ -23,6 +23,11 @@ const GRADE_NAMES = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Bl
 
 export const points = (x) => (x < 0.01 ? "under 0.01" : x.toFixed(2));
 const signed = (x) => `${x < 0 ? "−" : "+"}${Math.abs(x).toFixed(2)}`;
+/** A chance to win given up (0 to 1) in percentage points: "1.2 pp", "under 0.1 pp". */
+export const chancePoints = (x) => (x < 0.001 ? (x > 0 ? "under 0.1 pp" : "0 pp")
+  : `${(100 * x).toFixed(1)} pp`);
+/** The label beside a move that gave up at least half a point of chance: "−1.2 %". */
+export const CHANCE_MARK = 0.005;
 
 /** "keep 3 3", "re-roll all five", "score Chance": the best choice, in words. */
 export function choiceText(best, columns) {
@@ -90,6 +95,11 @@ export class Review {
         parts.push(`${chosen}: ${GRADE_WORDS[d.grade]}${mark}${loss}${best}.`);
       }
     }
+    if (d && d.chance_loss !== undefined && (frame.kind === "rolled" || frame.kind === "scored")) {
+      const best = d.best_to_win === undefined ? ""
+        : `; best to win: ${choiceText(d.best_to_win, this.columns)}`;
+      parts.push(`Chance to win given up: ${chancePoints(d.chance_loss)}${best}.`);
+    }
     if (this.luck.has(frame.seq)) {
       parts.push(`Luck of the roll: ${signed(this.luck.get(frame.seq))}.`);
     }
@@ -111,10 +121,14 @@ export class Review {
           button.append(h("span", { class: "g-mark", "aria-hidden": "true" }, SYMBOLS[d.grade]));
         }
       }
+      if (d.chance_loss >= CHANCE_MARK) {
+        button.append(h("span", { class: "chance-mark", "aria-hidden": "true" },
+          `−${(100 * d.chance_loss).toFixed(1)} %`));
+      }
       const verdict = this.verdict(frame);
       // After the button's own words, so that its name still begins with what it shows.
       button.append(h("span", { class: "visually-hidden" }, `. ${verdict}`));
-      if (d.autoplay || SYMBOLS[d.grade]) button.title = verdict;
+      if (d.autoplay || SYMBOLS[d.grade] || d.chance_loss >= CHANCE_MARK) button.title = verdict;
     }
   }
 

@@ -10,6 +10,7 @@ import { loadHolds, saveHolds } from "./holds.js";
 import { installShortcuts } from "./keyboard.js";
 import { rulesTitle } from "./labels.js";
 import { offerCopy } from "./share.js";
+import { RULESET } from "./ruleset.js";
 import { renderStandings } from "./standings.js";
 import {
   awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen, initialState,
@@ -248,6 +249,9 @@ function redraw() {
   renderWatchers(state, $("watchers"));
   renderStandings($("standings"), state.standings, state.game,
     state.game ? state.game.players : []);
+  // Triple has no chances to win: the note says what is exact there and what is estimated.
+  $("triple-note").hidden = !(state.game && !state.game.finished && RULESET
+    && RULESET.columns > 1);
   renderFairness(state, els.fairness);
   feeling.render(Boolean(state.you && state.you.seat !== null));
   const playing = Boolean(state.game);

@@ -19,7 +19,7 @@ from game.ai.review import VERSION, analyse
 from game.models import Game, GameAnalysis, GameEvent, Room
 from game.rules import Game as RulesGame
 from game.services.errors import ServiceError
-from game.services.review import analyse_game, analyse_in_background
+from game.services.review import analyse_game, analyse_in_background, unreviewed_games
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,6 +65,18 @@ def test_analyse_game_stores_the_review_of_the_event_log(yahtzee_table):
     again = analyse_game(row.pk)
     assert again.pk == stored.pk and GameAnalysis.objects.count() == 1
     assert row.analysis.data == stored.data
+
+
+@pytest.mark.django_db
+def test_a_review_of_an_older_format_is_made_again(yahtzee_table):
+    """The page shows only the current format: an older stored review counts as none."""
+    old, _ = stored_game(seed=2)
+    current, _ = stored_game(seed=3)
+    GameAnalysis.objects.create(game=old, version=VERSION - 1, data={"version": VERSION - 1})
+    analyse_game(current.pk)
+    assert unreviewed_games() == [old.pk]
+    analyse_game(old.pk)
+    assert unreviewed_games() == []
 
 
 @pytest.mark.django_db

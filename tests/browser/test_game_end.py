@@ -211,6 +211,7 @@ def test_the_review_fills_in_by_itself(daphne_server, yahtzee_table, new_context
     # Plain words: no symbols of sums, grades with their plurals.
     summary = page.locator(".player-review").first
     expect(summary).to_contain_text("Points lost to the decisions")
+    expect(summary).to_contain_text(re.compile(r"Chance to win before the game\s*50\.0 %"))
     expect(summary).to_contain_text(
         re.compile(r"Each decision cost \d+\.\d\d\s+points?\s+on average"))
     text = summary.inner_text()

@@ -106,6 +106,10 @@ def test_triple_for_two_on_a_phone_shows_all_three_columns(daphne_server, new_co
     assert wrap[0] <= wrap[1], f"the scorecard is {wrap[0]}px wide in {wrap[1]}px"
     settle(page)
     assert_fits(page)
+    # Where other rulesets show the chances to win: what Triple has instead, in plain words.
+    expect(page.locator("#triple-note")).to_be_visible()
+    expect(page.locator("#triple-note")).to_contain_text("No chances to win in Triple")
+    expect(page.locator("#triple-note")).to_contain_text("exact from 8 open boxes on")
     page.screenshot(path=str(screenshots / "room-phone-triple-two.png"), full_page=True)
     switch.nth(2).click()
     expect(switch.nth(2)).to_have_attribute("aria-pressed", "true")

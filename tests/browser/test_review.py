@@ -168,7 +168,8 @@ def test_the_analysis_grades_the_moves_and_its_chart_moves_the_replay(six_bot_ga
 
     # Per player, the chain ends at the score on the card: the standings' figures.
     expect(page.locator(".player-review")).to_have_count(6)
-    finals = page.locator(".player-review .chain tr.final td:last-child").all_inner_texts()
+    finals = page.locator(".player-review .chain:not(.chance-chain) tr.final td:last-child"
+                          ).all_inner_texts()
     standings = page.locator(".standings strong").all_inner_texts()
     assert sorted(map(int, finals)) == sorted(map(int, standings))
     expect(page.locator(".player-review").first).to_contain_text("on average, over")
@@ -182,6 +183,15 @@ def test_the_analysis_grades_the_moves_and_its_chart_moves_the_replay(six_bot_ga
     sign = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[worst["grade"]]
     expect(page.locator(f'#move-list .move[data-seq="{worst["seq"]}"] .g-mark')).to_have_text(sign)
 
+    # Beside the grade, the chance to win a decision gave up, where it is half a point or more.
+    costly = [d for d in analysis["decisions"] if d.get("chance_loss", 0) >= 0.005]
+    assert costly, "six easy bots give up chances to win"
+    expect(page.locator("#move-list .move .chance-mark")).to_have_count(len(costly))
+    most = max(costly, key=lambda d: d["chance_loss"])
+    expect(page.locator(f'#move-list .move[data-seq="{most["seq"]}"] .chance-mark')).to_have_text(
+        f"−{100 * most['chance_loss']:.1f} %")
+    expect(page.locator(".player-review .chance-chain")).to_have_count(6)
+
     # By keyboard onto that decision: the verdict names the loss and the best choice.
     index = next(i for i, f in enumerate(frames) if f["seq"] == worst["seq"])
     open_review(page, six_bot_game + f"#seq={frames[index - 1]['seq']}")
@@ -190,6 +200,7 @@ def test_the_analysis_grades_the_moves_and_its_chart_moves_the_replay(six_bot_ga
     verdict = page.locator("#replay-status .verdict")
     expect(verdict).to_contain_text(f"{sign}, Δ {worst['loss']:.2f}; best: ")
     expect(verdict).to_contain_text(f"(+{worst['loss']:.2f})")
+    expect(verdict).to_contain_text("Chance to win given up: ")
     assert cursor_x(page) == pytest.approx(chart_x(page, worst["seq"]), abs=0.1)
 
     # A click on the chart goes to that moment (to the move, where the moves are under 2 px

@@ -78,3 +78,11 @@ test("the review's back-off grows, is capped and ends", () => {
   assert.match(waitingText(3.2), /3 s/);
   assert.match(waitingText(0, true), /reload the page later/);
 });
+
+test("the review says the chance to win a decision gave up in percentage points", async () => {
+  const { chancePoints, CHANCE_MARK } = await import("../../static/game/review.js");
+  assert.equal(chancePoints(0.0123), "1.2 pp");
+  assert.equal(chancePoints(0.0004), "under 0.1 pp");
+  assert.equal(chancePoints(0), "0 pp");
+  assert.equal(CHANCE_MARK, 0.005);
+});

@@ -156,3 +156,53 @@ def test_a_tried_decision_gives_every_option_its_cost_and_grade():
         {"box": "threes", "points": 6, "expected": 251.405, "loss": 0.0, "grade": "best"},
         {"box": "chance", "points": 18, "expected": 238.2, "loss": 13.205, "grade": "blunder"},
     ]  # a difference of float noise is no loss
+
+
+def with_chances() -> dict:
+    """``stored()`` as version 3 writes a two-player game: chances per decision and player."""
+    data = stored()
+    data["decisions"][0].update(chance_chosen=0.47, chance_best=0.4823, chance_loss=0.0123,
+                                best_to_win=[3, 3])
+    data["decisions"][1].update(chance_chosen=0.5, chance_best=0.5, chance_loss=0.0,
+                                best_to_win="chance")
+    data["players"][0]["chance"] = {"start": 0.5, "luck": -0.3, "loss": 0.0123,
+                                    "others": 0.001, "drift": -0.1887, "final": 0.0}
+    data["players"][1]["chance"] = {"start": 0.5, "luck": 0.3, "loss": 0.001,
+                                    "others": 0.0123, "drift": 0.1887, "final": 1.0}
+    return data
+
+
+def test_chances_per_decision_and_each_players_chain_in_chances():
+    view = review_view(with_chances())
+    first, second, _ = view["script"]["decisions"]
+    assert first["chance_loss"] == 0.0123 and first["best_to_win"] == [3, 3]
+    assert second["chance_loss"] == 0.0 and "best_to_win" not in second  # it was the choice
+    ann = view["players"][0]["chance"]
+    assert [(t["op"], t["value"]) for t in ann] == [
+        ("", "50.0"), ("−", "30.0"), ("−", "1.2"), ("+", "0.1"), ("−", "18.9"), ("=", "0.0")]
+    # Without chances (one player, triple, an older review): nothing of them.
+    plain = review_view(stored())
+    assert plain["players"][0]["chance"] is None
+    assert all("chance_loss" not in d for d in plain["script"]["decisions"])
+
+
+def test_the_page_writes_the_chance_chain_and_triple_says_what_is_exact():
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    game = SimpleNamespace(pk=1, status="finished", unfinished=False)
+
+    def text_of(data: dict) -> str:
+        html = render_to_string("game/_analysis.html", {"game": game,
+                                                        "analysis": review_view(data)})
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+    text = text_of(with_chances())
+    assert "Chance to win before the game 50.0 % Luck of the dice (everyone’s) − 30.0 %" in text
+    assert "Outcome (won 100, lost 0) = 0.0 %" in text
+    assert "chance to win it gave up" in text
+    triple = text_of(stored("triple: the optimal bot's valuation"))
+    assert "Exact in Triple: the end game once at most 8 boxes are open" in triple
+    assert "There are no chances to win in Triple." in triple
+    assert "chance to win it gave up" not in triple
