@@ -186,7 +186,10 @@ class Command(BaseCommand):
         # Each player's mean Σ loss a game (most between a good and a weak player), and how
         # often they play (a few play every day, most now and then).
         strength = {p.pk: rng.triangular(3.0, 95.0, 30.0) for p in pool}
-        activity = list(itertools.accumulate(rng.lognormvariate(0.0, 1.2) for _ in pool))
+        # Players named by --include are among the regulars: their history is the one looked at.
+        often = sorted((rng.lognormvariate(0.0, 1.2) for _ in pool), reverse=True)
+        pool.sort(key=lambda p: p.public_id not in wanted)
+        activity = list(itertools.accumulate(often))
         self.stdout.write("Playing the solitaire games the logs are made of…")
         decks = {rules: play_cards(rules, max(2, min(count, games)), rng)
                  for rules, count in CARDS.items()}
