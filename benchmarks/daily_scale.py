@@ -75,17 +75,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{daily.finished(middle.challenge).count()} finished attempts today, {total} "
           "of them accounts")
     day_url = f"/daily/yahtzee/{today.isoformat()}/"
-    pages = [(f"result page, place {total // 2 + 1}", day_url, middle.player.token),
-             ("result page, place 1", day_url, best.player.token),
-             ("result page, a guest", day_url, guest.player.token if guest else ""),
-             ("daily home page", "/daily/", middle.player.token),
-             ("commitments.json", "/daily/commitments.json", ""),
-             ("lobby (the machine's yardstick)", "/", "")]
+    pages = [(f"result page, place {total // 2 + 1}", day_url, middle.player),
+             ("result page, place 1", day_url, best.player),
+             ("result page, a guest", day_url, guest.player if guest else None),
+             ("daily home page", "/daily/", middle.player),
+             ("commitments.json", "/daily/commitments.json", None),
+             ("lobby (the machine's yardstick)", "/", None)]
     print(TIMES_HEAD)
-    for name, url, token in pages:
+    for name, url, player in pages:
         client = Client()
-        if token:
-            client.cookies[COOKIE] = token
+        if player is not None:  # that player's browser: signed in to its account, if any
+            client.cookies[COOKIE] = player.token
+            if player.user is not None:
+                client.force_login(player.user)
         print(time_page(client, name, url, args.repeat))
     if args.explain and connection.vendor == "postgresql":
         for what, qs in (
