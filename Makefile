@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-js setup dev-setup node-tools lint
+.PHONY: run test test-js setup dev-setup node-tools lint messages compile-messages
 .DEFAULT_GOAL := run
 
 # Each stamp is remade when one of its requirement files changes. pip is not quiet: a first
@@ -26,9 +26,26 @@ $(BIN)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install --progress-bar on -r requirements-dev.txt
 	touch $@ $(BIN)/.installed-run
 
-setup: $(BIN)/.installed-run
+setup: $(BIN)/.installed-run compile-messages
 
-dev-setup: $(BIN)/.installed-dev
+dev-setup: $(BIN)/.installed-dev compile-messages
+
+# The site's languages (settings.LANGUAGES): the catalogs of locale/ are in the repository,
+# compiled here (GNU gettext's msgfmt, installed where missing).
+LOCALES := sv da nb de fr es
+MESSAGES_IGNORE := --ignore .venv --ignore node_modules --ignore var --ignore tests \
+	--ignore benchmarks --ignore docs
+compile-messages: $(BIN)/.installed-run
+	scripts/ensure-gettext
+	$(BIN)/python manage.py compilemessages $(MESSAGES_IGNORE) -v 0
+
+# After marking strings: every language's catalogs brought up to date with the sources (new
+# entries come untranslated; tests/i18n fails until each is translated).
+messages: | $(BIN)/python
+	$(BIN)/python manage.py makemessages $(addprefix -l ,$(LOCALES)) $(MESSAGES_IGNORE) \
+		--add-location=file -d django
+	$(BIN)/python manage.py makemessages $(addprefix -l ,$(LOCALES)) $(MESSAGES_IGNORE) \
+		--add-location=file -d djangojs
 
 # Test and benchmark tools from npm, at the versions of package-lock.json: axe-core (the browser
 # suite's accessibility check) and Lighthouse (benchmarks/lighthouse.py). The site needs none.

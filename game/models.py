@@ -64,6 +64,8 @@ class Player(models.Model):
                                    editable=False)
     #: Disabled by staff: the player can no longer act (take seats, make rooms, play, rename).
     disabled = models.BooleanField(default=False)
+    #: The language an account's person reads the site in on every device ("": the browser's).
+    language = models.CharField(max_length=8, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

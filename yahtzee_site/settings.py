@@ -68,12 +68,15 @@ MIDDLEWARE = [
     # response, and GZipMiddleware pads each response with random bytes (Heal the BREACH).
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the browser's choice (cookie from the switcher, else Accept-Language).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "game.players.PlayerCookieMiddleware",
+    "game.languages.AccountLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as its docs ask
@@ -90,6 +93,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "game.players.player_context",
@@ -177,7 +181,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 # --- Behind a TLS proxy (README: "Production") ---------------------------------------------
 #: The site is served over https: cookies only travel encrypted, http redirects to https.
 HTTPS = env.bool("HTTPS", default=False)
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=HTTPS)
 #: The header by which the proxy says the client spoke https, e.g. "X-Forwarded-Proto". Only set
 #: it when the proxy always sets (or strips) that header: a client could send it otherwise.
@@ -273,7 +277,21 @@ EMAIL_BACKEND = env.str("EMAIL_BACKEND", default=(
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL",
                              default="Yahtzee with friends <noreply@localhost>")
 
-LANGUAGE_CODE = "en-us"
+# Every page, form, email and message people read is translated; the terminal game and the
+# command line stay English. Catalogs: locale/ (make messages), compiled by setup.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("sv", "Svenska"),
+    ("da", "Dansk"),
+    ("nb", "Norsk bokmål"),
+    ("de", "Deutsch"),
+    ("fr", "Français"),
+    ("es", "Español"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,8 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.cache import cache_page
+from django.views.i18n import JavaScriptCatalog
+
+from game import languages
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("i18n/language", languages.set_language, name="set_language"),
+    # The scripts' words in the page's language: a script of its own (the CSP allows no inline
+    # script), cached per language (LocaleMiddleware varies the response on it).
+    path("i18n/catalog.js", cache_page(3600)(JavaScriptCatalog.as_view()),
+         name="javascript-catalog"),
     path("", include("game.urls")),
 ]

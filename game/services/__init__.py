@@ -44,7 +44,7 @@ from .errors import ServiceError
 from .games import PlayResult, apply_command, end_game, load_for_decision, play
 from .limits import check_rate_limit
 from .names import clean_nickname
-from .players import find_player, new_player, rename_player, set_profile_private
+from .players import find_player, new_player, rename_player, set_language, set_profile_private
 from .presence import (
     HEARTBEAT_SECONDS,
     refresh_sockets,
@@ -75,7 +75,7 @@ from .rooms import (
 from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_room_options
 
 __all__ = [
-    "rebuild_ratings", "record_game", "record_games", "set_profile_private",
+    "rebuild_ratings", "record_game", "record_games", "set_language", "set_profile_private",
     "check_active", "check_guest_active", "claim_player", "clean_account_name", "merge_players",
     "player_of", "set_player_disabled",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",

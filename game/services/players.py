@@ -30,3 +30,11 @@ def set_profile_private(player: Player, private: bool) -> Player:
     player.private = private
     player.save(update_fields=["private"])
     return player
+
+
+def set_language(player: Player, code: str) -> Player:
+    """The language ``player`` reads the site in on every device (an account's preference);
+    ``code`` is one of ``settings.LANGUAGES``, checked by the caller."""
+    player.language = code
+    player.save(update_fields=["language"])
+    return player

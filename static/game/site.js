@@ -27,3 +27,10 @@ export function randomSeed() {
 for (const input of document.querySelectorAll("input.dice-seed")) {
   if (!input.value) input.value = randomSeed();
 }
+
+// The language switcher takes effect as soon as a language is picked.
+const languageForm = document.querySelector(".language-form");
+if (languageForm) {
+  languageForm.querySelector(".language-go").hidden = true;
+  languageForm.querySelector("select").addEventListener("change", () => languageForm.submit());
+}

@@ -1,0 +1,92 @@
+"""Which language a person reads the site in: the browser's (``Accept-Language``), the one they
+picked with the switcher on every page (a year-long cookie), and for a signed-in person their
+account's, which follows them to every device. ``LocaleMiddleware`` reads the first two;
+this module adds the account's, the switcher's view and the language of a websocket."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import SimpleNamespace
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import services
+from .players import current_player
+
+
+def supported(code: str) -> str | None:
+    """``code`` if it is one of the site's languages, else None."""
+    return code if code in dict(settings.LANGUAGES) else None
+
+
+def _set_cookie(response: HttpResponse, code: str) -> None:
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code,
+                        max_age=settings.LANGUAGE_COOKIE_AGE,
+                        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                        secure=settings.LANGUAGE_COOKIE_SECURE)
+
+
+class AccountLanguageMiddleware:
+    """A signed-in person reads their account's language on every device: it wins over the
+    browser's cookie and header, and the cookie is brought in line."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        preferred = self._preferred(request)
+        if preferred and preferred != request.LANGUAGE_CODE:
+            translation.activate(preferred)
+            request.LANGUAGE_CODE = preferred
+        response = self.get_response(request)
+        if preferred and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != preferred \
+                and not getattr(request, "_language_chosen", False):
+            _set_cookie(response, preferred)
+        return response
+
+    @staticmethod
+    def _preferred(request: HttpRequest) -> str | None:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return None
+        player = current_player(request)
+        return supported(player.language) if player is not None else None
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The switcher: read the site in ``language`` from now on, then back to ``next``."""
+    code = supported(request.POST.get("language", ""))
+    if code is None:
+        return HttpResponseBadRequest(_("That language is not one of this site's."),
+                                      content_type="text/plain; charset=utf-8")
+    next_url = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        next_url = "/"
+    response = HttpResponseRedirect(next_url)
+    _set_cookie(response, code)
+    request._language_chosen = True
+    player = current_player(request)
+    if player is not None and player.user_id is not None:
+        services.set_language(player, code)
+    return response
+
+
+def language_of_scope(scope: Mapping[str, Any]) -> str:
+    """The language of a websocket's person, as ``LocaleMiddleware`` would choose it for a page
+    (the switcher's cookie, then ``Accept-Language``): the sentences sent to that socket alone
+    (errors) are in it."""
+    cookies = scope.get("cookies") or {}
+    headers = dict(scope.get("headers") or ())
+    request = SimpleNamespace(
+        COOKIES=cookies, path_info="/",
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
+    language: str = translation.get_language_from_request(request)
+    return language
