@@ -10,6 +10,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
+from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
@@ -290,6 +291,8 @@ LANGUAGES = [
     ("es", "Español"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Browsers send "no" for Norwegian: the site's Norwegian is Bokmål ("nb").
+LANG_INFO["no"] = {**LANG_INFO["no"], "fallback": ["nb"]}
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
