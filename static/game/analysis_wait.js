@@ -2,6 +2,8 @@
 // asks for its analysis part again (GET data-poll) with a growing pause, a bounded number of
 // times, and swaps it in when it is ready; meanwhile it says how long it has been waiting.
 
+import { gettext, interpolate } from "./i18n.js";
+
 /** The pauses (ms) between asks: 1 s growing by half up to 8 s each, about 2 minutes in all. */
 export function pollDelays({ first = 1000, factor = 1.5, most = 8000, total = 120000 } = {}) {
   const delays = [];
@@ -17,9 +19,9 @@ export function pollDelays({ first = 1000, factor = 1.5, most = 8000, total = 12
 
 /** What the waiting line says after `seconds`, or after giving up. */
 export function waitingText(seconds, gaveUp = false) {
-  if (gaveUp) return "The analysis is taking longer than usual: reload the page later to see it.";
-  const s = Math.round(seconds);
-  return `Analysing every decision… ${s} s (it appears here by itself).`;
+  if (gaveUp) return gettext("The analysis is taking longer than usual: reload the page later to see it.");
+  return interpolate(gettext("Analysing every decision… %(seconds)s s (it appears here by itself)."),
+    { seconds: Math.round(seconds) });
 }
 
 /**

@@ -5,18 +5,18 @@
 // button or H) and, before a choice that gives up more than the threshold, asks first through
 // the room's one confirmation bar (confirm.js).
 
+import { formatNumber, gettext, interpolate } from "./i18n.js";
 import { slotLabel } from "./labels.js";
 
 const STORE = "coach-threshold";
 export const THRESHOLDS = [0.2, 1, 5, Infinity]; // Infinity: never ask
 
-const fmt = (x) => x.toFixed(1);
-const points = (x) => `${fmt(x)} points`; // never "1.0 point": a tenth is shown
+const fmt = (x) => formatNumber(x, 1);
 
 /** A choice's cost as a box shows it: "best" when it gives up nothing (to the tenth shown),
  * else "−2.3" (expected points given up against the best choice). */
 export function costText(cost) {
-  return cost < 0.05 ? "best" : `−${fmt(cost)}`;
+  return cost < 0.05 ? gettext("best") : `−${fmt(cost)}`;
 }
 
 export class Coach {
@@ -87,10 +87,15 @@ export class Coach {
     if (!best || value === null) return null;
     const cost = best.value - value;
     if (!(cost > this.threshold)) return null;
+    // A tenth is shown: never "1.0 point", always "points".
+    const values = { box: slotLabel(box, column, columns), points: fmt(cost) };
     return {
-      message: `The coach: ${slotLabel(box, column, columns)} costs ${points(cost)} against `
-        + `${this.describe(best, game, columns)}.`,
-      yes: "Score it anyway",
+      message: best.kind === "box"
+        ? interpolate(gettext("The coach: %(box)s costs %(points)s points against scoring %(best)s."),
+          { ...values, best: slotLabel(best.box, best.column, columns) })
+        : interpolate(gettext("The coach: %(box)s costs %(points)s points against keeping %(best)s."),
+          { ...values, best: keeping(best.dice) }),
+      yes: gettext("Score it anyway"),
     };
   }
 
@@ -101,15 +106,20 @@ export class Coach {
     if (!best || !mine) return null;
     const cost = best.value - mine.value;
     if (!(cost > this.threshold)) return null;
+    const values = { mine: keeping(mine.dice), points: fmt(cost) };
     return {
-      message: `The coach: keeping ${mine.dice.join(" ") || "nothing"} costs ${points(cost)} `
-        + `against ${this.describe(best, game, columns)}.`,
-      yes: "Roll anyway",
+      message: best.kind === "box"
+        ? interpolate(gettext("The coach: keeping %(mine)s costs %(points)s points against scoring %(best)s."),
+          { ...values, best: slotLabel(best.box, best.column, columns) })
+        : interpolate(gettext("The coach: keeping %(mine)s costs %(points)s points against keeping %(best)s."),
+          { ...values, best: keeping(best.dice) }),
+      yes: gettext("Roll anyway"),
     };
   }
+}
 
-  describe(choice, game, columns) {
-    if (choice.kind === "box") return `scoring ${slotLabel(choice.box, choice.column, columns)}`;
-    return `keeping ${choice.dice.join(" ") || "nothing"}`;
-  }
+/** The dice a hold keeps, "2 3 5", or "nothing". */
+function keeping(dice) {
+  // Translators: the dice a player keeps: "keeping nothing".
+  return dice.join(" ") || gettext("nothing");
 }

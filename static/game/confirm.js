@@ -6,6 +6,7 @@
 // the same way.
 
 import { h, replaceChildren } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 import { slotLabel } from "./labels.js";
 
 /** A box scores "far below" the best one when it gives up this much and more than half. */
@@ -17,15 +18,17 @@ const FAR_BELOW = 15;
 export function scoreWarning(option, options, columns) {
   const where = slotLabel(option.box, option.column, columns);
   if (option.points === 0) {
-    return { message: `Score 0 in ${where}? The box is filled for good.`, yes: `Scratch ${where}` };
+    return { message: interpolate(gettext("Score 0 in %(box)s? The box is filled for good."), { box: where }),
+      yes: interpolate(gettext("Scratch %(box)s"), { box: where }) };
   }
   const best = options.filter((o) => o.allowed)
     .reduce((a, b) => (b.points > a.points ? b : a), option);
   if (best.points - option.points >= FAR_BELOW && option.points * 2 < best.points) {
     const there = slotLabel(best.box, best.column, columns);
+    const values = { points: option.points, box: where, other: there, best: best.points };
     return {
-      message: `Score only ${option.points} in ${where}? ${there} would give ${best.points}.`,
-      yes: `Score ${option.points}`,
+      message: interpolate(gettext("Score only %(points)s in %(box)s? %(other)s would give %(best)s."), values),
+      yes: interpolate(gettext("Score %(points)s"), values),
     };
   }
   return null;
@@ -58,7 +61,7 @@ export class Confirm {
         h("button", { type: "button", class: "btn btn-primary confirm-yes",
           onclick: () => this.ask(key, { message, yes }, action) }, yes),
         h("button", { type: "button", class: "btn confirm-no", onclick: () => this.cancel() },
-          "Cancel")));
+          gettext("Cancel"))));
     this.bar.hidden = false;
     document.body.dataset.confirming = key;
     return false;

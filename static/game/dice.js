@@ -1,6 +1,7 @@
 // The dice drawn as SVG with pips; each die is a real toggle button (aria-pressed = held).
 
 import { h, svg } from "./dom.js";
+import { gettext, interpolate, pgettext } from "./i18n.js";
 
 const LO = 27, MID = 50, HI = 73;
 const PIPS = {
@@ -12,7 +13,24 @@ const PIPS = {
   6: [[LO, LO], [HI, LO], [LO, MID], [HI, MID], [LO, HI], [HI, HI]],
 };
 /** Each face in words, for the names of the dice. */
-export const FACE_NAMES = ["", "one", "two", "three", "four", "five", "six"];
+const FACE_NAMES = [
+  () => "",
+  () => pgettext("die face", "one"),
+  () => pgettext("die face", "two"),
+  () => pgettext("die face", "three"),
+  () => pgettext("die face", "four"),
+  () => pgettext("die face", "five"),
+  () => pgettext("die face", "six"),
+];
+
+/** A die's name for screen readers: "Die 2: five, held", "Die 1: not rolled yet". `value`
+ * null: not rolled yet. */
+export function dieName(position, value, held) {
+  const values = { position: position + 1,
+    face: value === null ? gettext("not rolled yet") : FACE_NAMES[value]() };
+  return interpolate(held ? gettext("Die %(position)s: %(face)s, held")
+    : gettext("Die %(position)s: %(face)s"), values);
+}
 
 /** An SVG die face; `value` null draws a blank die (before the first roll). */
 export function dieFace(value) {
@@ -37,7 +55,7 @@ export class DiceTray {
         onclick: () => onToggle(i),
       });
       button.append(dieFace(null), h("span", { class: "die-key", "aria-hidden": "true" }, i + 1),
-        h("span", { class: "die-held-tag", "aria-hidden": "true" }, "Held"));
+        h("span", { class: "die-held-tag", "aria-hidden": "true" }, gettext("Held")));
       container.append(button);
       this.buttons.push(button);
     }
@@ -60,8 +78,7 @@ export class DiceTray {
       button.classList.toggle("blank", !dice);
       button.disabled = !canHold;
       button.dataset.value = value === null ? "" : String(value);
-      const what = value === null ? "not rolled yet" : FACE_NAMES[value];
-      button.setAttribute("aria-label", `Die ${i + 1}: ${what}${isHeld ? ", held" : ""}`);
+      button.setAttribute("aria-label", dieName(i, value, isHeld));
       if (rolled.includes(i)) {
         // Restart the CSS animation (none under prefers-reduced-motion, see room.css).
         button.classList.remove("rolling");

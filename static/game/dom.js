@@ -46,3 +46,13 @@ export function replaceChildren(el, ...children) {
   el.replaceChildren();
   append(el, children);
 }
+
+/** A translated sentence with elements in it: `format`'s %(name)s placeholders filled from
+ * `values` (text or elements), as children for h() — the words around an element stay one
+ * sentence for the translators, in whatever order their language puts them. */
+export function fill(format, values) {
+  return String(format).split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
+    const m = /^%\((\w+)\)s$/.exec(part);
+    return m && m[1] in values ? values[m[1]] : part;
+  });
+}

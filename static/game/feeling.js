@@ -5,6 +5,7 @@
 // tab title, a sound, and a notification where they allowed it).
 
 import { h, replaceChildren } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const SOUND_KEY = "room-sound";
 const SCORED_MS = 1600; // as long as the just-scored animation (room.css)
@@ -44,7 +45,7 @@ export class Feeling {
     this.isPlayer = isPlayer;
     const on = this.soundOn(isPlayer);
     this.els.soundBtn.setAttribute("aria-pressed", String(on));
-    this.els.soundBtn.textContent = on ? "Sound: on" : "Sound: off";
+    this.els.soundBtn.textContent = on ? gettext("Sound: on") : gettext("Sound: off");
     const canAsk = isPlayer && "Notification" in window && Notification.permission === "default";
     this.els.notifyBtn.hidden = !canAsk;
   }
@@ -89,7 +90,7 @@ export class Feeling {
   yourTurn() {
     this.play("turn");
     if (document.hidden && "Notification" in window && Notification.permission === "granted") {
-      const note = new Notification("Your turn", { body: this.room, tag: "yahtzee-turn" });
+      const note = new Notification(gettext("Your turn"), { body: this.room, tag: "yahtzee-turn" });
       note.onclick = () => { window.focus(); note.close(); };
     }
   }
@@ -98,21 +99,24 @@ export class Feeling {
 
   /** A live event (not a replayed state): names[i] is player i's, me is mine (or null). */
   onEvent(event, names, me) {
-    const who = (p) => (p === me ? "You" : names[p] || "Someone");
+    const values = { name: event.player === me ? gettext("You") : names[event.player] || gettext("Someone"),
+      points: event.points };
     if (event.kind === "rolled") this.play("roll");
     if (event.kind === "scored") {
       this.lastScored = { player: event.player, box: event.box, column: event.column || 0,
         at: performance.now() };
       if (event.box === "yahtzee" && event.points > 0) {
-        this.celebrate("yahtzee", "Yahtzee!", `${who(event.player)} scored ${event.points}.`);
+        this.celebrate("yahtzee", gettext("Yahtzee!"),
+          interpolate(gettext("%(name)s scored %(points)s."), values));
       } else {
         this.play("score");
       }
     } else if (event.kind === "bonus") {
       if (event.bonus === "upper") {
-        this.celebrate("bonus", "Upper bonus!", `${who(event.player)}: +${event.points}.`);
+        this.celebrate("bonus", gettext("Upper bonus!"), interpolate(gettext("%(name)s: +%(points)s."), values));
       } else if (event.bonus === "yahtzee") {
-        this.celebrate("yahtzee", "Another Yahtzee!", `${who(event.player)}: +${event.points}.`);
+        this.celebrate("yahtzee", gettext("Another Yahtzee!"),
+          interpolate(gettext("%(name)s: +%(points)s."), values));
       }
     } else if (event.kind === "game_finished" && (event.winners || []).includes(me)) {
       this.confetti();

@@ -5,8 +5,8 @@
 
 const catalog = globalThis.django;
 
-/** The page's language ("sv"), English without a page. */
-export const LANGUAGE = (globalThis.document && document.documentElement.lang) || "en";
+/** The page's language ("sv"), English without a page (or with a test's stand-in document). */
+export const LANGUAGE = globalThis.document?.documentElement?.lang || "en";
 
 /** `message` in the page's language. */
 export function gettext(message) {

@@ -1,22 +1,24 @@
 // Words shown to people: box names, short names for narrow screens, event sentences.
 
+import { LANGUAGE, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { RULESET, rulesetBox } from "./ruleset.js";
 
-// Short names for narrow screens; the full labels come with the ruleset.
+// Short names for narrow screens; the full labels come with the ruleset (translated by the
+// server). Functions: each is looked up in the catalog when shown.
 const SHORT = {
-  ones: "1s",
-  twos: "2s",
-  threes: "3s",
-  fours: "4s",
-  fives: "5s",
-  sixes: "6s",
-  one_pair: "Pair",
-  two_pairs: "2 pairs",
-  three_of_a_kind: "3 kind",
-  four_of_a_kind: "4 kind",
-  full_house: "Full h.",
-  small_straight: "Sm. str.",
-  large_straight: "Lg. str.",
+  ones: () => pgettext("box short", "1s"),
+  twos: () => pgettext("box short", "2s"),
+  threes: () => pgettext("box short", "3s"),
+  fours: () => pgettext("box short", "4s"),
+  fives: () => pgettext("box short", "5s"),
+  sixes: () => pgettext("box short", "6s"),
+  one_pair: () => pgettext("box short", "Pair"),
+  two_pairs: () => pgettext("box short", "2 pairs"),
+  three_of_a_kind: () => pgettext("box short", "3 kind"),
+  four_of_a_kind: () => pgettext("box short", "4 kind"),
+  full_house: () => pgettext("box short", "Full h."),
+  small_straight: () => pgettext("box short", "Sm. str."),
+  large_straight: () => pgettext("box short", "Lg. str."),
 };
 
 /** A countdown's seconds as a clock reads them: 52 → "0:52", 125 → "2:05". */
@@ -26,7 +28,8 @@ export function clockText(seconds) {
 
 /** What waits for an away player, `left` seconds before the computer plays for them. */
 export function awayNote(left) {
-  return `the computer plays their turn ${left > 0 ? `in ${clockText(left)}` : "now"}`;
+  if (left <= 0) return gettext("the computer plays their turn now");
+  return interpolate(gettext("the computer plays their turn in %(time)s"), { time: clockText(left) });
 }
 
 /** The title of ruleset `name` ("Triple Yahtzee"). */
@@ -42,7 +45,7 @@ export function boxLabel(box) {
 
 /** A short label for phones ("Full h."). */
 export function boxShort(box) {
-  return SHORT[box] || boxLabel(box);
+  return SHORT[box] ? SHORT[box]() : boxLabel(box);
 }
 
 function fallback(name) {
@@ -52,52 +55,107 @@ function fallback(name) {
 
 /** "Full house" or "Full house (column 2)" in triple. */
 export function slotLabel(box, column, columns) {
-  return columns > 1 ? `${boxLabel(box)} (column ${column + 1})` : boxLabel(box);
+  if (columns <= 1) return boxLabel(box);
+  return interpolate(gettext("%(box)s (column %(column)s)"), { box: boxLabel(box), column: column + 1 });
+}
+
+/** Names as a list in the page's language: "Ann and Bob", "Ann, Bob and Cy". */
+export function joinNames(names) {
+  if (names.length < 2) return names[0] || "";
+  return new Intl.ListFormat(LANGUAGE, { type: "conjunction" }).format(names);
+}
+
+/** "Player 3": a player whose name the page does not know. */
+export function playerNumber(i) {
+  return interpolate(gettext("Player %(number)s"), { number: i + 1 });
 }
 
 /** A sentence for one game event, or null for events not worth a line. `computers`: the
  * player indexes of computer players (their turns are not called a person's). */
 export function describeEvent(event, game, by, me = null, computers = new Set()) {
   const players = game ? game.players : [];
-  const name = (i) => (players[i] !== undefined ? players[i] : `Player ${i + 1}`);
+  const name = (i) => (players[i] !== undefined ? players[i] : playerNumber(i));
   const columns = game && game.scorecards.length ? game.scorecards[0].columns.length : 1;
   // Autoplay: the computer played a person's move (away, or out of turn time).
-  const auto = by === "autoplay" ? " (played by the computer)" : "";
+  const auto = by === "autoplay";
   switch (event.kind) {
     case "game_started":
-      return `A new game of ${rulesTitle(event.rules)} started.`;
-    case "turn_started":
-      if (event.player === me) return `Round ${event.round}: your turn, ${name(event.player)}.`;
-      return computers.has(event.player)
-        ? `Round ${event.round}: ${name(event.player)}'s turn (computer).`
-        : `Round ${event.round}: ${name(event.player)}'s turn.`;
-    case "rolled": {
-      // `held` holds positions; a held die keeps its position, so its face is in `dice`.
-      const held = (event.held || []).map((i) => event.dice[i]);
-      const kept = held.length ? `, held ${held.join(" ")}` : "";
-      const dice = event.dice.join(" ");
-      return `${name(event.player)} rolled ${dice} (roll ${event.roll} of 3${kept})${auto}.`;
+      return interpolate(gettext("A new game of %(rules)s started."), { rules: rulesTitle(event.rules) });
+    case "turn_started": {
+      const values = { round: event.round, name: name(event.player) };
+      if (event.player === me) return interpolate(gettext("Round %(round)s: your turn, %(name)s."), values);
+      return interpolate(computers.has(event.player)
+        ? gettext("Round %(round)s: %(name)s's turn (computer).")
+        : gettext("Round %(round)s: %(name)s's turn."), values);
     }
-    case "scored": {
-      const joker = event.joker ? " as a Joker" : "";
-      const where = slotLabel(event.box, event.column, columns);
-      const what = event.points === 0
-        ? `scratched ${where} (0)` : `scored ${event.points} in ${where}`;
-      return `${name(event.player)} ${what}${joker}${auto}.`;
-    }
+    case "rolled":
+      return rolledSentence(event, name(event.player), auto);
+    case "scored":
+      return scoredSentence(event, name(event.player), slotLabel(event.box, event.column, columns),
+        auto);
     case "bonus": {
-      const kind = event.bonus === "upper" ? "upper-section bonus" : "Yahtzee bonus";
-      const col = columns > 1 ? ` in column ${event.column + 1}` : "";
-      return `${name(event.player)} earned the ${kind}${col}: +${event.points}.`;
+      const values = { name: name(event.player), column: event.column + 1, points: event.points };
+      if (event.bonus === "upper") {
+        return interpolate(columns > 1
+          ? gettext("%(name)s earned the upper-section bonus in column %(column)s: +%(points)s.")
+          : gettext("%(name)s earned the upper-section bonus: +%(points)s."), values);
+      }
+      return interpolate(columns > 1
+        ? gettext("%(name)s earned the Yahtzee bonus in column %(column)s: +%(points)s.")
+        : gettext("%(name)s earned the Yahtzee bonus: +%(points)s."), values);
     }
     case "game_finished": {
       const winners = (event.winners || []).map(name);
       const best = Math.max(...(event.totals || [0]));
       return winners.length > 1
-        ? `Game over: a tie between ${winners.join(" and ")} with ${best}.`
-        : `Game over: ${winners[0]} wins with ${best}.`;
+        ? interpolate(gettext("Game over: a tie between %(names)s with %(points)s."),
+          { names: joinNames(winners), points: best })
+        : interpolate(gettext("Game over: %(name)s wins with %(points)s."),
+          { name: winners[0], points: best });
     }
     default:
       return null;
   }
+}
+
+// `held` holds positions; a held die keeps its position, so its face is in `dice`.
+function rolledSentence(event, name, auto) {
+  const held = (event.held || []).map((i) => event.dice[i]);
+  const values = { name, dice: event.dice.join(" "), roll: event.roll, held: held.join(" ") };
+  let format;
+  if (held.length) {
+    format = auto
+      ? gettext("%(name)s rolled %(dice)s (roll %(roll)s of 3, held %(held)s) (played by the computer).")
+      : gettext("%(name)s rolled %(dice)s (roll %(roll)s of 3, held %(held)s).");
+  } else {
+    format = auto
+      ? gettext("%(name)s rolled %(dice)s (roll %(roll)s of 3) (played by the computer).")
+      : gettext("%(name)s rolled %(dice)s (roll %(roll)s of 3).");
+  }
+  return interpolate(format, values);
+}
+
+function scoredSentence(event, name, box, auto) {
+  const values = { name, box, points: event.points };
+  let format;
+  if (event.points === 0) {
+    if (event.joker) {
+      format = auto
+        ? gettext("%(name)s scratched %(box)s (0) as a Joker (played by the computer).")
+        : gettext("%(name)s scratched %(box)s (0) as a Joker.");
+    } else {
+      format = auto
+        ? gettext("%(name)s scratched %(box)s (0) (played by the computer).")
+        : gettext("%(name)s scratched %(box)s (0).");
+    }
+  } else if (event.joker) {
+    format = auto
+      ? gettext("%(name)s scored %(points)s in %(box)s as a Joker (played by the computer).")
+      : gettext("%(name)s scored %(points)s in %(box)s as a Joker.");
+  } else {
+    format = auto
+      ? gettext("%(name)s scored %(points)s in %(box)s (played by the computer).")
+      : gettext("%(name)s scored %(points)s in %(box)s.");
+  }
+  return interpolate(format, values);
 }

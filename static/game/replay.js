@@ -3,8 +3,9 @@
 // module draws the frame chosen by the buttons, the keys, the move list or the URL (#seq=N).
 // It scores nothing itself: every figure comes from the rules engine on the server.
 
-import { FACE_NAMES, dieFace } from "./dice.js";
-import { h, replaceChildren } from "./dom.js";
+import { dieFace, dieName } from "./dice.js";
+import { fill, h, replaceChildren } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 import { boxLabel, boxShort, describeEvent } from "./labels.js";
 import { waitForAnalysis } from "./analysis_wait.js";
 import { Review, loadAnalysis, slipsOf, slipsText } from "./review.js";
@@ -134,13 +135,15 @@ function who(p) {
 
 function renderPosition(frame, i) {
   const parts = [];
-  if (frame.kind === "game_finished") parts.push("Final scores");
+  if (frame.kind === "game_finished") parts.push(gettext("Final scores"));
   else if (frame.round > 0) {
-    parts.push(`Round ${frame.round} of ${RULESET.boxes.length * columns}`);
-    parts.push(`${who(frame.player)}’s turn`);
-    parts.push(frame.roll ? `roll ${frame.roll} of 3` : "before the first roll");
-  } else parts.push("Before the first turn");
-  const position = `Move ${i + 1} of ${frames.length}`;
+    parts.push(interpolate(gettext("Round %(round)s of %(rounds)s"),
+      { round: frame.round, rounds: RULESET.boxes.length * columns }));
+    parts.push(interpolate(gettext("%(name)s’s turn"), { name: who(frame.player) }));
+    parts.push(frame.roll ? interpolate(gettext("roll %(roll)s of 3"), { roll: frame.roll })
+      : gettext("before the first roll"));
+  } else parts.push(gettext("Before the first turn"));
+  const position = interpolate(gettext("Move %(move)s of %(moves)s"), { move: i + 1, moves: frames.length });
   replaceChildren($("replay-position"), position);
   const sentence = describeEvent(frame, names, frame.autoplay ? "autoplay" : null) || "";
   // Trying the next decision: this move's own verdict is another decision's; left out.
@@ -161,12 +164,11 @@ function renderDice(frame) {
   replaceChildren($("replay-dice"), [0, 1, 2, 3, 4].map((pos) => {
     const value = frame.dice ? frame.dice[pos] : null;
     const kept = value !== null && held.has(pos);
-    const what = value === null ? "not rolled yet" : FACE_NAMES[value];
     return h("li", { class: `die${value === null ? " blank" : ""}${kept ? " held" : ""}`,
       dataset: { value: value === null ? "" : String(value) } },
     dieFace(value),
-    h("span", { class: "die-held-tag", "aria-hidden": "true" }, "Held"),
-    h("span", { class: "visually-hidden" }, `Die ${pos + 1}: ${what}${kept ? ", held" : ""}`));
+    h("span", { class: "die-held-tag", "aria-hidden": "true" }, gettext("Held")),
+    h("span", { class: "visually-hidden" }, dieName(pos, value, kept)));
   }));
 }
 
@@ -199,7 +201,7 @@ function renderCards(frame, i) {
     const cell = table.querySelector(selector);
     if (cell) {
       cell.classList.add("changed");
-      if (!row) cell.append(h("span", { class: "visually-hidden" }, " (just scored)"));
+      if (!row) cell.append(h("span", { class: "visually-hidden" }, " ", gettext("(just scored)")));
     }
   }
   replaceChildren($("replay-card"), table);
@@ -213,7 +215,8 @@ function renderSwitch() {
     type: "button", class: "switch",
     "aria-pressed": String(c === "all" ? state.column === null : state.column === c),
     onclick: () => { state.column = c === "all" ? null : c; render(); },
-  }, c === "all" ? "All" : `Col. ${c + 1} ×${RULESET.multipliers[c]}`)));
+  }, c === "all" ? gettext("All") : interpolate(gettext("Col. %(column)s ×%(multiplier)s"),
+    { column: c + 1, multiplier: RULESET.multipliers[c] }))));
 }
 
 // --- the move list -----------------------------------------------------------------------------
@@ -239,23 +242,33 @@ function rollButton(i) {
   // Kept dice marked; the others stay plain text (hundreds of rolls: few elements).
   const dice = f.dice.flatMap((d, pos) => [pos ? " " : null,
     kept.has(pos) ? h("span", { class: "kept" }, d) : String(d)]);
-  const keptText = kept.size ? `, held ${f.held.map((pos) => f.dice[pos]).join(" ")}` : "";
-  return moveButton(i, [...dice, unsaid(`: roll ${f.roll}${keptText}`)]);
+  // Translators: read out after the dice of a roll ("2 3 5 5 6: roll 2, held 5 5").
+  const said = kept.size ? interpolate(gettext(": roll %(roll)s, held %(held)s"),
+    { roll: f.roll, held: f.held.map((pos) => f.dice[pos]).join(" ") })
+    // Translators: read out after the dice of a roll ("2 3 5 5 6: roll 1").
+    : interpolate(gettext(": roll %(roll)s"), { roll: f.roll });
+  return moveButton(i, [...dice, unsaid(said)]);
 }
 
 function scoreButton(i) {
   const f = frames[i];
-  const col = columns > 1 ? ` c${f.column + 1}` : "";
-  const where = columns > 1 ? ` in column ${f.column + 1}` : "";
+  // Translators: a triple scorecard's column, short ("c2").
+  const col = columns > 1 ? ` ${interpolate(gettext("c%(column)s"), { column: f.column + 1 })}` : "";
+  // Translators: read out after a scored box and its points ("Chance 21: scored").
+  const where = columns > 1 ? interpolate(gettext(": scored in column %(column)s"), { column: f.column + 1 })
+    // Translators: read out after a scored box and its points ("Chance 21: scored").
+    : gettext(": scored");
   return moveButton(i, [h("span", { class: "long" }, boxLabel(f.box)),
     h("span", { class: "short" }, boxShort(f.box), unsaid(` (${boxLabel(f.box)})`)),
-    col, " ", h("strong", {}, f.points),
-    f.joker ? [" J", unsaid(" (Joker)")] : "", unsaid(`: scored${where}`)].flat());
+    // Translators: "J" marks a box scored with the Joker rule (said out: "(Joker)").
+    col, " ", h("strong", {}, f.points), f.joker ? [` ${gettext("J")}`, unsaid(` ${gettext("(Joker)")}`)] : "",
+    unsaid(where)].flat());
 }
 
 function bonusButton(i) {
   const f = frames[i];
-  const kind = f.bonus === "upper" ? "Upper bonus" : `${boxLabel(RULESET.yahtzee_box)} bonus`;
+  const kind = f.bonus === "upper" ? gettext("Upper bonus")
+    : interpolate(gettext("%(box)s bonus"), { box: boxLabel(RULESET.yahtzee_box) });
   return moveButton(i, [`+${f.points}`, unsaid(` ${kind}`)]);
 }
 
@@ -268,19 +281,22 @@ function buildMoves() {
   const items = [];
   frames.forEach((f, i) => {
     if (f.kind === "game_started") {
-      items.push(h("li", { class: "move-edge" }, moveButton(i, ["Start", unsaid(" of the game")])));
+      // Translators: the first move of the list, "Start", read out "Start of the game".
+      items.push(h("li", { class: "move-edge" }, moveButton(i, fill(gettext("Start%(unsaid)s"),
+        { unsaid: unsaid(` ${gettext("of the game")}`) }))));
     } else if (f.kind === "turn_started") {
       if (f.round !== round) {
         round = f.round;
         turns = h("ol", { class: "turns" });
         items.push(h("li", { class: "round" },
-          h("h3", { class: "round-title" }, `Round ${round}`), turns));
+          h("h3", { class: "round-title" }, interpolate(gettext("Round %(round)s"), { round })), turns));
       }
       line = h("span", { class: "turn-moves" });
       turns.append(h("li", { class: `turn p${f.player}`, dataset: { player: String(f.player) } },
         moveButton(i, [h("span", { class: "long" }, who(f.player)),
           h("span", { class: "short" }, shorts[f.player], unsaid(` (${who(f.player)})`)),
-          unsaid(`’s turn, round ${round}`)]), line));
+          // Translators: read out after the player's name in the move list.
+          unsaid(interpolate(gettext("’s turn, round %(round)s"), { round }))]), line));
     } else if (f.kind === "rolled") {
       line.append(rollButton(i));
     } else if (f.kind === "scored") {
@@ -288,7 +304,7 @@ function buildMoves() {
     } else if (f.kind === "bonus") {
       line.append(bonusButton(i));
     } else if (f.kind === "game_finished") {
-      items.push(h("li", { class: "move-edge" }, moveButton(i, "Game over")));
+      items.push(h("li", { class: "move-edge" }, moveButton(i, gettext("Game over"))));
     }
   });
   replaceChildren(list, items);
@@ -395,9 +411,14 @@ function showOnly(player) {
     round.hidden = player !== null && !round.querySelector("li.turn:not([hidden])");
   }
   for (const edge of list.querySelectorAll("li.move-edge")) edge.hidden = player !== null;
-  const note = player === null ? ""
-    : `${player === you ? "Your" : `${data.players[player]}’s`} ${slipsText(slipsOf(review.list, player))}`
-      + " — only those turns are listed.";
+  const slips = player === null ? "" : slipsText(slipsOf(review.list, player));
+  let note = "";
+  if (player === you) {
+    note = interpolate(gettext("Your %(slips)s — only those turns are listed."), { slips });
+  } else if (player !== null) {
+    note = interpolate(gettext("%(name)s’s %(slips)s — only those turns are listed."),
+      { name: data.players[player], slips });
+  }
   $("moves-filter-note").textContent = note;
   renderMoves();
 }
@@ -412,15 +433,16 @@ function buildFilter() {
         const on = toggle.getAttribute("aria-pressed") !== "true";
         toggle.setAttribute("aria-pressed", String(on));
         showOnly(on ? you : null);
-      } }, "Only my mistakes");
+      } }, gettext("Only my mistakes"));
     replaceChildren(box, toggle);
   } else {
     const select = h("select", { id: "mistakes-of", class: "mistakes-of",
       onchange: () => showOnly(select.value === "" ? null : Number(select.value)) },
-    h("option", { value: "" }, "Every move"),
-    data.players.map((name, p) => h("option", { value: String(p) }, `${name}’s mistakes`)));
+    h("option", { value: "" }, gettext("Every move")),
+    data.players.map((name, p) => h("option", { value: String(p) },
+      interpolate(gettext("%(name)s’s mistakes"), { name }))));
     replaceChildren(box, h("label", { for: "mistakes-of", class: "visually-hidden" },
-      "Show the mistakes of"), select);
+      gettext("Show the mistakes of")), select);
   }
   box.hidden = false;
 }

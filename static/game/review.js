@@ -4,13 +4,18 @@
 // Every figure comes from the stored review; nothing is computed here but the drawing.
 
 import { h, replaceChildren, svg } from "./dom.js";
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 import { slotLabel } from "./labels.js";
 import { RULESET, parseSlot } from "./ruleset.js";
 
 export const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+/** Each grade in words, as the verdicts say it (looked up in the catalog when read). */
 export const GRADE_WORDS = {
-  best: "the best choice", good: "good (Δ under 0.01)", inaccuracy: "an inaccuracy",
-  mistake: "a mistake", blunder: "a blunder",
+  get best() { return gettext("the best choice"); },
+  get good() { return interpolate(gettext("good (Δ under %(points)s)"), { points: formatNumber(0.01, 2) }); },
+  get inaccuracy() { return gettext("an inaccuracy"); },
+  get mistake() { return gettext("a mistake"); },
+  get blunder() { return gettext("a blunder"); },
 };
 
 /** The analysis the page was sent, or null (not computed yet). */
@@ -19,28 +24,37 @@ export function loadAnalysis() {
   return el ? JSON.parse(el.textContent) : null;
 }
 
-const GRADE_NAMES = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
-
-export const points = (x) => (x < 0.01 ? "under 0.01" : x.toFixed(2));
-const signed = (x) => `${x < 0 ? "−" : "+"}${Math.abs(x).toFixed(2)}`;
+/** Expected points given up: "1.93", "under 0.01". */
+export const points = (x) => (x < 0.01
+  ? interpolate(gettext("under %(points)s"), { points: formatNumber(0.01, 2) }) : formatNumber(x, 2));
+const signed = (x) => `${x < 0 ? "−" : "+"}${formatNumber(Math.abs(x), 2)}`;
 /** A chance to win given up (0 to 1) in percentage points: "1.2 pp", "under 0.1 pp". */
-export const chancePoints = (x) => (x < 0.001 ? (x > 0 ? "under 0.1 pp" : "0 pp")
-  : `${(100 * x).toFixed(1)} pp`);
+export const chancePoints = (x) => {
+  if (x >= 0.001) return interpolate(gettext("%(points)s pp"), { points: formatNumber(100 * x, 1) });
+  return x > 0 ? interpolate(gettext("under %(points)s pp"), { points: formatNumber(0.1, 1) })
+    : interpolate(gettext("%(points)s pp"), { points: 0 });
+};
 /** The label beside a move that gave up at least half a point of chance: "−1.2 %". */
 export const CHANCE_MARK = 0.005;
 
 /** "keep 3 3", "re-roll all five", "score Chance": the best choice, in words. */
 export function choiceText(best, columns) {
-  if (Array.isArray(best)) return best.length ? `keep ${best.join(" ")}` : "re-roll all five";
+  if (Array.isArray(best)) {
+    return best.length ? interpolate(gettext("keep %(dice)s"), { dice: best.join(" ") })
+      : gettext("re-roll all five");
+  }
   const { box, column } = parseSlot(best);
-  return `score ${slotLabel(box, column, columns)}`;
+  return interpolate(gettext("score %(box)s"), { box: slotLabel(box, column, columns) });
 }
 
 /** What the move at `frame` chose: "Held 2 3 5", "Scored Chance". */
 export function chosenText(frame, columns) {
-  if (frame.kind === "scored") return `Scored ${slotLabel(frame.box, frame.column, columns)}`;
+  if (frame.kind === "scored") {
+    return interpolate(gettext("Scored %(box)s"), { box: slotLabel(frame.box, frame.column, columns) });
+  }
   const kept = frame.held.map((pos) => frame.dice[pos]).sort((a, b) => a - b);
-  return kept.length ? `Held ${kept.join(" ")}` : "Held nothing";
+  return kept.length ? interpolate(gettext("Held %(dice)s"), { dice: kept.join(" ") })
+    : gettext("Held nothing");
 }
 
 /** The graded slips (inaccuracies, mistakes, blunders; not autoplay's) among `decisions`,
@@ -52,12 +66,15 @@ export function slipsOf(decisions, player = null) {
 
 /** "3 mistakes: 1 blunder, 2 inaccuracies" — how many slips, by grade, in words. */
 export function slipsText(slips) {
-  const words = { inaccuracy: ["inaccuracy", "inaccuracies"], mistake: ["mistake", "mistakes"],
-    blunder: ["blunder", "blunders"] };
-  if (!slips.length) return "no mistakes";
+  const words = {
+    inaccuracy: (n) => ngettext("%(count)s inaccuracy", "%(count)s inaccuracies", n),
+    mistake: (n) => ngettext("%(count)s mistake", "%(count)s mistakes", n),
+    blunder: (n) => ngettext("%(count)s blunder", "%(count)s blunders", n),
+  };
+  if (!slips.length) return gettext("no mistakes");
   const parts = ["blunder", "mistake", "inaccuracy"].map((g) => {
     const n = slips.filter((d) => d.grade === g).length;
-    return n ? `${n} ${words[g][n === 1 ? 0 : 1]}` : null;
+    return n ? interpolate(words[g](n), { count: n }) : null;
   }).filter(Boolean);
   return parts.join(", ");
 }
@@ -85,23 +102,35 @@ export class Review {
     const d = this.decisions.get(frame.seq);
     if (d && (frame.kind === "rolled" || frame.kind === "scored")) {
       const chosen = chosenText(frame, this.columns);
-      const best = d.best === undefined ? ""
-        : `; best: ${choiceText(d.best, this.columns)} (+${points(d.loss)})`;
+      const values = { chosen, grade: GRADE_WORDS[d.grade], loss: points(d.loss),
+        delta: formatNumber(d.loss, 2), mark: SYMBOLS[d.grade] ? ` ${SYMBOLS[d.grade]}` : "",
+        best: d.best === undefined ? "" : choiceText(d.best, this.columns) };
+      const withBest = d.best !== undefined;
+      let format;
       if (d.autoplay) {
-        parts.push(`${chosen} by autoplay, not graded (Δ ${d.loss.toFixed(2)}${best}).`);
+        format = withBest ? gettext("%(chosen)s by autoplay, not graded (Δ %(delta)s; best: %(best)s (+%(loss)s)).")
+          : gettext("%(chosen)s by autoplay, not graded (Δ %(delta)s).");
+      } else if (d.grade === "best") {
+        // Translators: %(mark)s is empty or a chess-like sign ("?!") with its space.
+        format = withBest ? gettext("%(chosen)s: %(grade)s%(mark)s; best: %(best)s (+%(loss)s).")
+          : gettext("%(chosen)s: %(grade)s%(mark)s.");
       } else {
-        const mark = SYMBOLS[d.grade] ? ` ${SYMBOLS[d.grade]}` : "";
-        const loss = d.grade === "best" ? "" : `, Δ ${points(d.loss)}`;
-        parts.push(`${chosen}: ${GRADE_WORDS[d.grade]}${mark}${loss}${best}.`);
+        // Translators: %(mark)s is empty or a chess-like sign ("?!") with its space.
+        format = withBest ? gettext("%(chosen)s: %(grade)s%(mark)s, Δ %(loss)s; best: %(best)s (+%(loss)s).")
+          : gettext("%(chosen)s: %(grade)s%(mark)s, Δ %(loss)s.");
       }
+      parts.push(interpolate(format, values));
     }
     if (d && d.chance_loss !== undefined && (frame.kind === "rolled" || frame.kind === "scored")) {
-      const best = d.best_to_win === undefined ? ""
-        : `; best to win: ${choiceText(d.best_to_win, this.columns)}`;
-      parts.push(`Chance to win given up: ${chancePoints(d.chance_loss)}${best}.`);
+      const values = { chance: chancePoints(d.chance_loss),
+        best: d.best_to_win === undefined ? "" : choiceText(d.best_to_win, this.columns) };
+      parts.push(interpolate(d.best_to_win === undefined
+        ? gettext("Chance to win given up: %(chance)s.")
+        : gettext("Chance to win given up: %(chance)s; best to win: %(best)s."), values));
     }
     if (this.luck.has(frame.seq)) {
-      parts.push(`Luck of the roll: ${signed(this.luck.get(frame.seq))}.`);
+      parts.push(interpolate(gettext("Luck of the roll: %(luck)s."),
+        { luck: signed(this.luck.get(frame.seq)) }));
     }
     return parts.length ? parts.join(" ") : null;
   }
@@ -114,7 +143,8 @@ export class Review {
       const frame = this.frames[Number(button.dataset.index)];
       if (d.autoplay) {
         button.classList.add("g-autoplay");
-        button.append(h("span", { class: "auto-mark", "aria-hidden": "true" }, "auto"));
+        // Translators: the short mark of a move the computer played (autoplay).
+        button.append(h("span", { class: "auto-mark", "aria-hidden": "true" }, gettext("auto")));
       } else {
         button.classList.add(`g-${d.grade}`);
         if (SYMBOLS[d.grade]) {
@@ -123,7 +153,7 @@ export class Review {
       }
       if (d.chance_loss >= CHANCE_MARK) {
         button.append(h("span", { class: "chance-mark", "aria-hidden": "true" },
-          `−${(100 * d.chance_loss).toFixed(1)} %`));
+          interpolate(gettext("−%(percent)s %"), { percent: formatNumber(100 * d.chance_loss, 1) })));
       }
       const verdict = this.verdict(frame);
       // After the button's own words, so that its name still begins with what it shows.
@@ -144,9 +174,9 @@ export class Review {
     return slipsOf(this.list, player).map((d) => {
       const index = this.indexOfSeq.get(d.seq);
       const frame = this.frames[index];
-      return { ...d, index,
-        label: `${GRADE_NAMES[d.grade]} by ${this.players[d.player]} in round ${frame.round}: `
-          + `${chosenText(frame, this.columns)}, ${points(d.loss)} points lost` };
+      const values = { name: this.players[d.player], round: frame.round,
+        chosen: chosenText(frame, this.columns), points: points(d.loss) };
+      return { ...d, index, label: interpolate(SLIP_LABELS[d.grade](), values) };
     });
   }
 
@@ -161,6 +191,13 @@ export class Review {
     if (this.chart) this.chart.mark(this.frames[index].seq);
   }
 }
+
+/** A slip's mark on the chart in words, by grade. */
+const SLIP_LABELS = {
+  inaccuracy: () => gettext("Inaccuracy by %(name)s in round %(round)s: %(chosen)s, %(points)s points lost"),
+  mistake: () => gettext("Mistake by %(name)s in round %(round)s: %(chosen)s, %(points)s points lost"),
+  blunder: () => gettext("Blunder by %(name)s in round %(round)s: %(chosen)s, %(points)s points lost"),
+};
 
 // --- the chart ----------------------------------------------------------------------------------
 
@@ -234,7 +271,7 @@ class Chart {
       const y = this.y(v).toFixed(1);
       grid.push(svg("line", { class: "grid", x1: PAD.left, x2: width - PAD.right, y1: y, y2: y }),
         svg("text", { class: "tick", x: PAD.left - 5, y, dy: "0.32em", "text-anchor": "end" },
-          Number(v.toFixed(1))));
+          formatNumber(Number(v.toFixed(1)), Number.isInteger(Number(v.toFixed(1))) ? 0 : 1)));
     }
     // The x axis in rounds: where each round's first turn starts, labelled as room allows.
     const starts = [];
@@ -252,7 +289,8 @@ class Chart {
         grid.push(svg("text", { class: "tick", x, y: base + 16, "text-anchor": "middle" }, round));
       }
     });
-    grid.push(svg("text", { class: "tick axis-name", x: 2, y: base + 16 }, "round"));
+    // Translators: the name of the chart's x axis (rounds of the game).
+    grid.push(svg("text", { class: "tick axis-name", x: 2, y: base + 16 }, gettext("round")));
 
     const lines = this.series.map((line, p) => {
       let d = `M${this.x(line[0][0]).toFixed(1)} ${this.y(line[0][1]).toFixed(1)}`;
@@ -314,12 +352,14 @@ class Chart {
       const v = valueAt(line, seq);
       this.dots[p].setAttribute("cx", x);
       this.dots[p].setAttribute("cy", this.y(v).toFixed(1));
-      this.values[p].textContent = v.toFixed(1);
+      this.values[p].textContent = formatNumber(v, 1);
     });
     if (this.chances.length) {
       // The chances as they stood at the start of the turn this move belongs to.
       const at = this.chances.filter(([s]) => s <= seq).pop() || this.chances[0];
-      at[1].forEach((c, p) => { this.odds[p].textContent = ` · ${Math.round(c * 100)} % to win`; });
+      at[1].forEach((c, p) => {
+        this.odds[p].textContent = ` · ${interpolate(gettext("%(percent)s % to win"), { percent: Math.round(c * 100) })}`;
+      });
     }
   }
 

@@ -6,6 +6,7 @@ import { Confirm, scoreWarning } from "./confirm.js";
 import { Feeling } from "./feeling.js";
 import { CommandSender, RoomConnection } from "./connection.js";
 import { DiceTray } from "./dice.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 import { loadHolds, saveHolds } from "./holds.js";
 import { installShortcuts } from "./keyboard.js";
 import { rulesTitle } from "./labels.js";
@@ -131,7 +132,7 @@ function command(type, fields = {}) {
   if (state.busy) return;
   if (!sender.send(type, fields)) {
     receive({ type: "error", code: "offline",
-      message: "You are offline; the page reconnects by itself." });
+      message: gettext("You are offline; the page reconnects by itself.") });
     return;
   }
   update(commandSent(state)); // until an answer, or until the sender gives up waiting for one
@@ -186,11 +187,12 @@ function startGame(type) {
     command(type);
     return;
   }
-  const seats = free === 1 ? "1 seat is free" : `${free} seats are free`;
   confirm.ask(`start:${type}`, {
-    message: `${seats}: start without ${free === 1 ? "it" : "them"}? `
-      + `Free seats are removed when the game starts.`,
-    yes: "Start anyway",
+    message: interpolate(ngettext(
+      "%(count)s seat is free: start without it? Free seats are removed when the game starts.",
+      "%(count)s seats are free: start without them? Free seats are removed when the game starts.",
+      free), { count: free }),
+    yes: gettext("Start anyway"),
   }, () => command(type));
 }
 
@@ -235,7 +237,8 @@ function redraw() {
   const now = Date.now();
   const st = status(state);
   // A tab in the background still tells its player when it is their move.
-  document.title = isMyTurn(state) ? `Your turn · ${baseTitle}` : baseTitle;
+  document.title = isMyTurn(state)
+    ? interpolate(gettext("Your turn · %(title)s"), { title: baseTitle }) : baseTitle;
   root.dataset.status = st;
   root.dataset.synced = String(state.synced);
   if ($("rules-title")) $("rules-title").textContent = rulesTitle(state.page.rules);
@@ -312,7 +315,7 @@ $("turn-time").addEventListener("change", (e) => {
 $("chances-option").addEventListener("change", (e) => {
   seatCommand("room_options", { chances: e.target.value });
 });
-offerCopy($("copy-link"), () => location.href, "Link copied");
+offerCopy($("copy-link"), () => location.href, gettext("Link copied"));
 window.addEventListener("pagehide", () => conn.close());
 window.addEventListener("pageshow", (e) => { if (e.persisted) conn.connect(); });
 

@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { boxHelp } from "./help.js";
+import { gettext, interpolate } from "./i18n.js";
 import { boxLabel, boxShort, slotLabel } from "./labels.js";
 import { RULESET, sectionBoxes, slotName } from "./ruleset.js";
 
@@ -27,7 +28,8 @@ export function renderScorecard(view, onScore) {
     class: `scorecard players-${game.players.length} cols-${columnsShown.length}`,
   });
   table.append(h("caption", { class: "visually-hidden" },
-    "Scorecards: one column per player", multi ? " and scorecard column" : ""));
+    multi ? gettext("Scorecards: one column per player and scorecard column")
+      : gettext("Scorecards: one column per player")));
 
   // Header: player names (and the column multipliers in triple).
   const headRow = h("tr", {}, h("td", { class: "corner" }));
@@ -38,9 +40,10 @@ export function renderScorecard(view, onScore) {
       class: cellClass(p, current, me, "player-head"),
     }, h("span", { class: "player-name long" }, name),
     h("span", { class: "player-name short" }, shorts[p]),
-    p === me && view.you !== false ? h("span", { class: "you-tag" }, " (you)") : null,
-    view.away && view.away.has(p) ? h("span", { class: "away-tag" }, " away") : null,
-    p === current ? h("span", { class: "visually-hidden" }, ", playing now") : null));
+    p === me && view.you !== false ? h("span", { class: "you-tag" }, " ", gettext("(you)")) : null,
+    view.away && view.away.has(p) ? h("span", { class: "away-tag" }, " ", gettext("away")) : null,
+    // Translators: read out after the name of the player to move.
+    p === current ? h("span", { class: "visually-hidden" }, gettext(", playing now")) : null));
   });
   const thead = h("thead", {}, headRow);
   if (multi) {
@@ -106,15 +109,16 @@ export function renderScorecard(view, onScore) {
   return table;
 }
 
-/** One name for each sum, wherever a scorecard or a result shows it. */
+/** One name for each sum, wherever a scorecard or a result shows it (looked up in the
+ * catalog when read). */
 export const TOTALS = {
-  upper: "Upper section",
-  upperBonus: "Upper bonus",
-  yahtzeeBonus: "Yahtzee bonus",
-  lower: "Lower section",
-  column: "Column total",
-  weighted: "Weighted",
-  total: "Total",
+  get upper() { return gettext("Upper section"); },
+  get upperBonus() { return gettext("Upper bonus"); },
+  get yahtzeeBonus() { return gettext("Yahtzee bonus"); },
+  get lower() { return gettext("Lower section"); },
+  get column() { return gettext("Column total"); },
+  get weighted() { return gettext("Weighted"); },
+  get total() { return gettext("Total"); },
 };
 
 /**
@@ -135,8 +139,9 @@ function upperBonusText(col, upper) {
   const open = upper.some((b) => col.boxes[b] === null);
   if (!open) return "0";
   const need = RULESET.upper_bonus_threshold - col.upper_subtotal;
-  return need > 0 ? h("span", { class: "to-go", title: `${need} more for the bonus` },
-    `needs ${need} more`) : "";
+  return need > 0 ? h("span", { class: "to-go",
+    title: interpolate(gettext("%(points)s more for the bonus"), { points: need }) },
+  interpolate(gettext("needs %(points)s more"), { points: need })) : "";
 }
 
 function cellClass(p, current, me, extra) {
@@ -159,8 +164,9 @@ function boxCell(ctx, onScore) {
   const where = slotLabel(box, c, columns);
   if (!option.allowed) {
     td.classList.add("forbidden");
-    td.append(h("span", { "aria-hidden": "true", title: "The Joker rule forbids this box" }, "✕"),
-      h("span", { class: "visually-hidden" }, `${where}: the Joker rule forbids this box`));
+    td.append(h("span", { "aria-hidden": "true", title: gettext("The Joker rule forbids this box") }, "✕"),
+      h("span", { class: "visually-hidden" },
+        interpolate(gettext("%(box)s: the Joker rule forbids this box"), { box: where })));
     return td;
   }
   if (p === me && canScore) {
@@ -171,13 +177,15 @@ function boxCell(ctx, onScore) {
       type: "button",
       class: `option${option.points === 0 ? " zero" : ""}${armed ? " armed" : ""}`,
       dataset: { box, column: String(c) },
-      "aria-label": `${armed ? "Confirm: score" : "Score"} ${option.points} in ${where}`,
+      "aria-label": interpolate(armed ? gettext("Confirm: score %(points)s in %(box)s")
+        : gettext("Score %(points)s in %(box)s"), { points: option.points, box: where }),
       onclick: () => onScore(box, c),
     }, armed ? `${option.points}?` : String(option.points)));
   } else {
     td.classList.add("potential");
     td.append(h("span", { "aria-hidden": "true" }, String(option.points)),
-      h("span", { class: "visually-hidden" }, `${name} would score ${option.points}`));
+      h("span", { class: "visually-hidden" },
+        interpolate(gettext("%(name)s would score %(points)s"), { name, points: option.points })));
   }
   return td;
 }
@@ -214,7 +222,7 @@ export function renderResult(game) {
       h("span", { class: "result-name short", "aria-hidden": "true" }, shorts[r.p]),
       winners.has(r.p) ? h("span", { class: "tag tag-winner" },
         // A star where six columns leave no room for the word (the word is still read out).
-        h("span", { class: "winner-word" }, "winner"),
+        h("span", { class: "winner-word" }, gettext("winner")),
         h("span", { class: "winner-star", "aria-hidden": "true" }, "★")) : null));
   });
   const body = rows.map(([label, value]) => h("tr", {}, h("th", { scope: "row" }, label),
@@ -224,10 +232,11 @@ export function renderResult(game) {
       String(r.card.total)))));
   return h("div", {},
     h("table", { class: `result-table players-${players.length}` },
-      h("caption", { class: "visually-hidden" }, "Final scores, best first"),
+      h("caption", { class: "visually-hidden" }, gettext("Final scores, best first")),
       h("thead", {}, head), h("tbody", {}, body)),
-    multi ? h("p", { class: "hint" }, "Triple: column 2 counts twice and column 3 three times; "
-      + "the figures above are weighted the same way.") : null);
+    multi ? h("p", { class: "hint" },
+      gettext("Triple: column 2 counts twice and column 3 three times; the figures above are weighted the same way."))
+      : null);
 }
 
 function bonus(points) {

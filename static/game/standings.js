@@ -2,9 +2,11 @@
 // by each player's chance to win, and for each player, in words, that chance and the final
 // score they will likely reach, with a visible legend (no hover needed: phones have none).
 import { h, replaceChildren } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 
 /** "46 %", ">99 %", "<1 %". */
-export const pct = (x) => (x >= 0.995 ? ">99 %" : x > 0 && x < 0.005 ? "<1 %" : `${Math.round(x * 100)} %`);
+export const pct = (x) => (x >= 0.995 ? gettext(">99 %") : x > 0 && x < 0.005 ? gettext("<1 %")
+  : interpolate(gettext("%(percent)s %"), { percent: Math.round(x * 100) }));
 
 /** The likely final score: the expectation ± one standard deviation (about two games in
  * three end inside), rounded to 5; "245" once nothing is left to chance. */
@@ -17,8 +19,9 @@ export function likelyRange(expected, sd) {
 
 /** One player's line: "Ann: 46 % to win · likely 230–270" (alone: no chance to win). */
 export function standingLine(name, player, alone) {
-  const likely = `likely ${likelyRange(player.expected, player.sd)}`;
-  return alone ? `${name}: ${likely}` : `${name}: ${pct(player.chance)} to win · ${likely}`;
+  const values = { name, chance: pct(player.chance), likely: likelyRange(player.expected, player.sd) };
+  return interpolate(alone ? gettext("%(name)s: likely %(likely)s")
+    : gettext("%(name)s: %(chance)s to win · likely %(likely)s"), values);
 }
 
 /** Draw `msg` (or hide the panel when there is none for this game). `names[i]` is player i's. */
@@ -37,7 +40,8 @@ export function renderStandings(el, msg, game, names) {
     return part;
   }));
   replaceChildren(el,
-    h("h3", { class: "standings-title" }, alone ? "Your likely final score" : "Chances to win"),
+    h("h3", { class: "standings-title" },
+      alone ? gettext("Your likely final score") : gettext("Chances to win")),
     alone ? null : bar,
     h("ol", { class: "standings-list" }, msg.players.map((p, i) => h("li", {
       class: "standings-row", dataset: { player: String(i) },
@@ -45,8 +49,7 @@ export function renderStandings(el, msg, game, names) {
     h("span", { class: `standings-dot sp${i}`, "aria-hidden": "true" }),
     h("span", { class: "standings-text" }, standingLine(names[i], p, alone))))),
     h("p", { class: "standings-legend" }, alone
-      ? "“Likely”: where two games in three end, with the best play from here."
-      : "From where every card stands, with the best play from here. “Likely”: where two "
-        + "games in three end."),
+      ? gettext("“Likely”: where two games in three end, with the best play from here.")
+      : gettext("From where every card stands, with the best play from here. “Likely”: where two games in three end.")),
   );
 }

@@ -3,6 +3,7 @@
 // page: room.js feeds the frames in, then draws every part from the new state, so no frame can
 // leave a part of the page stale. docs/protocol.md describes the frames.
 
+import { gettext, interpolate } from "./i18n.js";
 import { describeEvent } from "./labels.js";
 import { applyPatch } from "./patch.js";
 
@@ -285,14 +286,15 @@ function onStandings(state, msg) {
 
 function onPreparing(state, msg) {
   const percent = Math.max(0, Math.min(100, Math.floor(Number(msg.percent) || 0)));
-  return { ...state, preparing: percent >= 100 ? null : { name: msg.name || "The computer", percent } };
+  return { ...state, preparing: percent >= 100 ? null : { name: msg.name || gettext("The computer"), percent } };
 }
 
 function onError(state, msg, ctx) {
   return {
     ...state,
     busy: false,
-    error: { code: msg.code || "", message: msg.message || `Something went wrong (${msg.code}).`,
+    error: { code: msg.code || "", message: msg.message
+      || interpolate(gettext("Something went wrong (%(code)s)."), { code: msg.code }),
       at: ctx.now },
   };
 }

@@ -3,8 +3,9 @@
 // choice. Every option's value comes from the server (GET /games/<id>/try/<seq>: the review's
 // own valuation, presenters/review.py tried_view); this module only looks the choice up.
 
-import { FACE_NAMES, dieFace } from "./dice.js";
+import { dieFace, dieName } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 import { GRADE_WORDS, SYMBOLS, choiceText, chosenText, points } from "./review.js";
 import { RULESET, parseSlot, slotName } from "./ruleset.js";
 import { slotLabel } from "./labels.js";
@@ -44,7 +45,8 @@ function bestOf(tried) {
 export function optionText(option, columns = 1) {
   if (option.keep) return choiceText(option.keep, columns);
   const { box, column } = parseSlot(option.box);
-  return `score ${slotLabel(box, column, columns)} (${option.points})`;
+  return interpolate(gettext("score %(box)s (%(points)s)"),
+    { box: slotLabel(box, column, columns), points: option.points });
 }
 
 /**
@@ -59,21 +61,24 @@ export function triedVerdict(option, tried, columns = 1, played = null) {
   const best = bestOf(tried);
   const parts = [];
   if (option.loss > 0) {
-    parts.push(`${points(option.loss)} point${option.loss === 1 ? "" : "s"} behind the best, `
-      + `${optionText(best, columns)}.`);
+    parts.push(interpolate(ngettext("%(points)s point behind the best, %(best)s.",
+      "%(points)s points behind the best, %(best)s.", option.loss),
+    { points: points(option.loss), best: optionText(best, columns) }));
   } else if (option.grade === "best") {
-    parts.push("No choice is worth more here.");
+    parts.push(gettext("No choice is worth more here."));
   }
-  parts.push(`Expected final score ${option.expected.toFixed(1)}.`);
-  if (played) parts.push(`In the game: ${played}.`);
+  parts.push(interpolate(gettext("Expected final score %(points)s."),
+    { points: formatNumber(option.expected, 1) }));
+  if (played) parts.push(interpolate(gettext("In the game: %(played)s."), { played }));
   return { grade: option.grade, title, detail: parts.join(" ") };
 }
 
 /** The game's own choice in words, with its grade: "Held nothing — a mistake, 1.93 lost". */
 export function playedText(frame, decision, columns = 1) {
   const what = chosenText(frame, columns);
-  if (decision.grade === "best") return `${what}, the best choice`;
-  return `${what}, ${GRADE_WORDS[decision.grade]} (${points(decision.loss)} lost)`;
+  if (decision.grade === "best") return interpolate(gettext("%(chosen)s, the best choice"), { chosen: what });
+  return interpolate(gettext("%(chosen)s, %(grade)s (%(points)s lost)"),
+    { chosen: what, grade: GRADE_WORDS[decision.grade], points: points(decision.loss) });
 }
 
 /**
@@ -106,7 +111,7 @@ export class TryIt {
     this.asking = choice.seq;
     this.drawAsking();
     let tried = null;
-    let error = "The choices could not be valued; try again in a moment.";
+    let error = gettext("The choices could not be valued; try again in a moment.");
     try {
       const response = await fetch(this.replay.url(choice.seq), { headers: { Accept: "application/json" } });
       const body = await response.json();
@@ -136,39 +141,44 @@ export class TryIt {
     const choice = decisionToTry(this.replay.frames, index, this.replay.decisions);
     if (!choice) {
       replaceChildren(this.panel, h("p", { class: "try-idle" }, h("span", { class: "try-where" },
-        "Go to a roll to try a choice yourself.")));
+        gettext("Go to a roll to try a choice yourself."))));
       return;
     }
     const who = this.replay.players[this.replay.frames[choice.at].player];
     replaceChildren(this.panel, h("p", { class: "try-idle" },
       h("button", { type: "button", class: "btn try-start", onclick: () => this.start(choice) },
-        "Try it yourself"), h("span", { class: "try-what" },
-        `What would you do with ${who}’s dice?`)));
+        gettext("Try it yourself")), h("span", { class: "try-what" },
+        interpolate(gettext("What would you do with %(name)s’s dice?"), { name: who }))));
   }
 
   drawAsking() {
     replaceChildren(this.panel, h("p", { class: "try-idle", role: "status" },
-      "Valuing every choice…"));
+      gettext("Valuing every choice…")));
   }
 
   drawTrying() {
     const { tried, held, verdict } = this.state;
     const option = held.size < tried.dice.length ? holdOption(tried, held) : null;
     const canRoll = tried.rolls_left > 0 && option !== null;
-    const rollLabel = held.size ? `Roll the other ${tried.dice.length - held.size}` : "Roll all five";
+    const others = tried.dice.length - held.size;
+    const rollLabel = held.size
+      ? interpolate(ngettext("Roll the other %(count)s", "Roll the other %(count)s", others), { count: others })
+      : gettext("Roll all five");
     replaceChildren(this.panel,
-      h("h3", { class: "try-title" }, "Try it yourself"),
+      h("h3", { class: "try-title" }, gettext("Try it yourself")),
       h("p", { class: "try-help" }, tried.rolls_left
-        ? `Tap dice to hold them and roll the others, or pick a box on the scorecard `
-          + `(${tried.rolls_left} roll${tried.rolls_left === 1 ? "" : "s"} left).`
-        : "No rolls left: pick a box on the scorecard."),
+        ? interpolate(ngettext(
+          "Tap dice to hold them and roll the others, or pick a box on the scorecard (%(count)s roll left).",
+          "Tap dice to hold them and roll the others, or pick a box on the scorecard (%(count)s rolls left).",
+          tried.rolls_left), { count: tried.rolls_left })
+        : gettext("No rolls left: pick a box on the scorecard.")),
       h("div", { class: "try-actions" },
         tried.rolls_left ? h("button", {
           type: "button", class: "btn btn-primary try-roll", disabled: !canRoll,
           onclick: () => this.choose(option),
         }, rollLabel) : null,
         h("button", { type: "button", class: "btn try-stop",
-          onclick: () => { this.stop(); this.replay.render(); } }, "Back to the game")),
+          onclick: () => { this.stop(); this.replay.render(); } }, gettext("Back to the game"))),
       h("div", { class: "try-verdict", role: "status", "aria-live": "polite",
         dataset: verdict ? { grade: verdict.grade } : {} },
       verdict ? [h("strong", {}, verdict.title), " ", verdict.detail] : ""));
@@ -192,7 +202,7 @@ export class TryIt {
       type: "button", class: `die${held.has(pos) ? " held" : ""}`,
       "aria-pressed": String(held.has(pos)), dataset: { value: String(value) },
       // As the room names its dice: "held" is the tag a held die shows.
-      "aria-label": `Die ${pos + 1}: ${FACE_NAMES[value]}${held.has(pos) ? ", held" : ""}`,
+      "aria-label": dieName(pos, value, held.has(pos)),
       onclick: () => {
         if (held.has(pos)) held.delete(pos);
         else held.add(pos);
@@ -200,7 +210,7 @@ export class TryIt {
         this.panel.ownerDocument.querySelector(`#replay-dice li:nth-child(${pos + 1}) button`)
           ?.focus({ preventScroll: true });
       },
-    }, dieFace(value), h("span", { class: "die-held-tag", "aria-hidden": "true" }, "Held"))));
+    }, dieFace(value), h("span", { class: "die-held-tag", "aria-hidden": "true" }, gettext("Held")))));
   }
 
   /** The scorecard's options for the player deciding: every legal box with its points. */

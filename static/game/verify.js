@@ -4,17 +4,19 @@
 // stored.
 
 import { checkGame } from "./dice-check.js";
-import { h, replaceChildren } from "./dom.js";
+import { fill, h, replaceChildren } from "./dom.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
+import { playerNumber } from "./labels.js";
 
 const $ = (id) => document.getElementById(id);
 const data = JSON.parse($("fairness-data").textContent);
 const button = $("verify-btn");
 
 function showRoll(r) {
-  const who = data.players[r.player] || `Player ${r.player + 1}`;
-  const label = r.ok
-    ? `Roll ${r.k} (${who}): ${r.dice.join(" ")} — matches`
-    : `Roll ${r.k} (${who}): stored ${r.dice.join(" ")}, the seeds give ${r.expected.join(" ")}`;
+  const values = { k: r.k, name: data.players[r.player] || playerNumber(r.player),
+    dice: r.dice.join(" "), expected: r.expected.join(" ") };
+  const label = interpolate(r.ok ? gettext("Roll %(k)s (%(name)s): %(dice)s — matches")
+    : gettext("Roll %(k)s (%(name)s): stored %(dice)s, the seeds give %(expected)s"), values);
   return h("li", {
     class: `verify-roll ${r.ok ? "ok" : "bad"}`,
     dataset: { k: String(r.k), seq: String(r.seq), ok: r.ok ? "true" : "false" },
@@ -28,32 +30,33 @@ function showRoll(r) {
 async function verify() {
   const result = $("verify-result");
   if (!(window.crypto && crypto.subtle)) {
-    result.textContent = "This browser offers no Web Crypto here (it needs https): use the "
-      + "script in the project's docs/fairness.md instead.";
+    result.textContent = gettext("This browser offers no Web Crypto here (it needs https): use the script in the project's docs/fairness.md instead.");
     result.dataset.state = "error";
     return;
   }
   button.disabled = true;
   result.dataset.state = "running";
-  result.textContent = "Checking…";
+  result.textContent = gettext("Checking…");
   const { commitmentOk, rolls: results } = await checkGame(data);
   replaceChildren($("verify-rolls"), results.map(showRoll));
   const bad = results.filter((r) => !r.ok);
   const parts = [];
   parts.push(commitmentOk
-    ? "The revealed seed matches its commitment."
-    : "The revealed seed does NOT match the commitment published before the game.");
+    ? gettext("The revealed seed matches its commitment.")
+    : gettext("The revealed seed does NOT match the commitment published before the game."));
+  const counts = { bad: bad.length, count: results.length, rolls: bad.map((r) => r.k).join(", ") };
   parts.push(bad.length === 0
-    ? `All ${results.length} rolls match the seeds.`
-    : `${bad.length} of ${results.length} rolls ${bad.length > 1 ? "do" : "does"} NOT match: `
-      + `roll${bad.length > 1 ? "s" : ""} `
-      + `${bad.map((r) => r.k).join(", ")}.`);
+    ? interpolate(ngettext("All %(count)s roll matches the seeds.", "All %(count)s rolls match the seeds.",
+      results.length), counts)
+    : interpolate(ngettext("%(bad)s of %(count)s rolls does NOT match: roll %(rolls)s.",
+      "%(bad)s of %(count)s rolls do NOT match: rolls %(rolls)s.", bad.length), counts));
   result.textContent = parts.join(" ");
   // Each mismatch in words, with a link to that moment of the replay above.
   replaceChildren($("verify-mismatches"), bad.map((r) => h("li", {},
-    h("a", { href: `#seq=${r.seq}` }, `Roll ${r.k}`),
-    ` by ${data.players[r.player] || `player ${r.player + 1}`}: stored ${r.dice.join(" ")}, `
-    + `the seeds give ${r.expected.join(" ")}.`)));
+    ...fill(gettext("%(roll)s by %(name)s: stored %(dice)s, the seeds give %(expected)s."), {
+      roll: h("a", { href: `#seq=${r.seq}` }, interpolate(gettext("Roll %(k)s"), { k: r.k })),
+      name: data.players[r.player] || playerNumber(r.player),
+      dice: r.dice.join(" "), expected: r.expected.join(" ") }))));
   result.dataset.state = commitmentOk && bad.length === 0 ? "ok" : "bad";
   result.dataset.verified = String(results.length - bad.length);
   button.disabled = false;

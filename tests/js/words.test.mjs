@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 import { waitingText, pollDelays } from "../../static/game/analysis_wait.js";
 import { costText } from "../../static/game/coach.js";
-import { endCard, ordinal, placeOf, plural } from "../../static/game/ending.js";
+import { endCard, ordinal, placeOf } from "../../static/game/ending.js";
 import { likelyRange, pct, standingLine } from "../../static/game/standings.js";
 
 const game = (players, totals, winners) => ({
@@ -44,9 +44,6 @@ test("places and ordinals", () => {
   assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 111].map(ordinal),
     ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "111th"]);
   assert.equal(placeOf([230, 250, 230], 2), 2); // a tie shares the better place
-  assert.equal(plural(1, "decision"), "1 decision");
-  assert.equal(plural(0, "blunder"), "0 blunders");
-  assert.equal(plural(2, "inaccuracy", "inaccuracies"), "2 inaccuracies");
 });
 
 test("the chances in words: to win, and the likely final score", () => {

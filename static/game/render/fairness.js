@@ -2,6 +2,7 @@
 // revealed, and every player's seed; a seated player may change theirs between games.
 
 import { h, replaceChildren } from "../dom.js";
+import { gettext } from "../i18n.js";
 import { status } from "../store.js";
 
 /** els: {commitmentLabel, commitment, revealedLabel, revealedRow, revealed, seeds, form,
@@ -12,7 +13,7 @@ export function renderFairness(state, els) {
   const running = g && !g.finished;
   const fair = g && g.fairness;
   if (fair && fair.daily) { // one seed for everyone's day, revealed when the day is over
-    els.commitmentLabel.textContent = "The day’s seed commitment (SHA-256), published before the day";
+    els.commitmentLabel.textContent = gettext("The day’s seed commitment (SHA-256), published before the day");
     els.commitment.textContent = fair.commitment;
     els.revealedLabel.hidden = true;
     els.revealedRow.hidden = true;
@@ -22,14 +23,14 @@ export function renderFairness(state, els) {
   }
   const commitment = running ? (fair ? fair.commitment : null) : state.room.commitment;
   els.commitmentLabel.textContent = running
-    ? "This game’s server seed commitment (SHA-256)"
-    : "Next game’s server seed commitment (SHA-256)";
+    ? gettext("This game’s server seed commitment (SHA-256)")
+    : gettext("Next game’s server seed commitment (SHA-256)");
   els.commitment.textContent = commitment || "—";
   const revealed = g && g.finished && fair && fair.server_seed;
   els.revealedLabel.hidden = !revealed;
   els.revealedRow.hidden = !revealed;
   if (revealed) {
-    els.revealedLabel.textContent = "Last game’s server seed (revealed)";
+    els.revealedLabel.textContent = gettext("Last game’s server seed (revealed)");
     els.revealed.textContent = fair.server_seed;
   }
   const rows = running && fair

@@ -2,6 +2,7 @@
 // turn time) and the notes that say what the room waits for.
 
 import { h } from "../dom.js";
+import { formatNumber, gettext, interpolate } from "../i18n.js";
 import { isConnected, isHost, myPlayer, status } from "../store.js";
 
 /** The join form (watchers only): shown while the room waits and has a free seat; it offers
@@ -18,7 +19,7 @@ export function renderJoin(state, join) {
     // A seat the host added between games: offer it too.
     const offered = new Set([...select.options].map((o) => Number(o.value)));
     for (const seat of [...free].sort((a, b) => a - b)) {
-      if (!offered.has(seat)) select.append(h("option", { value: String(seat) }, `Seat ${seat + 1}`));
+      if (!offered.has(seat)) select.append(h("option", { value: String(seat) }, interpolate(gettext("Seat %(number)s"), { number: seat + 1 })));
     }
   }
   // Between games too: a friend who came late takes a free seat for the rematch.
@@ -56,16 +57,18 @@ export function renderHostControls(state, els) {
   els.hostControls.hidden = els.start.hidden && els.rematch.hidden && !between;
   const minutes = (state.room.turn_time || 0) / 60;
   els.turnTimeNote.hidden = between || !minutes || st === "playing";
-  els.turnTimeNote.textContent = `Turn time: ${minutes} min; then the computer plays the turn.`;
+  els.turnTimeNote.textContent = interpolate(
+    gettext("Turn time: %(minutes)s min; then the computer plays the turn."),
+    { minutes: formatNumber(minutes, Number.isInteger(minutes) ? 0 : 1) });
   const note = els.waitingNote;
   if (st === "waiting") {
     note.hidden = false;
     note.textContent = host
-      ? "Invite friends with the room's link; start the game when everyone has a seat."
-      : "Waiting for the host to start the game…";
+      ? gettext("Invite friends with the room's link; start the game when everyone has a seat.")
+      : gettext("Waiting for the host to start the game…");
   } else if (st === "finished" && !host) {
     note.hidden = false;
-    note.textContent = "Anyone at the table can start a rematch in this room.";
+    note.textContent = gettext("Anyone at the table can start a rematch in this room.");
   } else {
     note.hidden = true;
   }

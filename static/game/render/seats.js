@@ -2,6 +2,7 @@
 // games, and how many watch.
 
 import { h, replaceChildren } from "../dom.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { isHost, playerOfSeat, seatOfPlayer, status } from "../store.js";
 
 /** actions: {seatCommand(type, fields)}. */
@@ -21,13 +22,15 @@ export function renderSeats(state, list, actions) {
     },
     h("span", { class: `dot ${!s.name ? "none" : away ? "off" : "on"}`, "aria-hidden": "true" }),
     h("span", { class: "seat-line" },
-      h("span", { class: "seat-name" }, s.name || "Free seat"),
-      s.seat === me ? h("span", { class: "tag tag-you" }, "you") : null,
-      s.host ? h("span", { class: "tag" }, "host") : null,
-      s.kind === "bot" ? h("span", { class: "tag" }, "computer") : null,
+      h("span", { class: "seat-name" }, s.name || gettext("Free seat")),
+      // Translators: a tag beside my own seat's name.
+      s.seat === me ? h("span", { class: "tag tag-you" }, gettext("you")) : null,
+      s.host ? h("span", { class: "tag" }, gettext("host")) : null,
+      s.kind === "bot" ? h("span", { class: "tag" }, gettext("computer")) : null,
       // A computer is always there: "here" is for people.
-      s.name && s.kind !== "bot" ? h("span", { class: "presence" }, away ? "away" : "here") : null,
-      isCurrent ? h("span", { class: "tag tag-turn" }, "to play") : null),
+      s.name && s.kind !== "bot"
+        ? h("span", { class: "presence" }, away ? gettext("away") : gettext("here")) : null,
+      isCurrent ? h("span", { class: "tag tag-turn" }, gettext("to play")) : null),
     h("span", { class: "seat-total" }, total !== null ? String(total) : ""),
     seatActions(state, s, away, actions));
   }));
@@ -42,22 +45,23 @@ function seatActions(state, s, away, actions) {
   const buttons = [];
   if (mine) {
     buttons.push(h("button", { type: "button", class: "btn btn-small seat-leave",
-      onclick: () => actions.seatCommand("leave_seat") }, "Leave seat"));
+      onclick: () => actions.seatCommand("leave_seat") }, gettext("Leave seat")));
   }
   if (isHost(state) && !mine && (!s.name || away || s.kind === "bot")) {
     if (s.kind !== "bot") {
       buttons.push(h("button", { type: "button", class: "btn btn-small seat-bot",
         onclick: () => actions.seatCommand("seat_bot", { seat: s.seat, level: "optimal" }) },
-      "Computer"));
+      gettext("Computer")));
     }
     if (state.room.seats.length > 1) {
       buttons.push(h("button", { type: "button", class: "btn btn-small seat-remove",
-        onclick: () => actions.seatCommand("remove_seat", { seat: s.seat }) }, "Remove"));
+        onclick: () => actions.seatCommand("remove_seat", { seat: s.seat }) }, gettext("Remove")));
     }
   }
   return buttons.length ? h("span", { class: "seat-actions" }, buttons) : null;
 }
 
 export function renderWatchers(state, el) {
-  el.textContent = `${state.room.watchers || 0} watching`;
+  const count = state.room.watchers || 0;
+  el.textContent = interpolate(ngettext("%(count)s watching", "%(count)s watching", count), { count });
 }

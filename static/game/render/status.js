@@ -1,6 +1,7 @@
 // What the page says about itself: the connection, the last error, a computer getting ready.
 
 import { h, replaceChildren } from "../dom.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 
 /** How long an error stays on screen. */
 export const ERROR_MS = 8000;
@@ -14,17 +15,20 @@ export function renderConnection(state, el, actions) {
   el.dataset.drawn = key;
   el.dataset.state = status;
   replaceChildren(el);
-  if (status === "connecting") el.append("Connecting…");
-  else if (status === "reconnecting") el.append("Reconnecting…");
-  else if (status === "open") el.append("Connected");
-  else if (status === "back") el.append("Back online — the game is up to date.");
+  if (status === "connecting") el.append(gettext("Connecting…"));
+  else if (status === "reconnecting") el.append(gettext("Reconnecting…"));
+  else if (status === "open") el.append(gettext("Connected"));
+  else if (status === "back") el.append(gettext("Back online — the game is up to date."));
   else if (status === "lost") {
-    const secs = Math.max(1, Math.round(retryInMs / 1000));
-    el.append(liveAway
-      ? `Connection to the live room lost — retrying in ${secs}\u00a0s. The game is safe. `
-      : `Connection lost — trying again in ${secs}\u00a0s. `,
+    const seconds = Math.max(1, Math.round(retryInMs / 1000));
+    el.append(interpolate(liveAway
+      ? ngettext("Connection to the live room lost — retrying in %(seconds)s\u00a0s. The game is safe.",
+        "Connection to the live room lost — retrying in %(seconds)s\u00a0s. The game is safe.", seconds)
+      : ngettext("Connection lost — trying again in %(seconds)s\u00a0s.",
+        "Connection lost — trying again in %(seconds)s\u00a0s.", seconds), { seconds }),
+      " ",
       h("button", { type: "button", class: "link-button", onclick: actions.retryNow },
-        "Reconnect now"));
+        gettext("Reconnect now")));
   }
 }
 
@@ -40,6 +44,6 @@ export function renderPreparing(state, el) {
   const p = state.preparing;
   el.hidden = !p;
   if (!p) return;
-  el.textContent = `${p.name} is getting ready (${p.percent}\u00a0%): `
-    + "its strategy table is built once, the first time it plays.";
+  el.textContent = interpolate(gettext("%(name)s is getting ready (%(percent)s\u00a0%): its strategy table is built once, the first time it plays."),
+    { name: p.name, percent: p.percent });
 }

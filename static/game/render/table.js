@@ -4,6 +4,7 @@
 
 import { costText } from "../coach.js";
 import { h, replaceChildren } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
 import { bonusHelp, boxHelp } from "../help.js";
 import { slotLabel } from "../labels.js";
 import { RULESET, parseSlot, slotName } from "../ruleset.js";
@@ -47,8 +48,9 @@ export function renderCards(state, els, ui) {
   if (forbidden.length) {
     const allowed = g.options.filter((o) => o.allowed)
       .map((o) => slotLabel(o.box, o.column, columns));
-    els.jokerNote.textContent = `Joker rule: this Yahtzee may only go in ${allowed.join(", ")}; `
-      + "boxes marked ✕ are not allowed.";
+    els.jokerNote.textContent = interpolate(
+      gettext("Joker rule: this Yahtzee may only go in %(boxes)s; boxes marked ✕ are not allowed."),
+      { boxes: allowed.join(", ") });
   }
   const shown = state.column === null || state.column === undefined
     ? [...Array(columns).keys()] : [state.column];
@@ -85,7 +87,8 @@ function renderSwitcher(state, switcher, columns, onColumn) {
     type: "button", class: "switch",
     "aria-pressed": String(c === "all" ? state.column === null : state.column === c),
     onclick: () => onColumn(c === "all" ? null : c),
-  }, c === "all" ? "All" : `Col. ${c + 1} ×${c + 1}`)));
+  }, c === "all" ? gettext("All")
+    : interpolate(gettext("Col. %(column)s ×%(multiplier)s"), { column: c + 1, multiplier: c + 1 }))));
 }
 
 /** Practice rooms: each box I may score shows what it is worth; the hint marks the best
