@@ -10,8 +10,9 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
-from . import services
+from . import services, translated
 from .clients import client_address
 from .players import current_player, forget_player, use_player
 
@@ -22,7 +23,7 @@ class AccountAdapter(DefaultAccountAdapter):
             name = services.clean_account_name(username) if not shallow \
                 else services.clean_nickname(username)
         except services.ServiceError as exc:
-            raise forms.ValidationError(exc.message, code=exc.code) from exc
+            raise forms.ValidationError(translated.message(exc), code=exc.code) from exc
         return super().clean_username(name, shallow=shallow)
 
     def get_client_ip(self, request: HttpRequest) -> str:
@@ -39,5 +40,5 @@ class AccountAdapter(DefaultAccountAdapter):
         forget_player(request)
 
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
-        context.setdefault("site_name", "Yahtzee with friends")
+        context.setdefault("site_name", _("Yahtzee with friends"))
         super().send_mail(template_prefix, email, context)

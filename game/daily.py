@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from .models import DailyAttempt, DailyChallenge, Player, Seat
 
@@ -56,7 +58,7 @@ def _rows(attempts: QuerySet[DailyAttempt], me: Player | None, limit: int | None
         found = found[:limit]
     profile = reverse("game:profile", args=["-"]).removesuffix("-/")
     game = reverse("game:game_detail", args=[0]).removesuffix("0/")
-    return [Row(1 + i, name or "Player", f"{profile}{public_id}/", final,
+    return [Row(1 + i, name or pgettext("player", "Player"), f"{profile}{public_id}/", final,
                 "…" if loss is None else f"{loss:.1f}", f"{game}{game_id}/",
                 me is not None and pid == me.pk)
             for i, (pid, name, public_id, final, loss, game_id) in enumerate(found)]
@@ -129,9 +131,13 @@ def share_text(attempt: DailyAttempt, par: int | None, url: str) -> str:
     Nothing of the dice."""
     day = attempt.challenge
     squares = "".join(SQUARES.get(g, "⬜") for g in attempt.turn_grades)
-    par_text = f" · par {par}" if par is not None else ""
-    return (f"Daily {day.get_rules_display()} {day.day.isoformat()}: {attempt.final}{par_text}\n"
-            f"{squares}\n{url}")
+    values = {"rules": day.get_rules_display(), "day": day.day.isoformat(),
+              "score": attempt.final, "par": par}
+    # Translators: the first line of a daily challenge's shared result ("Daily Yatzy
+    # 2025-03-01: 251 · par 240"); the day stays written YYYY-MM-DD.
+    line = (_("Daily %(rules)s %(day)s: %(score)s · par %(par)s") if par is not None
+            else _("Daily %(rules)s %(day)s: %(score)s")) % values
+    return f"{line}\n{squares}\n{url}"
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,10 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import daily, services
+from . import daily, services, translated
 from .models import DailyChallenge
 from .players import acting_player, current_player
 from .presenters import profile as charts
@@ -56,7 +57,7 @@ def play(request: HttpRequest, rules: str) -> HttpResponse:
         player = acting_player(request)
         attempt = start_attempt(player, guest, rules)
     except services.ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, translated.message(exc))
         return redirect("game:daily")
     if attempt.final is not None:
         return redirect("game:daily_day", rules=rules, day=attempt.challenge.day.isoformat())
@@ -91,7 +92,8 @@ def day_page(request: HttpRequest, rules: str, day: str) -> HttpResponse:
     attempt = daily.attempt_of(challenge, me)
     over = challenge.is_over(today)
     if not over and (attempt is None or attempt.final is None):
-        messages.info(request, "Today's results are shown once you have played it to the end.")
+        messages.info(request,
+                      _("Today's results are shown once you have played it to the end."))
         return redirect("game:daily")
     scores = daily.scores(challenge)
     url = request.build_absolute_uri(

@@ -6,14 +6,31 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from . import services
+from . import services, translated
 from .ai.actions import LEVELS
-from .models import CODE_ALPHABET, CODE_LENGTH, NICKNAME_MAX, ROOM_NAME_MAX, RULES_CHOICES, Room
+from .models import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    LEVEL_LABELS,
+    NICKNAME_MAX,
+    ROOM_NAME_MAX,
+    RULES_CHOICES,
+    Room,
+)
 from .rules import MAX_PLAYERS
 from .rules.fairness import CLIENT_SEED_MAX
 
-SEAT_CHOICES = [("human", "A person")] + [(level, f"Computer — {level}") for level in LEVELS]
+#: A seat's choices in the lobby: a person, or a computer player of each level.
+SEAT_CHOICES = [
+    ("human", pgettext_lazy("seat", "A person")),
+    ("easy", pgettext_lazy("seat", "Computer — easy")),
+    ("medium", pgettext_lazy("seat", "Computer — medium")),
+    ("optimal", pgettext_lazy("seat", "Computer — optimal")),
+]
+assert [level for level, _label in SEAT_CHOICES[1:]] == list(LEVELS)
 
 
 def _validated(clean: Callable[[str], str], value: str) -> str:
@@ -21,17 +38,17 @@ def _validated(clean: Callable[[str], str], value: str) -> str:
     try:
         return clean(value)
     except services.ServiceError as exc:
-        raise forms.ValidationError(exc.message) from None
+        raise forms.ValidationError(translated.message(exc)) from None
 
 
 def dice_seed_field() -> forms.CharField:
     """Your own input to the dice (docs/fairness.md); the page fills in a random one."""
     return forms.CharField(
-        max_length=CLIENT_SEED_MAX, required=False, label="Dice seed", strip=False,
+        max_length=CLIENT_SEED_MAX, required=False, label=gettext_lazy("Dice seed"), strip=False,
         widget=forms.TextInput(attrs={"class": "dice-seed", "autocomplete": "off",
                                       "spellcheck": "false"}),
-        help_text="Optional: your share of the dice's randomness, any text; after the game "
-                  "anyone can check every roll with it.")
+        help_text=gettext_lazy("Optional: your share of the dice's randomness, any text; after "
+                               "the game anyone can check every roll with it."))
 
 
 def _clean_dice_seed(form: forms.Form) -> str:
@@ -45,7 +62,8 @@ def nickname_field(*, required: bool = True, css_class: str = "") -> forms.CharF
     attrs = {"autocomplete": "nickname", "spellcheck": "false"}
     if css_class:
         attrs["class"] = css_class
-    return forms.CharField(max_length=NICKNAME_MAX, label="Your name", required=required,
+    return forms.CharField(max_length=NICKNAME_MAX, label=gettext_lazy("Your name"),
+                           required=required,
                            widget=forms.TextInput(attrs=attrs))
 
 
@@ -53,20 +71,23 @@ class CreateRoomForm(forms.Form):
     """The lobby's "Play with friends": a name is all it needs; the rest are options."""
 
     nickname = nickname_field(required=False)
-    name = forms.CharField(max_length=ROOM_NAME_MAX, label="Room name", required=False,
-                           help_text="Optional: “Your name’s table” if you leave it empty.")
-    rules = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="yahtzee")
+    name = forms.CharField(
+        max_length=ROOM_NAME_MAX, label=gettext_lazy("Room name"), required=False,
+        help_text=gettext_lazy("Optional: “Your name’s table” if you leave it empty."))
+    rules = forms.ChoiceField(choices=RULES_CHOICES, label=gettext_lazy("Rules"),
+                              initial="yahtzee")
     seats = forms.TypedChoiceField(
         coerce=int, choices=[(n, str(n)) for n in range(1, MAX_PLAYERS + 1)], initial=2,
-        label="Seats")
+        label=gettext_lazy("Seats"))
     practice = forms.BooleanField(
-        required=False, label="Practice room",
-        help_text="A coach shows what each choice is worth and asks before a costly one. "
-                  "Everyone will see that hints were on.")
+        required=False, label=gettext_lazy("Practice room"),
+        help_text=gettext_lazy("A coach shows what each choice is worth and asks before a "
+                               "costly one. Everyone will see that hints were on."))
     chances = forms.ChoiceField(
         choices=Room.Chances.choices, initial=Room.Chances.AUTO, required=False,
-        label="Chances to win shown to players",
-        help_text="Watchers see them, so “Never” only hides them: a player can also watch.")
+        label=gettext_lazy("Chances to win shown to players"),
+        help_text=gettext_lazy("Watchers see them, so “Never” only hides them: a player can "
+                               "also watch."))
     dice_seed = dice_seed_field()
 
     def __init__(self, *args, **kwargs) -> None:
@@ -74,7 +95,8 @@ class CreateRoomForm(forms.Form):
         super().__init__(*args, **kwargs)
         for i in range(MAX_PLAYERS):
             self.fields[f"seat_{i}"] = forms.ChoiceField(
-                choices=SEAT_CHOICES, initial="human", required=False, label=f"Seat {i + 1}")
+                choices=SEAT_CHOICES, initial="human", required=False,
+                label=_("Seat %(number)d") % {"number": i + 1})
 
     def option_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("name", "rules", "seats", "practice", "chances")]
@@ -102,9 +124,10 @@ class CreateRoomForm(forms.Form):
                 services.SeatSpec(None if k == "human" else k) for k in kinds]
             # Computers alone make a game to watch; with a seat for a person, it is yours.
             if "human" in kinds and not data.get("nickname") and "nickname" not in self.errors:
-                self.add_error("nickname", "Your name, please: it goes on your seat.")
+                self.add_error("nickname", _("Your name, please: it goes on your seat."))
             elif data.get("nickname") and "human" not in kinds:
-                self.add_error("nickname", "Every seat is a computer: leave a seat for a person.")
+                self.add_error("nickname",
+                               _("Every seat is a computer: leave a seat for a person."))
         return data
 
 
@@ -120,7 +143,8 @@ class JoinForm(forms.Form):
         kwargs.setdefault("auto_id", "join_%s")
         super().__init__(*args, **kwargs)
         self.free_seats = [s.index for s in room.seats.order_by("index") if s.is_free]
-        self.fields["seat"].choices = [(i, f"Seat {i + 1}") for i in self.free_seats]
+        self.fields["seat"].choices = [(i, _("Seat %(number)d") % {"number": i + 1})
+                                       for i in self.free_seats]
 
     def clean_nickname(self) -> str:
         return _validated(services.clean_nickname, self.cleaned_data["nickname"])
@@ -132,9 +156,10 @@ class JoinForm(forms.Form):
 class PlayComputerForm(forms.Form):
     """The lobby's one-click game: nothing to type, sensible defaults."""
 
-    rules = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="yahtzee")
-    level = forms.ChoiceField(choices=[(level, level.capitalize()) for level in LEVELS],
-                              label="Computer", initial="medium")
+    rules = forms.ChoiceField(choices=RULES_CHOICES, label=gettext_lazy("Rules"),
+                              initial="yahtzee")
+    level = forms.ChoiceField(choices=list(LEVEL_LABELS.items()),
+                              label=gettext_lazy("Computer"), initial="medium")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # Ids of its own: the lobby shows this form beside the create-room form, whose fields
@@ -150,15 +175,17 @@ class JoinByCodeForm(forms.Form):
         kwargs.setdefault("auto_id", "code_%s")
         super().__init__(*args, **kwargs)
 
-    code = forms.CharField(max_length=200, label="Room code",
-                           help_text="The 8 letters after /r/ in the link, or the whole link.")
+    code = forms.CharField(
+        max_length=200, label=gettext_lazy("Room code"),
+        help_text=gettext_lazy("The 8 letters after /r/ in the link, or the whole link."))
 
     def clean_code(self) -> str:
         raw = self.cleaned_data["code"].strip()
         code = raw.rstrip("/").rsplit("/r/", 1)[-1].split("/")[0].strip().lower()
         if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
             raise forms.ValidationError(
-                f"A room code is {CODE_LENGTH} letters and digits, like k3x9qpab.")
+                _("A room code is %(length)d letters and digits, like k3x9qpab.")
+                % {"length": CODE_LENGTH})
         if not Room.objects.filter(code=code).exists():
-            raise forms.ValidationError(f"No room has the code {code}.")
+            raise forms.ValidationError(_("No room has the code %(code)s.") % {"code": code})
         return code

@@ -13,13 +13,21 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .ai.actions import LEVELS
 from .rules import RULESETS
 from .rules.fairness import CLIENT_SEED_MAX, commitment
 
-RULES_CHOICES = [(r.name, r.title) for r in RULESETS.values()]
-BOT_LEVEL_CHOICES = [(level, level.title()) for level in LEVELS]
+# The titles are marked for the catalogs with the context "ruleset" in game.translated.
+RULES_CHOICES = [(r.name, pgettext_lazy("ruleset", r.title)) for r in RULESETS.values()]
+#: The computer players' levels as people read them.
+LEVEL_LABELS = {"easy": pgettext_lazy("computer level", "Easy"),
+                "medium": pgettext_lazy("computer level", "Medium"),
+                "optimal": pgettext_lazy("computer level", "Optimal")}
+assert tuple(LEVEL_LABELS) == LEVELS
+BOT_LEVEL_CHOICES = list(LEVEL_LABELS.items())
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no look-alikes (0/o, 1/l/i)
 CODE_LENGTH = 8  # 31**8 ≈ 8.5e11: not guessable by walking the lobby-less URL space
 ROOM_NAME_MAX = 60
@@ -85,9 +93,9 @@ def new_room_code() -> str:
 
 class Room(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        WAITING = "waiting", pgettext_lazy("room status", "Waiting")
+        PLAYING = "playing", pgettext_lazy("room status", "Playing")
+        FINISHED = "finished", pgettext_lazy("room status", "Finished")
 
     code = models.CharField(max_length=16, unique=True, default=new_room_code, editable=False)
     name = models.CharField(max_length=ROOM_NAME_MAX)
@@ -103,9 +111,9 @@ class Room(models.Model):
     practice = models.BooleanField(default=False)
 
     class Chances(models.TextChoices):
-        AUTO = "auto", "With computer players"
-        ON = "on", "Always"
-        OFF = "off", "Never"
+        AUTO = "auto", gettext_lazy("With computer players")
+        ON = "on", pgettext_lazy("chances shown", "Always")
+        OFF = "off", pgettext_lazy("chances shown", "Never")
 
     #: Whether the players see each other's chances to win (watchers always do).
     chances = models.CharField(max_length=4, choices=Chances.choices, default=Chances.AUTO)
@@ -146,8 +154,8 @@ class Room(models.Model):
 
 class Seat(models.Model):
     class Kind(models.TextChoices):
-        HUMAN = "human", "Human"
-        BOT = "bot", "Computer"
+        HUMAN = "human", pgettext_lazy("seat kind", "Human")
+        BOT = "bot", pgettext_lazy("seat kind", "Computer")
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -193,8 +201,8 @@ class Seat(models.Model):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        PLAYING = "playing", pgettext_lazy("game status", "Playing")
+        FINISHED = "finished", pgettext_lazy("game status", "Finished")
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="games")
     rules = models.CharField(max_length=16, choices=RULES_CHOICES)
@@ -247,17 +255,26 @@ class Game(models.Model):
         if not scores:
             return ""
         if len(scores) == 1:
-            return f"{scores[0][0]} scored {scores[0][1]}"
+            return _("%(name)s scored %(points)s") % {"name": scores[0][0],
+                                                       "points": scores[0][1]}
         winners = self.winner_names
         if len(winners) > 1:
-            tied = f"{', '.join(winners[:-1])} and {winners[-1]} tied on {scores[0][1]}"
-            others = [f"{name} {total}" for name, total in scores[len(winners):]]
-            return tied + (f"; {', '.join(others)}" if others else "")
+            names = _("%(names)s and %(last)s") % {"names": ", ".join(winners[:-1]),
+                                                   "last": winners[-1]}
+            others = ", ".join(f"{name} {total}" for name, total in scores[len(winners):])
+            if others:
+                # Translators: the others' scores follow, "Cy 120, Dee 98".
+                return _("%(names)s tied on %(points)s; %(others)s") % {
+                    "names": names, "points": scores[0][1], "others": others}
+            return _("%(names)s tied on %(points)s") % {"names": names, "points": scores[0][1]}
         if len(scores) == 2:
             (first, high), (second, low) = scores
-            return f"{first} beat {second} {high} to {low}"
+            return _("%(winner)s beat %(loser)s %(high)s to %(low)s") % {
+                "winner": first, "loser": second, "high": high, "low": low}
         rest = ", ".join(f"{name} {total}" for name, total in scores[1:])
-        return f"{scores[0][0]} won with {scores[0][1]}; {rest}"
+        # Translators: the others' scores follow, "Bea 165, Cy 120".
+        return _("%(winner)s won with %(points)s; %(others)s") % {
+            "winner": scores[0][0], "points": scores[0][1], "others": rest}
 
     @property
     def final_scores(self) -> list[tuple[str, int]]:
@@ -269,10 +286,10 @@ class GameEvent(models.Model):
     """One event of a game, stored before it is broadcast; rows are never changed or deleted."""
 
     class By(models.TextChoices):
-        HUMAN = "human", "Human"
-        BOT = "bot", "Bot"
-        AUTOPLAY = "autoplay", "Autoplay (player away)"
-        SYSTEM = "system", "System"
+        HUMAN = "human", pgettext_lazy("move by", "Human")
+        BOT = "bot", pgettext_lazy("move by", "Bot")
+        AUTOPLAY = "autoplay", pgettext_lazy("move by", "Autoplay (player away)")
+        SYSTEM = "system", pgettext_lazy("move by", "System")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()

@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import profiles, services
@@ -52,7 +53,8 @@ def leaderboard(request: HttpRequest, rules: str) -> HttpResponse:
     me = current_player(request)
     week_start = timezone.now() - WEEK
     boards = []
-    for key, title, since in (("week", "This week", week_start), ("all", "All time", None)):
+    for key, title, since in (("week", _("This week"), week_start),
+                              ("all", _("All time"), None)):
         boards.append({"key": key, "title": title,
                        "rows": profiles.leaderboard(rules, since),
                        "mine": profiles.place_of(me, rules, since) if me else None})

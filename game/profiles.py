@@ -13,11 +13,17 @@ from datetime import datetime
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, Max, Min, Sum
+from django.utils.translation import pgettext_lazy
 
 from . import ratings
 from .ai.review import GRADES
 from .models import GameResult, Player, PlayerRating
 from .rules import RULESETS
+
+#: A computer opponent's name on a profile, by its level.
+COMPUTER_RIVALS = {"easy": pgettext_lazy("rival", "Computer (easy)"),
+                   "medium": pgettext_lazy("rival", "Computer (medium)"),
+                   "optimal": pgettext_lazy("rival", "Computer (optimal)")}
 
 GAMES_PER_PAGE = 20
 #: The trend shows this many of a player's latest games in a ruleset.
@@ -130,7 +136,8 @@ def head_to_head(player: Player, limit: int = HEAD_TO_HEAD_SIZE) -> list[Rival]:
             key = f"p{player_id}"
             ids[key] = player_id
         elif bot_level:
-            key, name = f"b{bot_level}", f"Computer ({bot_level})"
+            key, name = f"b{bot_level}", str(COMPUTER_RIVALS.get(bot_level,
+                                                                 f"Computer ({bot_level})"))
         else:  # a guest from before player records: nobody to follow
             continue
         rival = rivals.setdefault(key, Rival(name=name, player=None))

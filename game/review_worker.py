@@ -79,7 +79,8 @@ def _try(game_id: int, seq: int) -> dict[str, Any]:
     try:
         return tried_view(tried_decision(game_id, seq))
     except NoOptions as exc:
-        return {"error": exc.code, "message": exc.message}
+        return {"error": exc.code, "message": exc.message, "template": exc.template,
+                "params": exc.params}
     finally:
         connections.close_all()
 

@@ -7,8 +7,10 @@ docs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from django.utils.translation import gettext_noop
 
 from .models import TURN_TIMES, Room
 
@@ -18,20 +20,22 @@ class Option:
     kind: type  # what a client sends: int (never a bool) or str
     choices: tuple[Any, ...]
     #: The ``bad_message`` sentence for a value of the wrong type, and the ``bad_option`` one
-    #: for a value not in ``choices``.
+    #: for a value not in ``choices`` (templates for ``CodedError``, filled with ``params``).
     wrong_type: str
     not_a_choice: str
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 OPTIONS: dict[str, Option] = {
     "turn_time": Option(
-        int, TURN_TIMES, "turn_time must be a whole number of seconds (0: off).",
-        "The turn time is 0 (off) or one of "
-        + ", ".join(str(t) for t in TURN_TIMES if t) + " seconds."),
+        int, TURN_TIMES, gettext_noop("turn_time must be a whole number of seconds (0: off)."),
+        gettext_noop("The turn time is 0 (off) or one of %(choices)s seconds."),
+        {"choices": ", ".join(str(t) for t in TURN_TIMES if t)}),
     # Whether players see the standings (watchers always do): "auto", with computer players.
     "chances": Option(
-        str, tuple(Room.Chances.values), 'chances must be "auto", "on" or "off".',
-        'Chances are shown to players "auto" (with computer players), "on" or "off".'),
+        str, tuple(Room.Chances.values), gettext_noop('chances must be "auto", "on" or "off".'),
+        gettext_noop('Chances are shown to players "auto" (with computer players), "on" or '
+                     '"off".')),
 }
 
 

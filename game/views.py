@@ -14,10 +14,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.decorators import decorator_from_middleware
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from . import review_worker, selectors, services
+from . import review_worker, selectors, services, translated
 from .ai.triple import ENDGAME_OPEN
 from .clients import client_address
 from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
@@ -29,6 +30,7 @@ from .presenters.replay import replay_data
 from .presenters.review import review_view
 from .rules import MAX_PLAYERS, RULESETS, get_ruleset
 from .rules.dice import DICE_COUNT
+from .selectors.decisions import NoOptions
 from .services.daily import utc_today
 
 LOBBY_LIMIT = 20
@@ -67,7 +69,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 seats=data["seat_specs"], player=player, dice_seed=data["dice_seed"],
                 practice=data["practice"], chances=data["chances"] or "auto")
         except services.ServiceError as exc:
-            form.add_error(None, exc.message)
+            form.add_error(None, translated.message(exc))
         else:
             if data["nickname"] and player.name != data["nickname"]:  # it follows them
                 services.rename_player(player, data["nickname"])
@@ -98,7 +100,8 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     """One click: a room with the visitor (no name needed) and a computer player, started."""
     form = PlayComputerForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose the rules and the computer's strength from the lists.")
+        messages.error(request,
+                       _("Choose the rules and the computer's strength from the lists."))
         return redirect("game:lobby")
     try:
         guest = _guest_within_limit(request, "create_room")
@@ -107,7 +110,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
             guest, nickname=player.name, rules=form.cleaned_data["rules"],
             level=form.cleaned_data["level"], player=player)
     except services.ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, translated.message(exc))
         return redirect("game:lobby")
     return redirect(room)
 
@@ -137,7 +140,7 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "invite_qr": invite_qr_svg(invite_url),
         "is_host": bool(guest) and guest == room.host_key,
         "rulesets": RULESETS.values(),
-        "ruleset": get_ruleset(room.rules).to_dict(),
+        "ruleset": translated.ruleset_data(room.rules),
         "turn_times": TURN_TIMES,
         "max_seats": MAX_PLAYERS,
         "dice_count": DICE_COUNT,
@@ -168,7 +171,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             services.take_seat(code, guest, form.cleaned_data["nickname"],
                                form.cleaned_data["seat"], form.cleaned_data["dice_seed"], player)
         except services.ServiceError as exc:
-            form.add_error(None, exc.message)
+            form.add_error(None, translated.message(exc))
         else:
             if player.name != form.cleaned_data["nickname"]:  # the name follows them
                 services.rename_player(player, form.cleaned_data["nickname"])
@@ -194,9 +197,10 @@ def set_name(request: HttpRequest) -> HttpResponse:
         player = acting_player(request)  # a disabled player is refused here
         services.rename_player(player, name)
     except services.ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, translated.message(exc))
     else:
-        messages.success(request, f"You are {player.name} on this browser.")
+        messages.success(request,
+                         _("You are %(name)s on this browser.") % {"name": player.name})
     return redirect(back)
 
 
@@ -219,10 +223,11 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     analysis of its decisions once there is one."""
     game = Game.objects.select_related("room", "daily").filter(pk=pk).first()
     if game is not None and _daily_hidden(request, game):
-        messages.info(request, "A daily challenge's games are shown once its day is over.")
+        messages.info(request, _("A daily challenge's games are shown once its day is over."))
         return redirect("game:daily")
     if game is None:  # a stale or mistyped review link: the lobby, which lists the games
-        messages.info(request, f"There is no game {pk}; here are the games being played.")
+        messages.info(request, _("There is no game %(game)s; here are the games being played.")
+                      % {"game": pk})
         return redirect("game:lobby")
     ruleset = get_ruleset(game.rules)
     events = list(game.events.order_by("seq"))
@@ -230,7 +235,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "game": game,
         "ruleset": ruleset,
-        "ruleset_data": ruleset.to_dict(),
+        "ruleset_data": translated.ruleset_data(ruleset),
         "replay": replay_data(events),
         "analysis": review_view(stored) if game.status == Game.Status.FINISHED else None,
         "standings": sorted(
@@ -268,19 +273,21 @@ def game_try(request: HttpRequest, pk: int, seq: int) -> JsonResponse:
         services.check_rate_limit("try_decision", session=f"player{player.pk}" if player else "",
                                   address=client_address(request))
     except services.ServiceError as exc:
-        return _try_error(exc.code, exc.message)
+        return _try_error(exc.code, translated.message(exc))
     game = Game.objects.select_related("daily").filter(pk=pk).first()
     if game is not None and _daily_hidden(request, game):  # its positions are the day's tape
-        return _try_error("no_game", "A daily challenge's games are shown once its day is over.")
+        return _try_error("no_game",
+                          _("A daily challenge's games are shown once its day is over."))
     key = f"try:{pk}:{seq}"
     found = cache.get(key)
     if found is None:
         try:
             found = review_worker.submit_try(pk, seq).result(timeout=TRY_WAIT)
         except (FutureTimeout, BrokenProcessPool):  # a worker replaced on the next ask
-            return _try_error("busy", "The analysis is busy; try again in a moment.")
-        if "error" in found:
-            return _try_error(found["error"], found["message"])
+            return _try_error("busy", _("The analysis is busy; try again in a moment."))
+        if "error" in found:  # its sentence is translated here, the worker has no language
+            return _try_error(found["error"], translated.message(
+                NoOptions(found["error"], found["template"], found["params"])))
         cache.set(key, found, timeout=TRY_KEPT)
     return JsonResponse(found)
 

@@ -618,6 +618,20 @@ class DecisionOptions:
         return 0.0 if loss < NOISE else loss
 
 
+class NoDecision(ValueError):
+    """A move that carries no decision to value: its English sentence, and the ``template`` and
+    ``params`` the game's page translates it from (this package imports no Django)."""
+
+    def __init__(self, template: str, params: dict[str, Any]) -> None:
+        super().__init__(template % params)
+        self.template, self.params = template, params
+
+
+def gettext_noop(message: str) -> str:
+    """``message`` unchanged: marks it for the catalogs (xgettext extracts the calls)."""
+    return message
+
+
 def decision_options(events: Sequence[Event], seq: int,
                      seqs: Sequence[int] | None = None) -> DecisionOptions:
     """The options of the decision carried by the event of ``seq`` (a re-roll: the hold; a
@@ -636,7 +650,7 @@ def decision_options(events: Sequence[Event], seq: int,
         if i:  # the first made the game
             game.apply(event)
     else:
-        raise ValueError(f"This game has no move {seq}.")
+        raise NoDecision(gettext_noop("This game has no move %(seq)s."), {"seq": seq})
     columns = game.ruleset.columns
     chosen: Option
     if isinstance(event, Rolled) and event.roll > 1 and game.dice is not None:
@@ -644,7 +658,8 @@ def decision_options(events: Sequence[Event], seq: int,
     elif isinstance(event, Scored) and game.dice is not None:
         kind, chosen = "box", Slot(event.box, event.column).name(columns)
     else:
-        raise ValueError(f"Move {seq} is not a decision (a re-roll or a score).")
+        raise NoDecision(gettext_noop("Move %(seq)s is not a decision (a re-roll or a score)."),
+                         {"seq": seq})
     player = game.current_player
     assert player is not None  # a decision is made in a game being played
     val = (TripleValuation if columns > 1 else ExactValuation)(game, None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import segno
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 
 def invite_qr_svg(url: str) -> SafeString:
@@ -12,6 +13,6 @@ def invite_qr_svg(url: str) -> SafeString:
     of 4 modules, so phones read it in either colour theme)."""
     code = segno.make(url, error="m", micro=False)
     svg = code.svg_inline(scale=1, border=4, dark="#000", light="#fff", svgclass="qr-code",
-                          lineclass=None, omitsize=True, title="QR code of the invite link")
+                          lineclass=None, omitsize=True, title=_("QR code of the invite link"))
     # segno writes only its own elements and the escaped title: safe to insert as markup.
     return mark_safe(svg)  # noqa: S308

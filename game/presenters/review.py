@@ -38,16 +38,35 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import npgettext
+
 from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION, DecisionOptions, grade
 from ..ai.triple import ENDGAME_OPEN
 
 #: Tom Verhoeff's proficiency-test reading of the mean loss per decision.
 EXPERT_MEAN_LOSS = 0.2
 
-#: Each grade's name, for one decision and for several.
+#: Each grade's name, for one decision and for several (``grade_label``).
 GRADE_LABELS = {"best": ("best", "best"), "good": ("good", "good"),
                 "inaccuracy": ("inaccuracy", "inaccuracies"), "mistake": ("mistake", "mistakes"),
                 "blunder": ("blunder", "blunders")}
+
+
+def grade_label(grade: str, count: int) -> str:
+    """A grade's name for ``count`` decisions, in the active language ("3 mistakes")."""
+    # The catalogs' copies of GRADE_LABELS (ngettext needs its strings written out).
+    if grade == "best":
+        return npgettext("grade", "best", "best", count)
+    if grade == "good":
+        return npgettext("grade", "good", "good", count)
+    if grade == "inaccuracy":
+        return npgettext("grade", "inaccuracy", "inaccuracies", count)
+    if grade == "mistake":
+        return npgettext("grade", "mistake", "mistakes", count)
+    if grade == "blunder":
+        return npgettext("grade", "blunder", "blunders", count)
+    return GRADE_LABELS[grade][count != 1]
 
 
 def review_view(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -77,13 +96,15 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
     mean = player["mean_loss"]
     # The chain as the page writes it, one term a row: start, ± luck, − loss [± drift], = final.
     terms = [
-        {"label": "An empty card is worth, on average", "op": "", "value": _points(
+        {"label": _("An empty card is worth, on average"), "op": "", "value": _points(
             player["expected_start"])},
-        {"label": "Luck of the dice", **_signed(player["luck"])},
-        {"label": "Points lost to the decisions", "op": "−", "value": _points(player["loss"])},
+        {"label": _("Luck of the dice"), **_signed(player["luck"])},
+        {"label": _("Points lost to the decisions"), "op": "−",
+         "value": _points(player["loss"])},
     ]
     if not exact:
-        terms.append({"label": "Correction of the estimate (below)", **_signed(player["drift"])})
+        terms.append({"label": _("Correction of the estimate (below)"),
+                      **_signed(player["drift"])})
     return {
         "terms": terms,
         "name": player["name"],
@@ -97,7 +118,7 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
         "mean_loss": mean if decisions else None,
         "expert": bool(decisions) and mean < EXPERT_MEAN_LOSS,
         "grades": [{"grade": g, "symbol": SYMBOLS[g], "count": player["grades"][g],
-                    "label": GRADE_LABELS[g][player["grades"][g] != 1]} for g in GRADES],
+                    "label": grade_label(g, player["grades"][g])} for g in GRADES],
         "autoplay_decisions": player["autoplay_decisions"],
         "autoplay_loss": player["autoplay_loss"],
     }
@@ -123,12 +144,12 @@ def _chance_chain(chain: Mapping[str, float] | None) -> list[dict[str, str]] | N
         return {"op": "−" if round(100 * x, 1) < 0 else "+", "value": pp(x)}
 
     return [
-        {"label": "Chance to win before the game", "op": "", "value": pp(chain["start"])},
-        {"label": "Luck of the dice (everyone’s)", **signed(chain["luck"])},
-        {"label": "Lost to their own decisions", "op": "−", "value": pp(chain["loss"])},
-        {"label": "The others’ decisions", **signed(chain["others"])},
-        {"label": "Each turn played to win (the model)", **signed(chain["drift"])},
-        {"label": "Outcome (won 100, lost 0)", "op": "=", "value": pp(chain["final"])},
+        {"label": _("Chance to win before the game"), "op": "", "value": pp(chain["start"])},
+        {"label": _("Luck of the dice (everyone’s)"), **signed(chain["luck"])},
+        {"label": _("Lost to their own decisions"), "op": "−", "value": pp(chain["loss"])},
+        {"label": _("The others’ decisions"), **signed(chain["others"])},
+        {"label": _("Each turn played to win (the model)"), **signed(chain["drift"])},
+        {"label": _("Outcome (won 100, lost 0)"), "op": "=", "value": pp(chain["final"])},
     ]
 
 

@@ -6,13 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from django.utils.translation import pgettext, pgettext_lazy
+
 from ..models import Game
 from ..rules import Ruleset, get_ruleset
+from ..translated import box_label
 
 #: The sums under the boxes, each a key of a scorecard column in ``Game.snapshot``, named as
 #: the room page and the game page name them (``TOTALS`` in static/game/scorecard.js).
-SUMS = (("Upper section", "upper_subtotal"), ("Upper bonus", "upper_bonus"),
-        ("Yahtzee bonus", "yahtzee_bonus"), ("Column total", "total"))
+SUMS = ((pgettext_lazy("sum", "Upper section"), "upper_subtotal"),
+        (pgettext_lazy("sum", "Upper bonus"), "upper_bonus"),
+        (pgettext_lazy("sum", "Yahtzee bonus"), "yahtzee_bonus"),
+        (pgettext_lazy("sum", "Column total"), "total"))
 
 
 def sums_of(ruleset: Ruleset) -> list[tuple[str, str]]:
@@ -21,8 +26,9 @@ def sums_of(ruleset: Ruleset) -> list[tuple[str, str]]:
     found = [(title, key) for title, key in SUMS
              if key != "yahtzee_bonus" or ruleset.yahtzee_bonus]
     if ruleset.columns == 1:
-        found = [("Total", key) if key == "total" else (title, key) for title, key in found]
-    return found
+        found = [(pgettext("sum", "Total"), key) if key == "total" else (title, key)
+                 for title, key in found]
+    return [(str(title), key) for title, key in found]
 
 
 class Header(NamedTuple):
@@ -65,7 +71,7 @@ def scorecard_table(game: Game) -> ScorecardTable:
         ruleset=ruleset,
         headers=[Header(name, c + 1, ruleset.multipliers[c])
                  for name in game.players for c in columns],
-        boxes=[row(box.label, "", lambda col, name=box.name: col["boxes"].get(name))
+        boxes=[row(box_label(box.label), "", lambda col, name=box.name: col["boxes"].get(name))
                for box in ruleset.boxes],
         sums=[row(label, key, lambda col, key=key: col[key]) for label, key in sums_of(ruleset)],
         totals=list(zip(game.players, [card.get("total") for card in cards], strict=False)),

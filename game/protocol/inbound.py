@@ -15,7 +15,7 @@ from typing import Any, TypeGuard
 from ..models import COMMAND_ID_MAX
 from ..room_options import OPTIONS
 from ..rules import Action, Roll, Score
-from ..rules.errors import CodedError
+from ..rules.errors import CodedError, gettext_noop
 
 MAX_FRAME_BYTES = 4096
 MAX_BOX_LENGTH = 32
@@ -24,30 +24,31 @@ MAX_BOX_LENGTH = 32
 class BadMessage(CodedError):
     """A frame of the wrong shape; nothing was done."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, template: str, params: dict[str, Any] | None = None) -> None:
+        super().__init__(template, params)
         self.code = code
 
 
 def parse_frame(text_data: str | None) -> dict[str, Any]:
     """The JSON object of a text frame (not yet its ``type``), or BadMessage."""
     if text_data is None:
-        raise BadMessage("bad_message", "Send JSON text frames, not binary ones.")
+        raise BadMessage("bad_message", gettext_noop("Send JSON text frames, not binary ones."))
     if len(text_data) > MAX_FRAME_BYTES or len(text_data.encode()) > MAX_FRAME_BYTES:
-        raise BadMessage("too_large", f"Messages are at most {MAX_FRAME_BYTES} bytes.")
+        raise BadMessage("too_large", gettext_noop("Messages are at most %(max)d bytes."),
+                         {"max": MAX_FRAME_BYTES})
     try:
         msg = json.loads(text_data)
     except (ValueError, RecursionError):
-        raise BadMessage("bad_json", "That message is not valid JSON.") from None
+        raise BadMessage("bad_json", gettext_noop("That message is not valid JSON.")) from None
     if not isinstance(msg, dict):
-        raise BadMessage("bad_message", "A message is a JSON object with a type.")
+        raise BadMessage("bad_message", gettext_noop("A message is a JSON object with a type."))
     try:
         storable = _storable(msg)
     except RecursionError:
         storable = False
     if not storable:
-        raise BadMessage("bad_message", "Text in a message must be valid Unicode without NUL "
-                                        "characters.")
+        raise BadMessage("bad_message", gettext_noop(
+            "Text in a message must be valid Unicode without NUL characters."))
     return msg
 
 
@@ -79,8 +80,9 @@ def command_id(msg: dict[str, Any]) -> str:
     if cid is None:
         return ""
     if not isinstance(cid, str) or len(cid) > COMMAND_ID_MAX:
-        raise BadMessage("bad_message", f"id must be a string of at most {COMMAND_ID_MAX} "
-                                        "characters.")
+        raise BadMessage("bad_message",
+                         gettext_noop("id must be a string of at most %(max)d characters."),
+                         {"max": COMMAND_ID_MAX})
     return cid
 
 
@@ -88,8 +90,8 @@ def parse_seed(msg: dict[str, Any]) -> str:
     """The ``seed`` of a ``seed`` message (its text is checked by the service: ``bad_seed``)."""
     seed = msg.get("seed")
     if not isinstance(seed, str):
-        raise BadMessage("bad_message", "seed must be a string (1 to 64 printable ASCII "
-                                        "characters).")
+        raise BadMessage("bad_message", gettext_noop(
+            "seed must be a string (1 to 64 printable ASCII characters)."))
     return seed
 
 
@@ -98,13 +100,16 @@ def parse_action(msg: dict[str, Any]) -> Action:
     if msg["type"] == "roll":
         hold = msg.get("hold", [])
         if not isinstance(hold, list) or len(hold) > 5 or not all(_is_int(h) for h in hold):
-            raise BadMessage("bad_message", "hold must be a list of die positions 0-4.")
+            raise BadMessage("bad_message",
+                             gettext_noop("hold must be a list of die positions 0-4."))
         return Roll(tuple(hold))
     box, column = msg.get("box"), msg.get("column", 0)
     if not isinstance(box, str) or not 0 < len(box) <= MAX_BOX_LENGTH:
-        raise BadMessage("bad_message", "box must be the name of a box, like \"chance\".")
+        raise BadMessage("bad_message",
+                         gettext_noop("box must be the name of a box, like \"chance\"."))
     if not _is_int(column) or not -1 < column < 100:
-        raise BadMessage("bad_message", "column must be a whole number (0, or 0-2 in triple).")
+        raise BadMessage("bad_message",
+                         gettext_noop("column must be a whole number (0, or 0-2 in triple)."))
     return Score(box, column)
 
 
@@ -113,7 +118,8 @@ def parse_held(msg: dict[str, Any]) -> list[int]:
     held = msg.get("held")
     if (not isinstance(held, list) or len(held) > 5
             or not all(_is_int(h) and 0 <= h <= 4 for h in held) or len(set(held)) != len(held)):
-        raise BadMessage("bad_message", "held must be a list of distinct die positions 0-4.")
+        raise BadMessage("bad_message",
+                         gettext_noop("held must be a list of distinct die positions 0-4."))
     return sorted(held)
 
 
@@ -121,7 +127,8 @@ def parse_seat(msg: dict[str, Any]) -> int:
     """The ``seat`` field of a seat command: a seat index, or BadMessage."""
     seat = msg.get("seat")
     if not _is_int(seat) or not -1 < seat < 100:
-        raise BadMessage("bad_message", "seat must be a seat number (0 for the first).")
+        raise BadMessage("bad_message",
+                         gettext_noop("seat must be a seat number (0 for the first)."))
     return seat
 
 
@@ -129,7 +136,8 @@ def parse_level(msg: dict[str, Any]) -> str:
     """The ``level`` of a ``seat_bot`` (which levels exist is the service's: ``bad_level``)."""
     level = msg.get("level")
     if not isinstance(level, str) or not 0 < len(level) <= 16:
-        raise BadMessage("bad_message", "level must be a computer level, like \"optimal\".")
+        raise BadMessage("bad_message",
+                         gettext_noop("level must be a computer level, like \"optimal\"."))
     return level
 
 

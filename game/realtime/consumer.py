@@ -18,9 +18,11 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 
-from .. import protocol, selectors, services
+from .. import protocol, selectors, services, translated
 from ..clients import scope_client_address
+from ..languages import language_of_scope
 from ..models import Room
 from ..protocol.client import RoomView
 from ..protocol.inbound import (
@@ -34,7 +36,7 @@ from ..protocol.inbound import (
     parse_seat,
     parse_seed,
 )
-from ..rules.errors import CodedError
+from ..rules.errors import CodedError, gettext_noop
 from . import heartbeat, room_refresh, turn_driver
 from . import insight_publisher as insight
 from .db_threads import in_db_thread
@@ -96,6 +98,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
+        # The sentences sent to this socket alone (errors) are in its person's language;
+        # everything sent to the room is data, worded by each page.
+        self.language = language_of_scope(self.scope)
         self.guest = await in_db_thread(self._session_guest)()
         self.frames = Throttle(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
         # A ``sync`` costs a full state (~1.7 KB framed and sent): a client needs one after a
@@ -199,34 +204,37 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         admitted = self.frames.admit()
         if admitted != "yes":
             if admitted == "refuse":
-                await self.send_error("rate_limited", "Too many messages; slow down.")
+                await self.send_error(BadMessage("rate_limited",
+                                                 gettext_noop("Too many messages; slow down.")))
             return
         msg: dict[str, Any] | None = None
         try:
             msg = parse_frame(text_data)
             await self.handle(msg)
         except CodedError as exc:  # a bad frame, a refused command or an illegal move
-            await self.send_error(exc.code, exc.message, msg)
+            await self.send_error(exc, msg)
         except Exception:  # noqa: BLE001 - one bad frame must not end the socket
             log.exception("room %s: a frame could not be handled", self.code)
-            await self.send_error("server_error", "The server could not handle that message; "
-                                                  "nothing was changed by it.", msg)
+            await self.send_error(BadMessage("server_error", gettext_noop(
+                "The server could not handle that message; nothing was changed by it.")), msg)
 
     async def handle(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if not isinstance(kind, str):
-            raise BadMessage("bad_message", "A message needs a \"type\" string.")
+            raise BadMessage("bad_message", gettext_noop("A message needs a \"type\" string."))
         cid = command_id(msg)
         if self.room is not None and self.room.daily_id and kind not in DAILY_COMMANDS:
-            raise BadMessage("daily", "A daily challenge is played alone to its end: no seats, "
-                                      "options, rematch or autoplay.")
+            raise BadMessage("daily", gettext_noop(
+                "A daily challenge is played alone to its end: no seats, options, rematch or "
+                "autoplay."))
         if kind == "sync":
             admitted = self.syncs.admit()
             if admitted == "yes":
                 await self.send_state(reuse=True)
             elif admitted == "refuse":
-                raise BadMessage("rate_limited", "Too many sync requests; the state was sent "
-                                                 "a moment ago and every change follows it.")
+                raise BadMessage("rate_limited", gettext_noop(
+                    "Too many sync requests; the state was sent a moment ago and every change "
+                    "follows it."))
         elif kind in ("roll", "score"):
             # The result straight to this socket, whatever the layer does with the group's.
             result = await aplay(self.code, parse_action(msg), sender=self,
@@ -246,14 +254,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             if self._room_change_admitted():
                 await self.change_room(kind, msg)
         else:
-            raise BadMessage("unknown_type", f"Unknown message type {kind[:40]!r}.")
+            raise BadMessage("unknown_type", gettext_noop("Unknown message type %(type)s."),
+                             {"type": repr(kind[:40])})
 
     def _room_change_admitted(self) -> bool:
         """Whether this socket's budget of room changes allows one more (refused once per
         flood with ``rate_limited``, then dropped unanswered)."""
         admitted = self.room_changes.admit()
         if admitted == "refuse":
-            raise BadMessage("rate_limited", "Too many changes to the room; slow down.")
+            raise BadMessage("rate_limited",
+                             gettext_noop("Too many changes to the room; slow down."))
         return admitted == "yes"
 
     async def change_room(self, kind: str, msg: dict[str, Any]) -> None:
@@ -272,28 +282,33 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         stored and outside the ``seq`` stream: the roll still carries the authoritative hold."""
         turn, seat = self.view.turn, self.view.you_seat
         if turn is None or turn["over"]:
-            raise BadMessage("no_game", "No game is running.")
+            raise BadMessage("no_game", gettext_noop("No game is running."))
         if seat is None:
-            raise BadMessage("watcher", "You are watching this room; take a seat to play.")
+            raise BadMessage("watcher",
+                             gettext_noop("You are watching this room; take a seat to play."))
         if turn["player"] != seat:
-            raise BadMessage("not_your_turn", "It is not your turn.")
+            raise BadMessage("not_your_turn", gettext_noop("It is not your turn."))
         if not turn["rolled"]:
-            raise BadMessage("hold_before_roll", "Roll first; then choose the dice to hold.")
+            raise BadMessage("hold_before_roll",
+                             gettext_noop("Roll first; then choose the dice to hold."))
         if turn["rolls_left"] == 0:
-            raise BadMessage("no_rolls_left", "No rolls left: choose a box to score.")
+            raise BadMessage("no_rolls_left", gettext_noop("No rolls left: choose a box to score."))
         admitted = self.holds.admit()
         if admitted == "refuse":
-            raise BadMessage("rate_limited", "Too many hold changes; slow down.")
+            raise BadMessage("rate_limited", gettext_noop("Too many hold changes; slow down."))
         if admitted == "yes":
             await services.asend_frame(
                 self.code, protocol.holding(turn["game"], turn["seq"], seat, held))
 
-    async def send_error(self, code: str, message: str, msg: Any = None) -> None:
+    async def send_error(self, error: CodedError, msg: Any = None) -> None:
+        """``error`` to this socket, in its person's language."""
         cid = ""
         if isinstance(msg, dict):
             with contextlib.suppress(BadMessage):
                 cid = command_id(msg)
-        await self.send_json(protocol.error(code, message, cid))
+        with translation.override(self.language):
+            message = translated.message(error)
+        await self.send_json(protocol.error(error.code, message, cid))
 
     async def send_state(self, reuse: bool = False) -> None:
         """The room's full ``state``. With ``reuse``, the one last sent if this socket heard

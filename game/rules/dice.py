@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Protocol, cast
 
-from .errors import HoldBeforeFirstRoll, InvalidDice, InvalidDiePosition
+from .errors import HoldBeforeFirstRoll, InvalidDice, InvalidDiePosition, gettext_noop
 
 DICE_COUNT = 5
 FACES = (1, 2, 3, 4, 5, 6)
@@ -32,7 +32,9 @@ def validate_dice(values: Iterable[object]) -> Dice:
     if len(dice) != DICE_COUNT or not all(
         isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
     ):
-        raise InvalidDice(f"Dice must be five whole numbers from 1 to 6, got {list(dice)!r}.")
+        raise InvalidDice(
+            gettext_noop("Dice must be five whole numbers from 1 to 6, got %(dice)s."),
+            {"dice": repr(list(dice))})
     return cast(Dice, dice)  # five ints from 1 to 6, checked above
 
 
@@ -43,8 +45,8 @@ def parse_dice(text: str) -> Dice:
         values = [int(p) for p in parts]
     except ValueError:
         raise InvalidDice(
-            f"Dice must be five numbers from 1 to 6, like 1,1,2,4,4; got {text!r}."
-        ) from None
+            gettext_noop("Dice must be five numbers from 1 to 6, like 1,1,2,4,4; got %(text)s."),
+            {"text": repr(text)}) from None
     return validate_dice(values)
 
 
@@ -53,9 +55,11 @@ def validate_hold(hold: Iterable[object]) -> frozenset[int]:
     positions = list(hold)
     for p in positions:
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < DICE_COUNT:
-            raise InvalidDiePosition(f"Die positions go from 0 to 4; {p!r} is not one.")
+            raise InvalidDiePosition(
+                gettext_noop("Die positions go from 0 to 4; %(position)s is not one."),
+                {"position": repr(p)})
     if len(set(positions)) != len(positions):
-        raise InvalidDiePosition("Each die can be held only once.")
+        raise InvalidDiePosition(gettext_noop("Each die can be held only once."))
     return frozenset(cast(list[int], positions))  # checked above
 
 
@@ -65,7 +69,8 @@ def roll_dice(
     """Roll all five dice, or re-roll the ones of ``previous`` not in ``hold``."""
     held = validate_hold(hold)
     if previous is None and held:
-        raise HoldBeforeFirstRoll("You cannot hold dice before the first roll of a turn.")
+        raise HoldBeforeFirstRoll(
+            gettext_noop("You cannot hold dice before the first roll of a turn."))
 
     def die(i: int) -> int:
         return previous[i] if previous is not None and i in held else rng.randint(1, 6)

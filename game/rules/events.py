@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from .errors import InvalidEvent
+from .errors import InvalidEvent, gettext_noop
 
 
 @dataclass(frozen=True)
@@ -107,4 +107,5 @@ def event_from_dict(data: dict[str, Any]) -> Event:
                 values[f.name] = tuple(v) if isinstance(v, list) else v
         return cls(**values)
     except (KeyError, TypeError) as exc:
-        raise InvalidEvent(f"Not a game event: {data!r} ({exc}).") from None
+        raise InvalidEvent(gettext_noop("Not a game event: %(data)s (%(reason)s)."),
+                           {"data": repr(data), "reason": str(exc)}) from None

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .dice import DICE_COUNT
-from .errors import RulesError
+from .errors import RulesError, gettext_noop
 from .rulesets import get_ruleset
 
 SERVER_SEED_BYTES = 32
@@ -65,7 +65,8 @@ def _key(server_seed: str) -> bytes:
     except (ValueError, TypeError):
         key = b""
     if len(key) != SERVER_SEED_BYTES:
-        raise InvalidSeed(f"A server seed is {SERVER_SEED_BYTES * 2} hex digits.")
+        raise InvalidSeed(gettext_noop("A server seed is %(digits)d hex digits."),
+                          {"digits": SERVER_SEED_BYTES * 2})
     return key
 
 
@@ -79,13 +80,14 @@ def clean_client_seed(raw: object) -> str:
     64 printable ASCII characters (so every language encodes it the same way, and the newline
     separator stays unambiguous). Any other whitespace, around it or inside, is refused."""
     if not isinstance(raw, str):
-        raise InvalidSeed("A dice seed is text.")
+        raise InvalidSeed(gettext_noop("A dice seed is text."))
     seed = raw.strip(" ")
     if not 0 < len(seed) <= CLIENT_SEED_MAX:
-        raise InvalidSeed(f"A dice seed has 1 to {CLIENT_SEED_MAX} characters.")
+        raise InvalidSeed(gettext_noop("A dice seed has 1 to %(max)d characters."),
+                          {"max": CLIENT_SEED_MAX})
     if not all(" " <= c <= "~" for c in seed):
-        raise InvalidSeed("A dice seed may use letters, digits, spaces and the punctuation of "
-                          "a US keyboard (printable ASCII) only.")
+        raise InvalidSeed(gettext_noop("A dice seed may use letters, digits, spaces and the "
+                                       "punctuation of a US keyboard (printable ASCII) only."))
     return seed
 
 
@@ -152,7 +154,7 @@ class FairDice:
 def clean_day(raw: object) -> str:
     """A challenge's day (UTC) as ``YYYY-MM-DD``, from a date or that text."""
     if isinstance(raw, datetime.datetime):
-        raise InvalidSeed("A challenge's day is a date, not a moment.")
+        raise InvalidSeed(gettext_noop("A challenge's day is a date, not a moment."))
     if isinstance(raw, datetime.date):
         return raw.isoformat()
     if isinstance(raw, str) and len(raw) == 10:
@@ -160,7 +162,8 @@ def clean_day(raw: object) -> str:
             return datetime.date.fromisoformat(raw).isoformat()
         except ValueError:
             pass
-    raise InvalidSeed(f"A challenge's day is written YYYY-MM-DD, not {raw!r}.")
+    raise InvalidSeed(gettext_noop("A challenge's day is written YYYY-MM-DD, not %(raw)s."),
+                      {"raw": repr(raw)})
 
 
 class DailyDice:
@@ -252,13 +255,13 @@ def check_game(events: Iterable[Mapping[str, Any]], server_seed: str | None = No
     started = next((e for e in rows if e.get("kind") == "game_started"), None)
     finished = next((e for e in rows if e.get("kind") == "game_finished"), None)
     if started is None or not started.get("commitment"):
-        raise InvalidSeed("This game has no dice commitment (it predates fair dice).")
+        raise InvalidSeed(gettext_noop("This game has no dice commitment (it predates fair dice)."))
     daily = clean_day(started["daily"]) if started.get("daily") else ""
     rules = get_ruleset(started.get("rules") or "").name if daily else ""
     seed = server_seed or (finished or {}).get("server_seed") or ""
     if not seed:
-        raise InvalidSeed("The day seed is revealed when the day ends." if daily else
-                          "The server seed is revealed when the game ends.")
+        raise InvalidSeed(gettext_noop("The day seed is revealed when the day ends.") if daily
+                          else gettext_noop("The server seed is revealed when the game ends."))
     key = _key(seed)
     client_seeds = tuple(started.get("client_seeds") or ())
     checks = []
@@ -314,6 +317,7 @@ def check_dice_file(data: Mapping[str, Any]) -> GameCheck:
                            "held": list(r["held"]), "dice": list(r["dice"]),
                            "roll": _whole(r["roll"]) if daily else r.get("roll")})
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidSeed(f"Not a game's dice file ({exc!r} missing or malformed).") from None
+        raise InvalidSeed(gettext_noop("Not a game's dice file (%(field)s missing or malformed)."),
+                          {"field": repr(exc)}) from None
     finished = {"kind": "game_finished", "server_seed": data.get("server_seed") or ""}
     return check_game([*events, finished])

@@ -19,6 +19,7 @@ from .errors import (
     NoRollsLeft,
     NotRolledYet,
     NotYourTurn,
+    gettext_noop,
 )
 from .events import (
     BonusAwarded,
@@ -52,17 +53,20 @@ class Game:
         ruleset = get_ruleset(rules)
         names = tuple(players)
         if not 1 <= len(names) <= MAX_PLAYERS:
-            raise InvalidPlayers(f"A game needs 1 to {MAX_PLAYERS} players, not {len(names)}.")
+            raise InvalidPlayers(gettext_noop("A game needs 1 to %(max)d players, not %(count)d."),
+                                 {"max": MAX_PLAYERS, "count": len(names)})
         if not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME_LENGTH for n in names):
-            raise InvalidPlayers(f"Player names must be 1 to {MAX_NAME_LENGTH} characters.")
+            raise InvalidPlayers(gettext_noop("Player names must be 1 to %(max)d characters."),
+                                 {"max": MAX_NAME_LENGTH})
         self._blank(rng)
         if isinstance(rng, FairDice):
             if len(rng.client_seeds) != len(names):
-                raise InvalidPlayers("Fair dice need one client seed per player.")
+                raise InvalidPlayers(gettext_noop("Fair dice need one client seed per player."))
             self._record(GameStarted(ruleset.name, names, rng.commitment, rng.client_seeds))
         elif isinstance(rng, DailyDice):
             if len(names) != 1 or rng.ruleset != ruleset.name:
-                raise InvalidPlayers(f"A daily challenge is a solo game of {rng.ruleset}.")
+                raise InvalidPlayers(gettext_noop("A daily challenge is a solo game of %(rules)s."),
+                                     {"rules": rng.ruleset})
             self._record(GameStarted(ruleset.name, names, rng.commitment, daily=rng.day))
         else:
             self._record(GameStarted(ruleset.name, names))
@@ -77,7 +81,7 @@ class Game:
         for event in events:
             game.apply(event)
         if game.ruleset is None:
-            raise InvalidEvent("A game's history starts with a game_started event.")
+            raise InvalidEvent(gettext_noop("A game's history starts with a game_started event."))
         return game
 
     def _blank(self, rng: RandomSource | FairDice | DailyDice | None) -> None:
@@ -134,7 +138,7 @@ class Game:
         me = self._check_turn(player)
         held = validate_hold(hold)
         if self.rolls_left == 0:
-            raise NoRollsLeft("No rolls left: choose a box to score this roll.")
+            raise NoRollsLeft(gettext_noop("No rolls left: choose a box to score this roll."))
         dice = roll_dice(self._roll_source(), self.dice, held)
         return [self._record(Rolled(me, dice, tuple(sorted(held)), self.rolls_used + 1))]
 
@@ -146,7 +150,7 @@ class Game:
             # a daily game rebuilt without its own tape must not roll any other dice
             if not isinstance(rng, DailyDice) or (rng.commitment, rng.day, rng.ruleset) != (
                     self.commitment, self.daily, self.ruleset.name):
-                raise InvalidEvent("A daily game rolls from its own day's tape only.")
+                raise InvalidEvent(gettext_noop("A daily game rolls from its own day's tape only."))
             return rng.for_roll(self.round, self.rolls_used + 1)
         if isinstance(rng, FairDice):
             return rng.for_roll(self.rolls_total + 1)
@@ -159,7 +163,7 @@ class Game:
         self.ruleset.box(box)
         self.ruleset.check_column(column)
         if self.dice is None:
-            raise NotRolledYet("Roll the dice before choosing a box.")
+            raise NotRolledYet(gettext_noop("Roll the dice before choosing a box."))
         card.check_can_score(self.dice, box, column)
 
         dice = self.dice
@@ -195,7 +199,8 @@ class Game:
         if not isinstance(self.rng, FairDice) or not self.commitment:
             return ""
         if self.rng.commitment != self.commitment:
-            raise InvalidEvent("These fair dice are not the ones this game committed to.")
+            raise InvalidEvent(
+                gettext_noop("These fair dice are not the ones this game committed to."))
         return self.rng.reveal()
 
     def play(self, action: Action, *, player: int | None = None) -> list[Event]:
@@ -211,14 +216,15 @@ class Game:
         self._check_not_over()
         me = self.current_player
         if me is None:  # a history that stops before its first turn
-            raise NotYourTurn("No turn has started yet.")
+            raise NotYourTurn(gettext_noop("No turn has started yet."))
         if player is not None and player != me:
-            raise NotYourTurn(f"It is {self.players[me]}'s turn, not yours.")
+            raise NotYourTurn(gettext_noop("It is %(name)s's turn, not yours."),
+                              {"name": self.players[me]})
         return me
 
     def _check_not_over(self) -> None:
         if self.is_over:
-            raise GameOver("The game is over.")
+            raise GameOver(gettext_noop("The game is over."))
 
     # --- the fold ------------------------------------------------------------------------
 
@@ -229,17 +235,18 @@ class Game:
     def apply(self, event: Event) -> None:
         """Fold one event into the state; the only place the state changes."""
         if self.ruleset is None and not isinstance(event, GameStarted):
-            raise InvalidEvent("A game's history starts with a game_started event.")
+            raise InvalidEvent(gettext_noop("A game's history starts with a game_started event."))
         if isinstance(event, GameStarted):
             if self.ruleset is not None:
-                raise InvalidEvent("This game has already started.")
+                raise InvalidEvent(gettext_noop("This game has already started."))
             self.ruleset = get_ruleset(event.rules)
             self.players = tuple(event.players)
             self.scorecards = [Scorecard(self.ruleset) for _ in self.players]
             self.commitment, self.client_seeds = event.commitment, tuple(event.client_seeds)
             self.daily = event.daily
         elif self.is_over:
-            raise InvalidEvent(f"No {event.kind} event can follow the end of the game.")
+            raise InvalidEvent(gettext_noop("No %(kind)s event can follow the end of the game."),
+                               {"kind": event.kind})
         elif isinstance(event, TurnStarted):
             self.current_player, self.round = event.player, event.round
             self.dice, self.rolls_used = None, 0
@@ -257,13 +264,14 @@ class Game:
             self.server_seed, self.unfinished = event.server_seed, event.unfinished
             self.current_player, self.dice = None, None
         else:
-            raise InvalidEvent(f"Unknown event {event!r}.")
+            raise InvalidEvent(gettext_noop("Unknown event %(event)s."), {"event": repr(event)})
         self.events.append(event)
 
     def _check_event_player(self, player: int) -> None:
         if player != self.current_player:
-            raise InvalidEvent(f"Event for player {player} during player "
-                               f"{self.current_player}'s turn.")
+            raise InvalidEvent(
+                gettext_noop("Event for player %(player)s during player %(current)s's turn."),
+                {"player": player, "current": self.current_player})
 
     # --- views of the state --------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from . import categories as c
 from .categories import Scorer
 from .dice import is_five_of_a_kind
-from .errors import InvalidColumn, UnknownBox, UnknownRuleset
+from .errors import InvalidColumn, RulesetTitle, UnknownBox, UnknownRuleset, gettext_noop
 
 Section = Literal["upper", "lower"]
 JokerRule = Literal["forced", "free"]
@@ -98,9 +98,10 @@ class Ruleset:
         if found is not None:
             return found
         raise UnknownBox(
-            f"There is no box called {name!r} in {self.title}; "
-            f"the boxes are: {', '.join(self.box_names)}."
-        )
+            gettext_noop("There is no box called %(name)s in %(rules)s; the boxes are: "
+                         "%(boxes)s."),
+            {"name": repr(name), "rules": RulesetTitle(self.title),
+             "boxes": ", ".join(self.box_names)})
 
     def find_box(self, typed: str) -> Box:
         """The box a person means by ``typed``: its number on the scorecard (1 = the first),
@@ -115,10 +116,10 @@ class Ruleset:
                                                        for f in forms}:
                 return b
         raise UnknownBox(
-            f"{typed.strip()!r} is neither a box nor a number from 1 to {len(self.boxes)}: "
-            f"type a box's number, name or short form, like "
-            f"{', '.join(SHORT_FORMS_SHOWN.get(self.name, ('1', 'chance')))}."
-        )
+            gettext_noop("%(typed)s is neither a box nor a number from 1 to %(count)d: type a "
+                         "box's number, name or short form, like %(examples)s."),
+            {"typed": repr(typed.strip()), "count": len(self.boxes),
+             "examples": ", ".join(SHORT_FORMS_SHOWN.get(self.name, ("1", "chance")))})
 
     def upper_box_for(self, face: int) -> Box:
         return self.upper_boxes[face - 1]
@@ -148,10 +149,12 @@ class Ruleset:
             0 <= column < self.columns
         ):
             if self.columns == 1:
-                raise InvalidColumn(f"{self.title} has a single column (column 0).")
+                raise InvalidColumn(gettext_noop("%(rules)s has a single column (column 0)."),
+                                    {"rules": RulesetTitle(self.title)})
             raise InvalidColumn(
-                f"{self.title} has columns 0 to {self.columns - 1}; {column!r} is not one."
-            )
+                gettext_noop("%(rules)s has columns 0 to %(last)d; %(column)s is not one."),
+                {"rules": RulesetTitle(self.title), "last": self.columns - 1,
+                 "column": repr(column)})
         return column
 
 
@@ -214,5 +217,5 @@ def get_ruleset(name: str | Ruleset) -> Ruleset:
         return RULESETS[name]
     except (KeyError, TypeError):
         raise UnknownRuleset(
-            f"Unknown ruleset {name!r}; choose one of: {', '.join(RULESETS)}."
-        ) from None
+            gettext_noop("Unknown ruleset %(name)s; choose one of: %(rulesets)s."),
+            {"name": repr(name), "rulesets": ", ".join(RULESETS)}) from None

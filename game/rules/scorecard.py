@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .dice import Dice, is_five_of_a_kind
-from .errors import BoxFilled, JokerForbids
+from .errors import BoxFilled, BoxLabel, JokerForbids, gettext_noop
 from .rulesets import Ruleset
 
 BonusKind = str  # "upper" or "yahtzee"
@@ -99,13 +99,14 @@ class Scorecard:
     def check_can_score(self, dice: Dice, box: str, column: int = 0) -> None:
         """Raise the reason ``dice`` may not go in ``box``, if there is one."""
         if not self.is_open(box, column):
-            raise BoxFilled(f"{self.ruleset.box(box).label} is already filled.")
+            raise BoxFilled(gettext_noop("%(box)s is already filled."),
+                            {"box": BoxLabel(self.ruleset.box(box).label)})
         if Slot(box, column) not in self._legal_in(dice, column):
             allowed = ", ".join(s.name(self.ruleset.columns) for s in self._legal_in(dice, column))
             raise JokerForbids(
-                f"The Joker rule forbids {self.ruleset.box(box).label} for this Yahtzee; "
-                f"it may go in: {allowed}."
-            )
+                gettext_noop("The Joker rule forbids %(box)s for this Yahtzee; it may go in: "
+                             "%(allowed)s."),
+                {"box": BoxLabel(self.ruleset.box(box).label), "allowed": allowed})
 
     def yahtzee_bonus_due(self, dice: Dice, column: int = 0) -> int:
         """Bonus earned by scoring ``dice`` in ``column``: a further Yahtzee while it holds 50."""
@@ -117,7 +118,8 @@ class Scorecard:
 
     def fill(self, box: str, column: int, points: int) -> None:
         if not self.is_open(box, column):
-            raise BoxFilled(f"{self.ruleset.box(box).label} is already filled.")
+            raise BoxFilled(gettext_noop("%(box)s is already filled."),
+                            {"box": BoxLabel(self.ruleset.box(box).label)})
         self._points[column][box] = points
 
     def add_bonus(self, kind: BonusKind, column: int, points: int) -> None:

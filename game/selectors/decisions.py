@@ -9,18 +9,20 @@ game), which is why the page's server asks the review worker for it (``views.gam
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..ai import table_ready
-from ..ai.review import DecisionOptions, decision_options
+from ..ai.review import DecisionOptions, NoDecision, decision_options
 from ..models import Game
 from ..rules import event_from_dict, get_ruleset
-from ..rules.errors import CodedError
+from ..rules.errors import CodedError, gettext_noop
 
 
 class NoOptions(CodedError):
     """Why a decision's options cannot be given; ``code`` says which."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, template: str, params: dict[str, Any] | None = None) -> None:
+        super().__init__(template, params)
         self.code = code
 
 
@@ -32,14 +34,18 @@ def tried_decision(game_id: int, seq: int) -> DecisionOptions:
     """
     game = Game.objects.filter(pk=game_id).only("status", "rules").first()
     if game is None:
-        raise NoOptions("no_game", f"There is no game {game_id}.")
+        raise NoOptions("no_game", gettext_noop("There is no game %(game)s."), {"game": game_id})
     if game.status != Game.Status.FINISHED:
-        raise NoOptions("not_finished", "A game's choices can be tried once it is over.")
+        raise NoOptions("not_finished",
+                        gettext_noop("A game's choices can be tried once it is over."))
     if not table_ready(get_ruleset(game.rules)):
-        raise NoOptions("not_ready", "The strategy table is being built; try again in a minute.")
+        raise NoOptions("not_ready", gettext_noop(
+            "The strategy table is being built; try again in a minute."))
     rows = list(game.events.order_by("seq").values_list("seq", "kind", "payload"))
     events = [event_from_dict({**payload, "kind": kind}) for _, kind, payload in rows]
     try:
         return decision_options(events, seq, [s for s, *_ in rows])
-    except ValueError as exc:
+    except NoDecision as exc:
+        raise NoOptions("no_decision", exc.template, exc.params) from None
+    except ValueError as exc:  # a corrupt history: not a sentence for the page's readers
         raise NoOptions("no_decision", str(exc)) from None

@@ -17,7 +17,7 @@ from django.db.models import F
 
 from .. import ratings
 from ..models import NICKNAME_MAX, DailyAttempt, GameResult, Player, PlayerRating, Seat
-from .errors import ServiceError
+from .errors import ServiceError, gettext_noop
 from .names import clean_nickname, skeleton
 
 #: Django's own limit on a username.
@@ -29,8 +29,9 @@ def clean_account_name(raw: object) -> str:
     no label of the site), and no account whose name reads alike; ServiceError if refused."""
     name = clean_nickname(raw, max_length=NICKNAME_MAX)
     if Player.objects.filter(account_key=skeleton(name)).exists():
-        raise ServiceError("name_taken", f"An account named like “{name}” exists already; "
-                                         "choose another name.")
+        raise ServiceError("name_taken", gettext_noop("An account named like “%(name)s” exists "
+                                                      "already; choose another name."),
+                           {"name": name})
     return name
 
 
@@ -42,8 +43,9 @@ def player_of(user: AbstractBaseUser) -> Player | None:
 def check_active(player: Player) -> None:
     """Refuse anything a disabled player asks for."""
     if player.disabled:
-        raise ServiceError("disabled", "This player has been disabled by the site's staff; "
-                                       "it can no longer play, make rooms or change its name.")
+        raise ServiceError("disabled", gettext_noop(
+            "This player has been disabled by the site's staff; it can no longer play, make "
+            "rooms or change its name."))
 
 
 def check_guest_active(room_code: str, guest_key: str | None) -> None:
@@ -51,8 +53,9 @@ def check_guest_active(room_code: str, guest_key: str | None) -> None:
     player in room ``room_code``; a guest without a seat there passes."""
     if guest_key and Seat.objects.filter(room__code=room_code, guest_key=guest_key,
                                          player__disabled=True).exists():
-        raise ServiceError("disabled", "This player has been disabled by the site's staff; "
-                                       "it can no longer change rooms or play.")
+        raise ServiceError("disabled", gettext_noop(
+            "This player has been disabled by the site's staff; it can no longer change rooms "
+            "or play."))
 
 
 def set_player_disabled(player: Player, disabled: bool) -> Player:
@@ -87,8 +90,9 @@ def claim_player(user: AbstractBaseUser, guest: Player | None) -> Player:
                     and not free_guest.disabled:
                 merge_players(free_guest, account)
     except IntegrityError as exc:  # two look-alike names signed up at the same moment
-        raise ServiceError("name_taken", f"An account named like “{name}” exists already.") \
-            from exc
+        raise ServiceError("name_taken",
+                           gettext_noop("An account named like “%(name)s” exists already."),
+                           {"name": name}) from exc
     return account
 
 

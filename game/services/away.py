@@ -11,7 +11,7 @@ from ..models import Room, Seat
 from ..queries import live_guests
 from ..selectors import STALE_AFTER, connected_guests, current_game, grace_ends
 from ..selectors.next_move import Plan, autoplay_plan
-from .errors import ServiceError, no_room
+from .errors import ServiceError, gettext_noop, no_room
 
 
 def play_for_away(room_code: str, guest: str | None) -> Plan:
@@ -22,15 +22,16 @@ def play_for_away(room_code: str, guest: str | None) -> Plan:
     if room is None:
         raise no_room(room_code)
     if not guest or guest != room.host_key:
-        raise ServiceError("not_host", "Only the host can have the computer play for someone.")
+        raise ServiceError("not_host", gettext_noop(
+            "Only the host can have the computer play for someone."))
     game_row = current_game(room)
     if (room.status != Room.Status.PLAYING or game_row is None
             or game_row.snapshot.get("finished", True)):
-        raise ServiceError("no_game", "No game is running.")
+        raise ServiceError("no_game", gettext_noop("No game is running."))
     seat = Seat.objects.filter(room=room, index=game_row.snapshot.get("current_player")).first()
     if seat is None or seat.is_bot or (seat.guest_key and seat.guest_key in connected_guests(room)):
-        raise ServiceError("not_away", "The player to move is here: their turn is theirs to "
-                                       "play.")
+        raise ServiceError("not_away", gettext_noop(
+            "The player to move is here: their turn is theirs to play."))
     return autoplay_plan(game_row, seat)
 
 

@@ -22,7 +22,7 @@ from ..rules import DailyDice
 from ..rules import Game as RulesGame
 from ..rules.fairness import commitment, new_server_seed
 from .accounts import check_active
-from .errors import ServiceError
+from .errors import ServiceError, gettext_noop
 from .games import store_events
 from .rooms import DEFAULT_NICKNAME
 
@@ -51,8 +51,9 @@ def ensure_challenges(day: datetime.date) -> dict[str, DailyChallenge]:
 
 def challenge(day: datetime.date, rules: str) -> DailyChallenge:
     if rules not in DAILY_RULES:
-        raise ServiceError("bad_daily", "The daily challenge is played in "
-                                        f"{' and '.join(DAILY_RULES)}.")
+        raise ServiceError("bad_daily",
+                           gettext_noop("The daily challenge is played in %(rulesets)s."),
+                           {"rulesets": " and ".join(DAILY_RULES)})
     return ensure_challenges(day)[rules]
 
 

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-from ..rules.errors import CodedError
+from collections.abc import Mapping
+from typing import Any
+
+from ..rules.errors import CodedError, gettext_noop
+
+__all__ = ["ServiceError", "gettext_noop", "no_room"]
 
 
 class ServiceError(CodedError):
-    """A command the room refuses; nothing was changed."""
+    """A command the room refuses; nothing was changed. ``template`` and ``params`` as
+    :class:`CodedError`'s (mark the template with ``gettext_noop``)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, template: str, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(template, params)
         self.code = code
 
-    def __reduce__(self) -> tuple[type[ServiceError], tuple[str, str]]:
-        # Raised in the review worker process, it crosses back pickled.
-        return ServiceError, (self.code, self.message)
+    @classmethod
+    def of(cls, code: str, error: CodedError) -> ServiceError:
+        """``error``'s sentence under another code (a rules error refused by a service)."""
+        return cls(code, error.template, error.params)
 
 
 def no_room(code: str) -> ServiceError:
-    return ServiceError("no_room", f"There is no room {code!r}.")
+    return ServiceError("no_room", gettext_noop("There is no room %(code)s."),
+                        {"code": repr(code)})

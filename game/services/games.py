@@ -28,7 +28,7 @@ from ..rules.patches import state_patch
 from ..selectors import current_game, game_state
 from . import broadcast, review
 from .dice import dice_for, draw_server_seed
-from .errors import ServiceError, no_room
+from .errors import ServiceError, gettext_noop, no_room
 
 
 @dataclass
@@ -192,34 +192,39 @@ def apply_command(
     ``stale``. A repeated ``command_id`` of the same seat in the same game is not applied
     again."""
     if len(command_id) > COMMAND_ID_MAX:
-        raise ServiceError("bad_message", f"A command id has at most {COMMAND_ID_MAX} characters.")
+        raise ServiceError("bad_message",
+                           gettext_noop("A command id has at most %(max)d characters."),
+                           {"max": COMMAND_ID_MAX})
     with _one_writer_at_a_time(), transaction.atomic():
         locked = locked_game(room_code, guest_key, seat_index, command_id)
         if locked is None:
             if not Room.objects.filter(code=room_code).exists():
                 raise no_room(room_code)
-            raise ServiceError("no_game", "The game has not started yet.")
+            raise ServiceError("no_game", gettext_noop("The game has not started yet."))
         game_row = locked.game
         if seat_index is None:
             if locked.guest_seat is None:
-                raise ServiceError("watcher", "You are watching this room; take a seat to play.")
+                raise ServiceError("watcher", gettext_noop(
+                    "You are watching this room; take a seat to play."))
             seat_index = locked.guest_seat
             if locked.disabled:
-                raise ServiceError("disabled", "This player has been disabled by the site's "
-                                               "staff; it can no longer play.")
+                raise ServiceError("disabled", gettext_noop(
+                    "This player has been disabled by the site's staff; it can no longer play."))
         if seat_index >= len(game_row.players):
-            raise ServiceError("watcher", "Your seat is not in this game; wait for the next one.")
+            raise ServiceError("watcher", gettext_noop(
+                "Your seat is not in this game; wait for the next one."))
         if locked.repeated:
             return PlayResult(duplicate=True, seat=seat_index)
         if expected_seq is not None and game_row.seq != expected_seq:
-            raise ServiceError("stale", "The game moved on before this command.")
+            raise ServiceError("stale", gettext_noop("The game moved on before this command."))
 
         game = rules_cache.take(game_row)
         if game.daily and game.daily < timezone.now().date().isoformat():
             rules_cache.keep(game_row.pk, game_row.seq, game)
             # its seed is public from midnight (UTC): a move now could be chosen knowing it
-            raise ServiceError("day_over", "This daily challenge's day is over (UTC): its "
-                                           "dice are revealed, so its game takes no more moves.")
+            raise ServiceError("day_over", gettext_noop(
+                "This daily challenge's day is over (UTC): its dice are revealed, so its game "
+                "takes no more moves."))
         game.rng = dice_for(game_row, game.rng)
         try:
             events = game.play(action, player=seat_index)
@@ -239,9 +244,10 @@ def end_game(game_id: int) -> PlayResult:
     with transaction.atomic():
         game_row = Game.objects.select_for_update().filter(pk=game_id).first()
         if game_row is None:
-            raise ServiceError("no_game", f"There is no game {game_id}.")
+            raise ServiceError("no_game", gettext_noop("There is no game %(game)s."),
+                               {"game": game_id})
         if game_row.status != Game.Status.PLAYING:
-            raise ServiceError("game_over", "This game is already over.")
+            raise ServiceError("game_over", gettext_noop("This game is already over."))
         game = rules_cache.take(game_row)
         game.rng = dice_for(game_row)
         events = game.end()

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
 
-from .errors import ServiceError
+from .errors import ServiceError, gettext_noop
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +55,7 @@ def check_rate_limit(action: str, *, session: str, address: str) -> None:
             continue
         if _count(f"limit:{action}:{kind}:{who}:{window}", limit.seconds + 5) > allowed:
             wait = int(limit.seconds - time.time() % limit.seconds) + 1
-            raise ServiceError("rate_limited",
-                               f"Too many at once; try again in {_duration(wait)}.")
+            raise _too_many(wait)
 
 
 def _count(key: str, timeout: int) -> int:
@@ -71,5 +70,11 @@ def _count(key: str, timeout: int) -> int:
         return _alone.incr(key)
 
 
-def _duration(seconds: int) -> str:
-    return f"{seconds} s" if seconds < 120 else f"{round(seconds / 60)} minutes"
+def _too_many(seconds: int) -> ServiceError:
+    if seconds < 120:
+        return ServiceError("rate_limited",
+                            gettext_noop("Too many at once; try again in %(seconds)d s."),
+                            {"seconds": seconds})
+    return ServiceError("rate_limited",
+                        gettext_noop("Too many at once; try again in %(minutes)d minutes."),
+                        {"minutes": round(seconds / 60)})

@@ -21,7 +21,7 @@ from confusable_homoglyphs.categories import alias as script_of
 from confusable_homoglyphs.confusables import confusables_data
 
 from ..models import NICKNAME_MAX
-from .errors import ServiceError
+from .errors import ServiceError, gettext_noop
 
 #: Characters that print nothing (or nothing visible) though they are not controls.
 _BLANK_LOOKING = frozenset(
@@ -48,17 +48,36 @@ def _invisible(ch: str) -> bool:
     return unicodedata.category(ch) in _INVISIBLE_CATEGORIES
 
 
+#: Why a name is refused, whole sentences for each kind of name (``clean_name``'s ``what``).
+_NAME_REFUSALS: dict[str, dict[str, str]] = {
+    "nickname": {
+        "text": gettext_noop("A nickname is text."),
+        "length": gettext_noop("A nickname has 1 to %(max)d characters."),
+        "invisible": gettext_noop("A nickname cannot contain invisible or control characters."),
+        "letter": gettext_noop("A nickname needs at least one letter or digit."),
+    },
+    "room name": {
+        "text": gettext_noop("A room name is text."),
+        "length": gettext_noop("A room name has 1 to %(max)d characters."),
+        "invisible": gettext_noop("A room name cannot contain invisible or control characters."),
+        "letter": gettext_noop("A room name needs at least one letter or digit."),
+    },
+}
+
+
 def clean_name(raw: object, *, what: str, max_length: int, code: str) -> str:
-    """``raw`` as a name (of a person or a room), or ServiceError(code) saying why not."""
+    """``raw`` as a name (``what``: "nickname" or "room name"), or ServiceError(code) saying
+    why not."""
+    refusals = _NAME_REFUSALS[what]
     if not isinstance(raw, str):
-        raise ServiceError(code, f"A {what} is text.")
+        raise ServiceError(code, refusals["text"])
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if not 1 <= len(name) <= max_length:
-        raise ServiceError(code, f"A {what} has 1 to {max_length} characters.")
+        raise ServiceError(code, refusals["length"], {"max": max_length})
     if any(_invisible(ch) for ch in name):
-        raise ServiceError(code, f"A {what} cannot contain invisible or control characters.")
+        raise ServiceError(code, refusals["invisible"])
     if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
-        raise ServiceError(code, f"A {what} needs at least one letter or digit.")
+        raise ServiceError(code, refusals["letter"])
     return name
 
 
@@ -77,12 +96,18 @@ def clean_nickname(raw: object, max_length: int = NICKNAME_MAX) -> str:
     for word in name.split():
         if scripts := mixed_scripts(word):
             alphabets = " and ".join(script.title() for script in scripts)
-            raise ServiceError("bad_nickname", f"“{word}” mixes the letters of {alphabets}; "
-                                               "write each word in one alphabet.")
+            raise ServiceError(
+                "bad_nickname",
+                # Translators: alphabets are Unicode script names joined by "and" ("Latin
+                # and Cyrillic"), left in English.
+                gettext_noop("“%(word)s” mixes the letters of %(alphabets)s; write each word in "
+                             "one alphabet."),
+                {"word": word, "alphabets": alphabets})
     if _RESERVED.match(skeleton(name)):
         raise ServiceError("bad_nickname",
-                           f"“{name}” looks like a label of the site (a computer player, a free "
-                           "seat); choose another nickname.")
+                           gettext_noop("“%(name)s” looks like a label of the site (a computer "
+                                        "player, a free seat); choose another nickname."),
+                           {"name": name})
     return name
 
 

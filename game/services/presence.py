@@ -22,7 +22,7 @@ from django.utils import timezone
 from ..models import Connection, Room, Seat, ServerProcess
 from ..queries import live_sockets_of
 from ..selectors import STALE_AFTER, Presence, presence
-from .errors import ServiceError
+from .errors import ServiceError, gettext_noop
 
 #: How often a server process refreshes its sockets: well inside ``selectors.STALE_AFTER``.
 HEARTBEAT_SECONDS = settings.PRESENCE_HEARTBEAT
@@ -101,9 +101,9 @@ def socket_opened(room: Room, channel_name: str, guest: str,
                                                  timezone.now() - STALE_AFTER)
     refusal = ""
     if by_session > settings.SOCKETS_PER_SESSION:
-        refusal = "You have too many tabs open on this site."
+        refusal = gettext_noop("You have too many tabs open on this site.")
     elif by_address > settings.SOCKETS_PER_ADDRESS:
-        refusal = "Too many connections from your address."
+        refusal = gettext_noop("Too many connections from your address.")
     if refusal:
         Connection.objects.filter(channel_name=channel_name).delete()
         raise ServiceError("too_many_sockets", refusal)

@@ -31,7 +31,7 @@ from ..ai import review
 from ..models import Game, GameAnalysis
 from ..rules import event_from_dict
 from .daily_review import record_review as record_daily_review
-from .errors import ServiceError
+from .errors import ServiceError, gettext_noop
 from .ratings import record_game
 
 log = logging.getLogger(__name__)
@@ -44,9 +44,11 @@ def analyse_game(game_id: int) -> GameAnalysis:
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ServiceError("no_game", f"There is no game {game_id}.")
+        raise ServiceError("no_game", gettext_noop("There is no game %(game)s."),
+                           {"game": game_id})
     if game.status != Game.Status.FINISHED:
-        raise ServiceError("not_finished", f"Game {game_id} is not finished yet.")
+        raise ServiceError("not_finished", gettext_noop("Game %(game)s is not finished yet."),
+                           {"game": game_id})
     rows = list(game.events.order_by("seq").values_list("seq", "kind", "payload", "by"))
     analysis = review.analyse(
         [event_from_dict({**payload, "kind": kind}) for _, kind, payload, _ in rows],

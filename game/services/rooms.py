@@ -19,7 +19,7 @@ from ..rules import Game as RulesGame
 from ..rules.fairness import clean_client_seed, commitment
 from . import broadcast, names
 from .dice import default_client_seed, draw_server_seed
-from .errors import ServiceError, no_room
+from .errors import ServiceError, gettext_noop, no_room
 from .games import store_events
 from .names import clean_nickname
 
@@ -54,7 +54,7 @@ def clean_dice_seed(raw: object) -> str:
     try:
         return clean_client_seed(raw)
     except InvalidSeed as exc:
-        raise ServiceError("bad_seed", exc.message) from None
+        raise ServiceError.of("bad_seed", exc) from None
 
 
 def create_room(
@@ -63,14 +63,18 @@ def create_room(
 ) -> Room:
     name = clean_room_name(name)
     if rules not in RULESETS:
-        raise ServiceError("bad_room", f"Choose one of the rulesets: {', '.join(RULESETS)}.")
+        raise ServiceError("bad_room", gettext_noop("Choose one of the rulesets: %(rulesets)s."),
+                           {"rulesets": ", ".join(RULESETS)})
     if not 1 <= len(seats) <= MAX_PLAYERS:
-        raise ServiceError("bad_room", f"A room has 1 to {MAX_PLAYERS} seats.")
+        raise ServiceError("bad_room", gettext_noop("A room has 1 to %(max)d seats."),
+                           {"max": MAX_PLAYERS})
     for spec in seats:
         if spec.bot_level is not None and spec.bot_level not in LEVELS:
-            raise ServiceError("bad_room", f"Bot levels are: {', '.join(LEVELS)}.")
+            raise ServiceError("bad_room", gettext_noop("Bot levels are: %(levels)s."),
+                               {"levels": ", ".join(LEVELS)})
     if chances not in Room.Chances.values:
-        raise ServiceError("bad_room", "Chances are shown with computer players, always or never.")
+        raise ServiceError("bad_room", gettext_noop(
+            "Chances are shown with computer players, always or never."))
     with transaction.atomic():
         room = Room.objects.create(name=name, rules=rules, seats_count=len(seats),
                                    host_key=host_key, practice=practice, chances=chances)
@@ -117,23 +121,26 @@ def take_seat(code: str, guest: str, nickname: str, index: int | None,
         if mine is not None:
             return mine
         if room.status == Room.Status.PLAYING:
-            raise ServiceError("game_running", "A game is running: watch it, and take a free "
-                                               "seat for the next one.")
+            raise ServiceError("game_running", gettext_noop(
+                "A game is running: watch it, and take a free seat for the next one."))
         seats = Seat.objects.filter(room=room).order_by("index")
         if index is None:
             seat = next((s for s in seats if s.is_free), None)
             if seat is None:
-                raise ServiceError("seat_taken", "Every seat is taken; watch this game.")
+                raise ServiceError("seat_taken",
+                                   gettext_noop("Every seat is taken; watch this game."))
         else:
             seat = seats.filter(index=index).first()
         if seat is None:
-            raise ServiceError("no_seat", "There is no such seat in this room.")
+            raise ServiceError("no_seat", gettext_noop("There is no such seat in this room."))
         if not seat.is_free:
-            raise ServiceError("seat_taken", "That seat is taken; choose a free one.")
+            raise ServiceError("seat_taken",
+                               gettext_noop("That seat is taken; choose a free one."))
         alike = names.look_alike(nickname, [s.display_name for s in room.seats.all()])
         if alike is not None:
-            raise ServiceError("name_taken", f"“{nickname}” is too much like “{alike}”, who "
-                                             "already sits in this room; choose another name.")
+            raise ServiceError("name_taken", gettext_noop(
+                "“%(name)s” is too much like “%(alike)s”, who already sits in this room; choose "
+                "another name."), {"name": nickname, "alike": alike})
         seat.nickname, seat.guest_key, seat.player = nickname, guest, player
         seat.client_seed = dice_seed or default_client_seed(room.pk, seat.index)
         seat.save(update_fields=["nickname", "guest_key", "player", "client_seed"])
@@ -151,10 +158,10 @@ def set_dice_seed(code: str, guest: str | None, raw: object) -> Seat:
             raise no_room(code)
         seat = seat_of(room, guest)
         if seat is None:
-            raise ServiceError("watcher", "Take a seat to choose a dice seed.")
+            raise ServiceError("watcher", gettext_noop("Take a seat to choose a dice seed."))
         if room.status == Room.Status.PLAYING:
-            raise ServiceError("game_running", "The dice seeds of a running game are fixed; "
-                                               "change yours before the next one.")
+            raise ServiceError("game_running", gettext_noop(
+                "The dice seeds of a running game are fixed; change yours before the next one."))
         seat.client_seed = dice_seed
         seat.save(update_fields=["client_seed"])
     broadcast.send_room_changed(code)
@@ -172,20 +179,24 @@ def start_game(code: str, guest: str | None) -> Game:
         # A rematch needs no host: whoever sat at the last game may offer it.
         seated = room.status == Room.Status.FINISHED and seat_of(room, guest) is not None
         if not guest or (guest != room.host_key and not seated):
-            raise ServiceError("not_host", "Only the host can start a game.")
+            raise ServiceError("not_host", gettext_noop("Only the host can start a game."))
         if room.status == Room.Status.PLAYING:
-            raise ServiceError("game_running", "A game is already running in this room.")
+            raise ServiceError("game_running",
+                               gettext_noop("A game is already running in this room."))
         # Rematches are unlimited otherwise, and every game is kept: a room's growth has a budget.
         hour_ago = timezone.now() - timedelta(hours=1)
         if (Game.objects.filter(room=room, created__gte=hour_ago).count()
                 >= settings.GAMES_PER_ROOM_PER_HOUR):
             raise ServiceError(
-                "too_many_games", f"This room started {settings.GAMES_PER_ROOM_PER_HOUR} games "
-                "in the last hour, its most; wait a little, or create a new room.")
+                "too_many_games",
+                gettext_noop("This room started %(count)d games in the last hour, its most; "
+                             "wait a little, or create a new room."),
+                {"count": settings.GAMES_PER_ROOM_PER_HOUR})
         seats = list(room.seats.order_by("index"))
         taken = [s for s in seats if not s.is_free]
         if not taken:
-            raise ServiceError("no_players", "Take a seat before starting the game.")
+            raise ServiceError("no_players",
+                               gettext_noop("Take a seat before starting the game."))
         for s in seats:
             if s.is_free:
                 s.delete()
@@ -234,7 +245,8 @@ def open_room(guest: str, *, nickname: str, name: str, rules: str, seats: Sequen
     no seat for them: they host it and watch (``nickname`` "")."""
     watching = all(spec.bot_level is not None for spec in seats)
     if watching and nickname:
-        raise ServiceError("bad_room", "Every seat is a computer: leave a seat for a person.")
+        raise ServiceError("bad_room", gettext_noop(
+            "Every seat is a computer: leave a seat for a person."))
     nickname = "" if watching else clean_nickname(nickname)
     with transaction.atomic():
         room = create_room(name=name or default_room_name(nickname), rules=rules, seats=seats,
@@ -249,7 +261,8 @@ def play_the_computer(guest: str, *, nickname: str, rules: str, level: str,
     """A room with the visitor and one computer player of ``level``, its game started: the
     lobby's one-click game. No name needed: ``nickname`` may be empty."""
     if level not in LEVELS:
-        raise ServiceError("bad_room", f"Bot levels are: {', '.join(LEVELS)}.")
+        raise ServiceError("bad_room", gettext_noop("Bot levels are: %(levels)s."),
+                           {"levels": ", ".join(LEVELS)})
     nickname = clean_nickname(nickname or DEFAULT_NICKNAME)
     with transaction.atomic():
         room = create_room(name=f"{nickname} vs the computer"[:ROOM_NAME_MAX], rules=rules,

@@ -14,7 +14,7 @@ from ..room_options import OPTIONS
 from ..rules import MAX_PLAYERS
 from ..selectors import connected_guests
 from . import broadcast
-from .errors import ServiceError, no_room
+from .errors import ServiceError, gettext_noop, no_room
 
 
 def _host_room(code: str, guest: str | None, *, host: bool = True) -> Room:
@@ -23,17 +23,18 @@ def _host_room(code: str, guest: str | None, *, host: bool = True) -> Room:
     if room is None:
         raise no_room(code)
     if host and (not guest or guest != room.host_key):
-        raise ServiceError("not_host", "Only the host can change the seats or the options.")
+        raise ServiceError("not_host",
+                           gettext_noop("Only the host can change the seats or the options."))
     if room.status == Room.Status.PLAYING:
-        raise ServiceError("game_running", "Seats and options change between games, not during "
-                                           "one.")
+        raise ServiceError("game_running",
+                           gettext_noop("Seats and options change between games, not during one."))
     return room
 
 
 def _seat(room: Room, index: int) -> Seat:
     seat = Seat.objects.filter(room=room, index=index).first()
     if seat is None:
-        raise ServiceError("no_seat", "There is no such seat in this room.")
+        raise ServiceError("no_seat", gettext_noop("There is no such seat in this room."))
     return seat
 
 
@@ -53,7 +54,8 @@ def add_seat(code: str, guest: str | None) -> Seat:
         room = _host_room(code, guest)
         count = Seat.objects.filter(room=room).count()
         if count >= MAX_PLAYERS:
-            raise ServiceError("room_full", f"A room has at most {MAX_PLAYERS} seats.")
+            raise ServiceError("room_full", gettext_noop("A room has at most %(max)d seats."),
+                               {"max": MAX_PLAYERS})
         seat = Seat.objects.create(room=room, index=count)
         room.seats_count = count + 1
         room.save(update_fields=["seats_count", "updated"])
@@ -67,27 +69,29 @@ def leave_seat(code: str, guest: str | None) -> None:
         room = _host_room(code, guest, host=False)
         seat = Seat.objects.filter(room=room, guest_key=guest).first() if guest else None
         if seat is None:
-            raise ServiceError("not_seated", "You have no seat in this room.")
+            raise ServiceError("not_seated", gettext_noop("You have no seat in this room."))
         seat.nickname, seat.guest_key, seat.last_seen = "", "", None
         seat.save(update_fields=["nickname", "guest_key", "last_seen"])
         room.save(update_fields=["updated"])
     broadcast.send_room_changed(code)
 
 
-def _check_absent(room: Room, seat: Seat, what: str) -> None:
+def _check_absent(room: Room, seat: Seat, refusal: str) -> None:
+    """Refuse a change to ``seat`` while its person is here (``refusal``: its sentence)."""
     if seat.guest_key and seat.guest_key in connected_guests(room):
-        raise ServiceError("player_here", f"{seat.display_name} is here: only an absent "
-                                          f"player's seat can be {what}.")
+        raise ServiceError("player_here", refusal, {"name": seat.display_name})
 
 
 def seat_bot(code: str, guest: str | None, index: int, level: str) -> Seat:
     """A computer player in seat ``index``: a free seat, a computer's, or an absent person's."""
     if level not in LEVELS:
-        raise ServiceError("bad_level", f"Computer levels are: {', '.join(LEVELS)}.")
+        raise ServiceError("bad_level", gettext_noop("Computer levels are: %(levels)s."),
+                           {"levels": ", ".join(LEVELS)})
     with transaction.atomic():
         room = _host_room(code, guest)
         seat = _seat(room, index)
-        _check_absent(room, seat, "given to a computer")
+        _check_absent(room, seat, gettext_noop(
+            "%(name)s is here: only an absent player's seat can be given to a computer."))
         taken = {s.nickname for s in Seat.objects.filter(room=room, kind=Seat.Kind.BOT)
                  .exclude(pk=seat.pk)}
         number = next(n for n in range(1, MAX_PLAYERS + 2)
@@ -106,9 +110,10 @@ def remove_seat(code: str, guest: str | None, index: int) -> None:
     with transaction.atomic():
         room = _host_room(code, guest)
         seat = _seat(room, index)
-        _check_absent(room, seat, "removed")
+        _check_absent(room, seat, gettext_noop(
+            "%(name)s is here: only an absent player's seat can be removed."))
         if Seat.objects.filter(room=room).count() <= 1:
-            raise ServiceError("last_seat", "A room keeps at least one seat.")
+            raise ServiceError("last_seat", gettext_noop("A room keeps at least one seat."))
         seat.delete()
         _renumber(room)
     broadcast.send_room_changed(code)
@@ -119,9 +124,10 @@ def set_room_options(code: str, guest: str | None, **options: Any) -> None:
     for name, value in options.items():
         option = OPTIONS.get(name)
         if option is None:
-            raise ServiceError("bad_option", f"A room has no option {name[:40]!r}.")
+            raise ServiceError("bad_option", gettext_noop("A room has no option %(name)s."),
+                               {"name": repr(name[:40])})
         if value not in option.choices:
-            raise ServiceError("bad_option", option.not_a_choice)
+            raise ServiceError("bad_option", option.not_a_choice, option.params)
     with transaction.atomic():
         room = _host_room(code, guest)
         for name, value in options.items():

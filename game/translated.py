@@ -1,0 +1,72 @@
+"""What the rules say, in the reader's language: the one place the Django side turns the pure
+packages' English into the active language (the terminal game and the command line keep the
+English).
+
+- :func:`message`: a refusal's sentence (``CodedError``: its ``template`` translated, then
+  filled with its ``params``, box labels and ruleset titles among them translated too);
+- :func:`box_label` and :func:`ruleset_title`: the names the rules give in English;
+- :func:`ruleset_data`: ``Ruleset.to_dict()`` as a page draws it, its labels translated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext, pgettext, pgettext_lazy
+
+from .rules import Ruleset, get_ruleset
+from .rules.errors import BoxLabel, CodedError, RulesetTitle
+
+# The English labels and titles of game.rules.rulesets, marked here for the catalogs (the
+# rules import no Django); tests/i18n checks that every one of the rules' is listed.
+BOX_LABELS = (
+    pgettext_lazy("box", "Ones"), pgettext_lazy("box", "Twos"), pgettext_lazy("box", "Threes"),
+    pgettext_lazy("box", "Fours"), pgettext_lazy("box", "Fives"), pgettext_lazy("box", "Sixes"),
+    pgettext_lazy("box", "Three of a kind"), pgettext_lazy("box", "Four of a kind"),
+    pgettext_lazy("box", "Full house"), pgettext_lazy("box", "Small straight"),
+    pgettext_lazy("box", "Large straight"), pgettext_lazy("box", "Yahtzee"),
+    pgettext_lazy("box", "Chance"), pgettext_lazy("box", "One pair"),
+    pgettext_lazy("box", "Two pairs"), pgettext_lazy("box", "Yatzy"),
+)
+RULESET_TITLES = (
+    pgettext_lazy("ruleset", "Yahtzee"), pgettext_lazy("ruleset", "Yatzy"),
+    pgettext_lazy("ruleset", "Triple Yahtzee"),
+)
+
+
+def box_label(label: str) -> str:
+    """A box's English label ("Full house") in the active language."""
+    return str(pgettext("box", label))
+
+
+def ruleset_title(title: str) -> str:
+    """A ruleset's English title ("Triple Yahtzee") in the active language."""
+    return str(pgettext("ruleset", title))
+
+
+def _param(value: Any) -> Any:
+    if isinstance(value, BoxLabel):
+        return box_label(value)
+    if isinstance(value, RulesetTitle):
+        return ruleset_title(value)
+    return value
+
+
+def message(error: CodedError) -> str:
+    """``error``'s sentence in the active language (English where the catalog has none)."""
+    text = str(gettext(error.template))
+    if not error.params:
+        return text
+    try:
+        return text % {name: _param(value) for name, value in error.params.items()}
+    except (KeyError, ValueError, TypeError):  # a translation that lost a placeholder
+        return error.message
+
+
+def ruleset_data(ruleset: str | Ruleset) -> dict[str, Any]:
+    """``Ruleset.to_dict()`` for a page: its title and its boxes' labels in the active
+    language (names, the stable keys, unchanged)."""
+    data = get_ruleset(ruleset).to_dict()
+    data["title"] = ruleset_title(data["title"])
+    data["boxes"] = [{**box, "label": box_label(box["label"])} for box in data["boxes"]]
+    return data
