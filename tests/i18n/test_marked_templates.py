@@ -36,6 +36,8 @@ SILENT_ELEMENTS = {"script", "style", "code"}
 #: Tags whose content is not the page's text (a comment, a translated block, verbatim text).
 SKIPPED_BLOCKS = {"comment": "endcomment", "blocktranslate": "endblocktranslate",
                   "blocktrans": "endblocktrans", "verbatim": "endverbatim"}
+#: base.html's blocks that fill a tag's attributes (a class name), not the page's text.
+ATTRIBUTE_BLOCKS = {"main_attrs", "body_class"}
 #: A literal string shown as it is: `|default:"A player"`, an include's `with empty="No room"`.
 DEFAULT_LITERAL = re.compile(r"""\|default:(["'])([^"']*)\1""")
 INCLUDE_LITERAL = re.compile(r"""\s\w+=(["'])([^"']*)\1""")
@@ -72,6 +74,9 @@ def skeleton(source: str) -> tuple[str, list[tuple[int, str]]]:
                 continue
             if name in SKIPPED_BLOCKS:
                 skip_until = SKIPPED_BLOCKS[name]
+            elif name == "block" and token.contents.split()[1:2] in (
+                    [b] for b in ATTRIBUTE_BLOCKS):
+                skip_until = "endblock"
             shown = [*DEFAULT_LITERAL.finditer(token.contents)]
             if name == "include":
                 shown += INCLUDE_LITERAL.finditer(token.contents)
