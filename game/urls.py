@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import daily_views, profile_views, views
+from . import daily_views, profile_views, rules_views, views
 
 app_name = "game"
 urlpatterns = [
@@ -21,5 +21,6 @@ urlpatterns = [
     path("daily/commitments.json", daily_views.commitments, name="daily_commitments"),
     path("daily/<slug:rules>/play", daily_views.play, name="daily_play"),
     path("daily/<slug:rules>/<str:day>/", daily_views.day_page, name="daily_day"),
+    path("rules/", rules_views.rules, name="rules"),
     path("leaderboard/<slug:rules>/", profile_views.leaderboard, name="leaderboard"),
 ]

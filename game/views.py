@@ -24,6 +24,7 @@ from .clients import client_address
 from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
 from .models import TURN_TIMES, DailyAttempt, Game, GameAnalysis, Room
 from .players import acting_player, current_player, player_name
+from .presenters import rules_text
 from .presenters.fairness import fairness_data
 from .presenters.invite import invite_qr_svg
 from .presenters.replay import replay_data
@@ -141,6 +142,7 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "is_host": bool(guest) and guest == room.host_key,
         "rulesets": RULESETS.values(),
         "ruleset": translated.ruleset_data(room.rules),
+        "rules_text": rules_text.for_page(get_ruleset(room.rules)),
         "turn_times": TURN_TIMES,
         "max_seats": MAX_PLAYERS,
         "dice_count": DICE_COUNT,
@@ -236,6 +238,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game,
         "ruleset": ruleset,
         "ruleset_data": translated.ruleset_data(ruleset),
+        "rules_text": rules_text.for_page(ruleset),
         "replay": replay_data(events),
         "analysis": review_view(stored) if game.status == Game.Status.FINISHED else None,
         "standings": sorted(
