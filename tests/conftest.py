@@ -129,6 +129,13 @@ def yahtzee_table(build_output):
     return get_solution("yahtzee")
 
 
+@pytest.fixture(scope="session")
+def yatzy_table(strategy_dir):
+    from game.ai import build_table
+
+    return build_table("yatzy")[0]
+
+
 @pytest.fixture(autouse=True)
 def _tables_here(strategy_dir):
     """Every test starts with game.ai pointed at the session's tables: Django's ready(), a

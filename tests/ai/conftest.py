@@ -15,7 +15,3 @@ from game.ai.solver import Solution
 def free_joker_table(strategy_dir: Path) -> Solution:
     return build_table("yahtzee", "free")[0]
 
-
-@pytest.fixture(scope="session")
-def yatzy_table(strategy_dir: Path) -> Solution:
-    return build_table("yatzy")[0]
