@@ -5,7 +5,7 @@
 
 import { dieFace, dieName } from "./dice.js";
 import { fill, h, replaceChildren } from "./dom.js";
-import { gettext, interpolate } from "./i18n.js";
+import { gettext, interpolate, pgettext } from "./i18n.js";
 import { boxLabel, boxShort, describeEvent } from "./labels.js";
 import { waitForAnalysis } from "./analysis_wait.js";
 import { Review, loadAnalysis, slipsOf, slipsText } from "./review.js";
@@ -281,9 +281,10 @@ function buildMoves() {
   const items = [];
   frames.forEach((f, i) => {
     if (f.kind === "game_started") {
-      // Translators: the first move of the list, "Start", read out "Start of the game".
-      items.push(h("li", { class: "move-edge" }, moveButton(i, fill(gettext("Start%(unsaid)s"),
-        { unsaid: unsaid(` ${gettext("of the game")}`) }))));
+      // Shown "Start", read out as a whole sentence.
+      items.push(h("li", { class: "move-edge" }, moveButton(i, [
+        h("span", { "aria-hidden": "true" }, pgettext("move list", "Start")),
+        unsaid(gettext("Start of the game"))])));
     } else if (f.kind === "turn_started") {
       if (f.round !== round) {
         round = f.round;
@@ -293,10 +294,11 @@ function buildMoves() {
       }
       line = h("span", { class: "turn-moves" });
       turns.append(h("li", { class: `turn p${f.player}`, dataset: { player: String(f.player) } },
-        moveButton(i, [h("span", { class: "long" }, who(f.player)),
-          h("span", { class: "short" }, shorts[f.player], unsaid(` (${who(f.player)})`)),
-          // Translators: read out after the player's name in the move list.
-          unsaid(interpolate(gettext("’s turn, round %(round)s"), { round }))]), line));
+        // The name is shown (whole, or short on phones); the sentence is what is read out.
+        moveButton(i, [h("span", { class: "long", "aria-hidden": "true" }, who(f.player)),
+          h("span", { class: "short", "aria-hidden": "true" }, shorts[f.player]),
+          unsaid(interpolate(gettext("%(name)s’s turn, round %(round)s"),
+            { name: who(f.player), round }))]), line));
     } else if (f.kind === "rolled") {
       line.append(rollButton(i));
     } else if (f.kind === "scored") {
@@ -411,13 +413,16 @@ function showOnly(player) {
     round.hidden = player !== null && !round.querySelector("li.turn:not([hidden])");
   }
   for (const edge of list.querySelectorAll("li.move-edge")) edge.hidden = player !== null;
-  const slips = player === null ? "" : slipsText(slipsOf(review.list, player));
+  const found = player === null ? [] : slipsOf(review.list, player);
+  const values = { name: player === null ? "" : data.players[player], slips: slipsText(found) };
   let note = "";
-  if (player === you) {
-    note = interpolate(gettext("Your %(slips)s — only those turns are listed."), { slips });
+  if (player !== null && !found.length) {
+    note = interpolate(player === you ? gettext("You made no mistakes: no turn is listed.")
+      : gettext("%(name)s made no mistakes: no turn is listed."), values);
   } else if (player !== null) {
-    note = interpolate(gettext("%(name)s’s %(slips)s — only those turns are listed."),
-      { name: data.players[player], slips });
+    note = interpolate(player === you
+      ? gettext("Your mistakes: %(slips)s. Only those turns are listed.")
+      : gettext("Mistakes of %(name)s: %(slips)s. Only those turns are listed."), values);
   }
   $("moves-filter-note").textContent = note;
   renderMoves();
