@@ -16,6 +16,7 @@ from . import daily, services, translated
 from .models import DailyChallenge
 from .players import acting_player, current_player
 from .presenters import profile as charts
+from .presenters.review import grade_label
 from .services.daily import DAILY_RULES, ensure_challenges, start_attempt, utc_today
 from .views import _guest_within_limit
 
@@ -113,7 +114,9 @@ def day_page(request: HttpRequest, rules: str, day: str) -> HttpResponse:
         "streak": daily.streak(me, today) if me else 0,
         "share": (daily.share_text(attempt, challenge.par, url)
                   if attempt and attempt.final is not None else ""),
-        "squares": daily.SQUARES,
+        # Each turn's square and its grade's name ("Turn 3: mistake").
+        "turn_squares": ([(daily.SQUARES.get(g, "⬜"), grade_label(g, 1))
+                          for g in attempt.turn_grades] if attempt else []),
         "today": today,
     }
     return render(request, "game/daily_day.html", context)

@@ -54,8 +54,10 @@ export function endCard(game, me) {
     }
     const ahead = best - Math.max(...totals.filter((_, p) => p !== me));
     return { kind: "win", title: gettext("You win!"),
-      detail: interpolate(ngettext("%(points)s points, %(ahead)s point ahead.",
-        "%(points)s points, %(ahead)s points ahead.", ahead), { points: best, ahead }) };
+      detail: interpolate(ngettext("%(points)s, %(ahead)s point ahead.",
+        "%(points)s, %(ahead)s points ahead.", ahead),
+      { points: interpolate(ngettext("%(count)s point", "%(count)s points", best),
+        { count: best }), ahead }) };
   }
   if (seated) {
     const values = { place: ordinal(placeOf(totals, me)), players: totals.length,

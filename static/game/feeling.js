@@ -99,24 +99,26 @@ export class Feeling {
 
   /** A live event (not a replayed state): names[i] is player i's, me is mine (or null). */
   onEvent(event, names, me) {
-    const values = { name: event.player === me ? gettext("You") : names[event.player] || gettext("Someone"),
-      points: event.points };
+    const mine = event.player === me;
+    const values = { name: names[event.player] || gettext("Someone"), points: event.points };
     if (event.kind === "rolled") this.play("roll");
     if (event.kind === "scored") {
       this.lastScored = { player: event.player, box: event.box, column: event.column || 0,
         at: performance.now() };
       if (event.box === "yahtzee" && event.points > 0) {
         this.celebrate("yahtzee", gettext("Yahtzee!"),
-          interpolate(gettext("%(name)s scored %(points)s."), values));
+          interpolate(mine ? gettext("You scored %(points)s.")
+            : gettext("%(name)s scored %(points)s."), values));
       } else {
         this.play("score");
       }
     } else if (event.kind === "bonus") {
       if (event.bonus === "upper") {
-        this.celebrate("bonus", gettext("Upper bonus!"), interpolate(gettext("%(name)s: +%(points)s."), values));
+        this.celebrate("bonus", gettext("Upper bonus!"), interpolate(mine
+          ? gettext("You: +%(points)s.") : gettext("%(name)s: +%(points)s."), values));
       } else if (event.bonus === "yahtzee") {
-        this.celebrate("yahtzee", gettext("Another Yahtzee!"),
-          interpolate(gettext("%(name)s: +%(points)s."), values));
+        this.celebrate("yahtzee", gettext("Another Yahtzee!"), interpolate(mine
+          ? gettext("You: +%(points)s.") : gettext("%(name)s: +%(points)s."), values));
       }
     } else if (event.kind === "game_finished" && (event.winners || []).includes(me)) {
       this.confetti();
