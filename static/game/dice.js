@@ -55,7 +55,8 @@ export class DiceTray {
         onclick: () => onToggle(i),
       });
       button.append(dieFace(null), h("span", { class: "die-key", "aria-hidden": "true" }, i + 1),
-        h("span", { class: "die-held-tag", "aria-hidden": "true" }, gettext("Held")));
+        // Translators: the tag under a held die, on a 320 px phone too: 6 letters at most.
+        h("span", { class: "die-held-tag", "aria-hidden": "true" }, pgettext("die tag", "Held")));
       container.append(button);
       this.buttons.push(button);
     }

@@ -167,7 +167,8 @@ function renderDice(frame) {
     return h("li", { class: `die${value === null ? " blank" : ""}${kept ? " held" : ""}`,
       dataset: { value: value === null ? "" : String(value) } },
     dieFace(value),
-    h("span", { class: "die-held-tag", "aria-hidden": "true" }, gettext("Held")),
+    // Translators: the tag under a held die, on a 320 px phone too: 6 letters at most.
+    h("span", { class: "die-held-tag", "aria-hidden": "true" }, pgettext("die tag", "Held")),
     h("span", { class: "visually-hidden" }, dieName(pos, value, kept)));
   }));
 }

@@ -5,7 +5,7 @@
 
 import { dieFace, dieName } from "./dice.js";
 import { h, replaceChildren } from "./dom.js";
-import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { GRADE_WORDS, SYMBOLS, choiceText, chosenText, points } from "./review.js";
 import { RULESET, parseSlot, slotName } from "./ruleset.js";
 import { slotLabel } from "./labels.js";
@@ -210,7 +210,8 @@ export class TryIt {
         this.panel.ownerDocument.querySelector(`#replay-dice li:nth-child(${pos + 1}) button`)
           ?.focus({ preventScroll: true });
       },
-    }, dieFace(value), h("span", { class: "die-held-tag", "aria-hidden": "true" }, gettext("Held")))));
+    // Translators: the tag under a held die, on a 320 px phone too: 6 letters at most.
+    }, dieFace(value), h("span", { class: "die-held-tag", "aria-hidden": "true" }, pgettext("die tag", "Held")))));
   }
 
   /** The scorecard's options for the player deciding: every legal box with its points. */

@@ -29,7 +29,7 @@ YATZY_BOXES = ["Ones", "One pair", "Two pairs", "Three of a kind", "Four of a ki
 _OVERFLOWS_JS = """() => {
   const bad = [];
   for (const el of document.querySelectorAll('main *, header *, footer *')) {
-    if (!el.offsetParent || !el.textContent.trim() || el.closest('svg')) continue;
+    if (!el.offsetParent || !el.textContent.trim() || el.closest('svg, .visually-hidden')) continue;
     const style = getComputedStyle(el);
     if (['auto', 'scroll'].includes(style.overflowX) || style.textOverflow === 'ellipsis'
         || style.display === 'inline' || style.display === 'contents') continue;
@@ -81,13 +81,14 @@ def box_names(language: str) -> list[str]:
 
 def look_at(page: Page, language: str, name: str, screenshots: Path) -> None:
     settle(page)
+    page.screenshot(path=str(screenshots / f"language-{name}.png"), full_page=True)
     assert page.evaluate("document.documentElement.lang") == language
     assert_fits(page)
-    assert page.evaluate(_OVERFLOWS_JS) == [], name
+    overflows = page.evaluate(_OVERFLOWS_JS)
+    assert overflows == [], f"{name}: " + "\n".join(overflows)
     texts = set(page.evaluate(_TEXTS_JS))
     leftovers = texts & english_sentences(language)
     assert not leftovers, f"{name}: English left: {sorted(leftovers)}"
-    page.screenshot(path=str(screenshots / f"language-{name}.png"), full_page=True)
 
 
 def open_as(browser, storage: dict, url: str, language: str, look) -> Page:
