@@ -5,13 +5,16 @@ English).
 - :func:`message`: a refusal's sentence (``CodedError``: its ``template`` translated, then
   filled with its ``params``, box labels and ruleset titles among them translated too);
 - :func:`box_label` and :func:`ruleset_title`: the names the rules give in English;
-- :func:`ruleset_data`: ``Ruleset.to_dict()`` as a page draws it, its labels translated.
+- :func:`ruleset_data`: ``Ruleset.to_dict()`` as a page draws it, its labels translated;
+- :func:`figure`: a number people read, as Python preformats it, in the reader's notation.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from .rules import Ruleset, get_ruleset
@@ -70,3 +73,12 @@ def ruleset_data(ruleset: str | Ruleset) -> dict[str, Any]:
     data["title"] = ruleset_title(data["title"])
     data["boxes"] = [{**box, "label": box_label(box["label"])} for box in data["boxes"]]
     return data
+
+
+def figure(value: float, places: int, *, signed: bool = False) -> str:
+    """``value`` rounded to ``places`` decimals as ``f"{value:.2f}"`` rounds it ("+" before a
+    positive one if ``signed``), written the reader's way (German "12,50"). Only for text
+    people read: never for JSON, attributes, geometry or URLs."""
+    # Through a Decimal: number_format cuts a float's digits instead of rounding them.
+    text = number_format(Decimal(f"{value:.{places}f}"), places)
+    return f"+{text}" if signed and not text.startswith("-") else text
