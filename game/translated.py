@@ -4,7 +4,8 @@ English).
 
 - :func:`message`: a refusal's sentence (``CodedError``: its ``template`` translated, then
   filled with its ``params``, box labels and ruleset titles among them translated too);
-- :func:`box_label` and :func:`ruleset_title`: the names the rules give in English;
+- :func:`box_label` and :func:`ruleset_title`: the names the rules give in English
+  (:func:`box_name_label` by a box's stable name);
 - :func:`ruleset_data`: ``Ruleset.to_dict()`` as a page draws it, its labels translated;
 - :func:`figure`: a number people read, as Python preformats it, in the reader's notation.
 """
@@ -17,7 +18,7 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
-from .rules import Ruleset, get_ruleset
+from .rules import RULESETS, Ruleset, get_ruleset
 from .rules.errors import BoxLabel, CodedError, RulesetTitle
 
 # The English labels and titles of game.rules.rulesets, marked here for the catalogs (the
@@ -40,6 +41,17 @@ RULESET_TITLES = (
 def box_label(label: str) -> str:
     """A box's English label ("Full house") in the active language."""
     return str(pgettext("box", label))
+
+
+#: Each box's English label by its name (``"full_house"``), the same in every ruleset.
+_LABEL_OF_BOX = {box.name: box.label for ruleset in RULESETS.values() for box in ruleset.boxes}
+
+
+def box_name_label(name: str) -> str:
+    """The label of the box named ``name`` (a stored event's ``"full_house"``) in the active
+    language; an unknown name as it is."""
+    label = _LABEL_OF_BOX.get(name)
+    return box_label(label) if label else name
 
 
 def ruleset_title(title: str) -> str:
