@@ -85,7 +85,7 @@ class Player(models.Model):
         verbose_name_plural = gettext_lazy("players")
 
     def __str__(self) -> str:
-        return self.name or f"Player {self.pk}"
+        return self.name or _("Player %(number)s") % {"number": self.pk}
 
     def get_absolute_url(self) -> str:
         return reverse("game:profile", args=[self.public_id])
@@ -207,7 +207,9 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.room.code} seat {self.index}: {self.display_name or '(free)'}"
+        return _("%(room)s seat %(index)s: %(name)s") % {
+            "room": self.room.code, "index": self.index,
+            "name": self.display_name or _("(free)")}
 
     @property
     def is_bot(self) -> bool:
@@ -267,7 +269,8 @@ class Game(models.Model):
         ordering = ["-id"]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.rules}) in {self.room.code}"
+        return _("Game %(number)s (%(rules)s) in %(room)s") % {
+            "number": self.pk, "rules": self.rules, "room": self.room.code}
 
     def get_absolute_url(self) -> str:
         return reverse("game:game_detail", args=[self.pk])
@@ -413,7 +416,8 @@ class GameAnalysis(models.Model):
     created = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"Analysis of game {self.game_id} (v{self.version})"
+        return _("Analysis of game %(number)s (v%(version)s)") % {
+            "number": self.game_id, "version": self.version}
 
 
 class GameResult(models.Model):
@@ -510,7 +514,7 @@ class DailyChallenge(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Daily {self.rules} {self.day.isoformat()}"
+        return _("Daily %(rules)s %(day)s") % {"rules": self.rules, "day": self.day.isoformat()}
 
     def is_over(self, today: datetime.date) -> bool:
         """Whether the day is over (``today`` is the current UTC date)."""
