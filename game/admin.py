@@ -16,13 +16,17 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from . import daily, services
 from .models import DailyAttempt, DailyChallenge, Game, GameAnalysis, GameEvent, Player, Room, Seat
 from .presenters import describe, scorecard_table
 from .selectors import with_abandoned
 from .services.daily import utc_today
+from .translated import figure
 
 #: The sums the admin's scorecards show under the boxes.
 ADMIN_SUMS = ("upper_subtotal", "upper_bonus", "yahtzee_bonus", "total")
@@ -86,9 +90,10 @@ class GameInline(admin.TabularInline):
     can_delete = False
     show_change_link = True
 
-    @admin.display(description="game")
+    @admin.display(description=gettext_lazy("game"))
     def link(self, obj: Game) -> str:
-        return format_html('<a href="{}">Game {}</a>', obj.get_absolute_url(), obj.pk)
+        return format_html('<a href="{}">{}</a>', obj.get_absolute_url(),
+                           _("Game %(number)s") % {"number": obj.pk})
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -123,8 +128,8 @@ class SeatForm(forms.ModelForm):
         room = cleaned.get("room")
         if room is not None and _live(room):
             raise forms.ValidationError(
-                "This room's game has started: its seats are read-only here (players change "
-                "seats between games, from the room's page).")
+                _("This room's game has started: its seats are read-only here (players change "
+                  "seats between games, from the room's page)."))
         return cleaned
 
 
@@ -156,16 +161,18 @@ MOVES = ("rolled", "scored", "bonus")
 def who_acted(event: GameEvent) -> str:
     """Who made the move: a person, a computer player, or the computer for someone away."""
     if event.kind not in MOVES:
-        return "the rules"
+        # Translators: who acted, in the admin's event log: an event the rules made.
+        return _("the rules")
     players = event.game.players
     name = players[event.seat] if event.seat is not None and event.seat < len(players) else None
     if event.by == GameEvent.By.HUMAN:
-        return f"{name} (person)" if name else "a person"
+        return _("%(name)s (person)") % {"name": name} if name else _("a person")
     if event.by == GameEvent.By.BOT:
-        return f"{name} (computer)" if name else "a computer player"
+        return _("%(name)s (computer)") % {"name": name} if name else _("a computer player")
     if event.by == GameEvent.By.AUTOPLAY:
-        return f"the computer for {name}, who was away" if name else "autoplay"
-    return "the server"
+        return (_("the computer for %(name)s, who was away") % {"name": name} if name
+                else _("autoplay"))
+    return _("the server")
 
 
 class GameEventInline(admin.TabularInline):
@@ -179,7 +186,7 @@ class GameEventInline(admin.TabularInline):
     can_delete = False
     ordering = ("seq",)
     template = "admin/game/event_log_inline.html"
-    verbose_name_plural = "event log"
+    verbose_name_plural = gettext_lazy("event log")
 
     def get_queryset(self, request):
         first, last = getattr(request, "event_range", (1, GameAdmin.EVENTS_PER_PAGE))
@@ -189,15 +196,16 @@ class GameEventInline(admin.TabularInline):
                 .select_related("game").only(*(f.name for f in GameEvent._meta.concrete_fields),
                                              "game__players"))
 
-    @admin.display(description="what happened")
+    @admin.display(description=gettext_lazy("what happened"))
     def what(self, obj: GameEvent) -> str:
         return describe(obj.kind, obj.payload, obj.game.players)
 
-    @admin.display(description="who acted")
+    @admin.display(description=gettext_lazy("who acted"))
     def who(self, obj: GameEvent) -> str:
         return who_acted(obj)
 
-    @admin.display(description="at")
+    # Translators: the column of the times of a game's events (admin).
+    @admin.display(description=gettext_lazy("at"))
     def when(self, obj: GameEvent) -> str:
         # The game's date is above; a time per line keeps the rows one line high on a phone.
         return timezone.localtime(obj.created).strftime("%H:%M:%S")
@@ -215,11 +223,13 @@ class GameEventInline(admin.TabularInline):
 class ActivityFilter(admin.SimpleListFilter):
     """Games still played, abandoned (no move for ``selectors.ABANDONED_AFTER``) or over."""
 
-    title = "activity"
+    title = gettext_lazy("activity")
     parameter_name = "activity"
 
     def lookups(self, request, model_admin):
-        return (("playing", "Playing"), ("abandoned", "Abandoned"), ("finished", "Finished"))
+        return (("playing", pgettext("game status", "Playing")),
+                ("abandoned", pgettext("game status", "Abandoned")),
+                ("finished", pgettext("game status", "Finished")))
 
     def queryset(self, request, queryset):
         if self.value() == "abandoned":
@@ -259,9 +269,10 @@ class GameAdmin(WithoutBulkDelete, admin.ModelAdmin):
         # The snapshot (the whole state, ~1.5 KB of JSON) is read by the game's page only.
         return with_abandoned(super().get_queryset(request)).defer("snapshot")
 
-    @admin.display(description="status", ordering="status")
+    @admin.display(description=gettext_lazy("status"), ordering="status")
     def activity(self, obj: Game) -> str:
-        return "Abandoned" if obj.abandoned else obj.get_status_display()
+        return pgettext("game status", "Abandoned") if obj.abandoned \
+            else obj.get_status_display()
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = Game.objects.filter(pk=object_id).only("seq").first() if object_id.isdigit() \
@@ -284,42 +295,45 @@ class GameAdmin(WithoutBulkDelete, admin.ModelAdmin):
         }
         return super().change_view(request, object_id, form_url, extra_context)
 
-    @admin.display(description="practice room", boolean=True)
+    @admin.display(description=gettext_lazy("practice room"), boolean=True)
     def practice(self, obj: Game) -> bool:
         """The coach's hints were on for this game's players."""
         return obj.room.practice
 
-    @admin.display(description="fair dice")
+    @admin.display(description=gettext_lazy("fair dice"))
     def dice(self, obj: Game) -> str:
         """Commitment and client seeds; the server seed only once the game is over."""
         if not obj.commitment:
-            return "— (a game from before fair dice)"
+            return _("— (a game from before fair dice)")
         seed = obj.revealed_seed
         return format_html(
-            "commitment <code>{}</code><br>client seeds {}<br>server seed {}<br>"
-            "<code>manage.py verify_dice {}</code>",
-            obj.commitment, ", ".join(f"“{s}”" for s in obj.client_seeds),
-            format_html("<code>{}</code>", seed) if seed else "hidden until the game ends",
+            "{} <code>{}</code><br>{} {}<br>{} {}<br><code>manage.py verify_dice {}</code>",
+            _("commitment"), obj.commitment,
+            _("client seeds"), ", ".join(f"“{s}”" for s in obj.client_seeds),
+            _("server seed"),
+            format_html("<code>{}</code>", seed) if seed else _("hidden until the game ends"),
             obj.pk)
 
-    @admin.action(description="End the selected running games now, unfinished (reveals "
-                              "their server seeds)")
+    @admin.action(description=gettext_lazy("End the selected running games now, unfinished "
+                                           "(reveals their server seeds)"))
     def end_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         ended = 0
         for game in queryset.filter(status=Game.Status.PLAYING):
             try:
                 services.end_game(game.pk)
             except services.ServiceError as exc:
-                self.message_user(request, f"Game {game.pk}: {exc.message}", messages.WARNING)
+                self.message_user(request, _("Game %(number)s: %(error)s") % {
+                    "number": game.pk, "error": exc.message}, messages.WARNING)
             else:
                 ended += 1
-        self.message_user(request, f"Ended {ended} game{'s' if ended != 1 else ''}.")
+        self.message_user(request, ngettext("Ended %(count)d game.", "Ended %(count)d games.",
+                                            ended) % {"count": ended})
 
-    @admin.display(description="totals")
+    @admin.display(description=gettext_lazy("totals"))
     def final_totals(self, obj: Game) -> str:
         return " · ".join(f"{n} {t}" for n, t in zip(obj.players, obj.totals, strict=False))
 
-    @admin.display(description="standings")
+    @admin.display(description=gettext_lazy("standings"))
     def standings(self, obj: Game) -> str:
         """Players by total, best first, the winner(s) marked (running totals while playing)."""
         totals = obj.totals or [card.get("total", 0) for card in
@@ -330,31 +344,32 @@ class GameAdmin(WithoutBulkDelete, admin.ModelAdmin):
                         key=lambda r: -r[1])
         rows = format_html_join("", "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
                                 "<td>{}</td></tr>", (
-            (place, name, total, "winner" if i in obj.winners else "")
+            (place, name, total, _("winner") if i in obj.winners else "")
             for place, (name, total, i) in enumerate(ranked, start=1)))
-        state = "final" if obj.status == Game.Status.FINISHED else "so far"
-        return format_html('<table class="standings"><thead><tr><th>#</th><th>player</th>'
-                           '<th class="num">total ({})</th><th></th></tr></thead>'
-                           "<tbody>{}</tbody></table>", state, rows)
+        total = _("total (final)") if obj.status == Game.Status.FINISHED \
+            else _("total (so far)")
+        return format_html('<table class="standings"><thead><tr><th>#</th><th>{}</th>'
+                           '<th class="num">{}</th><th></th></tr></thead>'
+                           "<tbody>{}</tbody></table>", _("player"), total, rows)
 
-    @admin.display(description="public page")
+    @admin.display(description=gettext_lazy("public page"))
     def public_page(self, obj: Game) -> str:
         return format_html('<a href="{0}">{0}</a>', obj.get_absolute_url())
 
-    @admin.display(description="review")
+    @admin.display(description=gettext_lazy("review"))
     def review(self, obj: Game) -> str:
         """Each player's play as the review grades it, and the link to the whole review."""
         analysis = GameAnalysis.objects.filter(game=obj).first()
-        link = format_html('<a href="{}">Open the review</a>', obj.get_absolute_url())
+        link = format_html('<a href="{}">{}</a>', obj.get_absolute_url(), _("Open the review"))
         if analysis is None:
-            return format_html("{} (not analysed yet: <code>manage.py analyse --game {}</code>)",
-                               link, obj.pk)
-        head = ("player", "decisions", "mean Δ", "skill cost ΣΔ", "luck ΣL", "best", "good",
-                "?!", "?", "??", "autoplayed")
+            return format_html("{} ({} <code>manage.py analyse --game {}</code>)",
+                               link, _("not analysed yet:"), obj.pk)
+        head = (_("player"), _("decisions"), _("mean Δ"), _("skill cost ΣΔ"), _("luck ΣL"),
+                _("best"), _("good"), "?!", "?", "??", _("autoplayed"))
         rows = format_html_join("", "<tr>{}</tr>", (
             (format_html_join("", "<td>{}</td>", ((v,) for v in (
-                p["name"], p["decisions"], f'{p["mean_loss"]:.3f}', f'{p["loss"]:.2f}',
-                f'{p["luck"]:+.2f}', *(p["grades"][g] for g in
+                p["name"], p["decisions"], figure(p["mean_loss"], 3),
+                figure(p["loss"], 2), figure(p["luck"], 2, signed=True), *(p["grades"][g] for g in
                                       ("best", "good", "inaccuracy", "mistake", "blunder")),
                 p["autoplay_decisions"]))),)
             for p in analysis.data["players"]))
@@ -362,7 +377,7 @@ class GameAdmin(WithoutBulkDelete, admin.ModelAdmin):
                            "</tbody></table>", link,
                            format_html_join("", "<th>{}</th>", ((h,) for h in head)), rows)
 
-    @admin.display(description="scorecards")
+    @admin.display(description=gettext_lazy("scorecards"))
     def scorecards(self, obj: Game) -> str:
         table = scorecard_table(obj)
         if not table.has_cards:
@@ -378,7 +393,7 @@ class GameAdmin(WithoutBulkDelete, admin.ModelAdmin):
         sums = [(row.title, [cell(v) for v in row.cells])
                 for row in table.sums if row.key in ADMIN_SUMS]
         if multi:  # the columns' totals above, the player's (the sum of them) below
-            sums.append(("Total", [cell(total) if c == 0 else "" for _, total in table.totals
+            sums.append((_("Total"), [cell(total) if c == 0 else "" for _, total in table.totals
                                    for c in range(table.ruleset.columns)]))
         # The sums stand apart from the boxes; the last, the players' totals, in bold.
         kinds = ["box"] * len(boxes) + ["sum first"] + ["sum"] * (len(sums) - 2) + ["sum total"]
@@ -411,26 +426,27 @@ class PlayerSeatInline(admin.TabularInline):
     fields = ("room_link", "nickname", "room_status", "games")
     readonly_fields = fields
     can_delete = False
-    verbose_name_plural = "seats and games"
+    verbose_name_plural = gettext_lazy("seats and games")
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("room").prefetch_related(
             "room__games").order_by("-room__created")
 
-    @admin.display(description="room")
+    @admin.display(description=gettext_lazy("room"))
     def room_link(self, obj: Seat) -> str:
         return format_html('<a href="{}">{} ({})</a>',
                            reverse("admin:game_room_change", args=[obj.room_id]),
                            obj.room.name, obj.room.code)
 
-    @admin.display(description="room status")
+    @admin.display(description=gettext_lazy("room status"))
     def room_status(self, obj: Seat) -> str:
         return obj.room.get_status_display()
 
-    @admin.display(description="games")
+    @admin.display(description=gettext_lazy("games"))
     def games(self, obj: Seat) -> str:
-        return format_html_join(" · ", '<a href="{}">Game {}</a>', (
-            (reverse("admin:game_game_change", args=[g.pk]), g.pk)
+        return format_html_join(" · ", '<a href="{}">{}</a>', (
+            (reverse("admin:game_game_change", args=[g.pk]),
+             _("Game %(number)s") % {"number": g.pk})
             for g in obj.room.games.all())) or "—"
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -454,11 +470,11 @@ class PlayerForm(forms.ModelForm):
 
 
 class AccountFilter(admin.SimpleListFilter):
-    title = "account"
+    title = gettext_lazy("account")
     parameter_name = "account"
 
     def lookups(self, request, model_admin):
-        return [("yes", "With an account"), ("no", "Guests")]
+        return [("yes", _("With an account")), ("no", _("Guests"))]
 
     def queryset(self, request, queryset):
         if self.value() in ("yes", "no"):
@@ -485,11 +501,11 @@ class PlayerAdmin(admin.ModelAdmin):
         return super().get_queryset(request).select_related("user").annotate(
             seat_count=Count("seats"))
 
-    @admin.display(description="seats", ordering="seat_count")
+    @admin.display(description=gettext_lazy("seats"), ordering="seat_count")
     def seat_count(self, obj: Player) -> int:
         return obj.seat_count  # annotated above
 
-    @admin.display(description="account", ordering="user__username")
+    @admin.display(description=gettext_lazy("account"), ordering="user__username")
     def account(self, obj: Player) -> str:
         if obj.user_id is None:
             return "—"
@@ -497,7 +513,7 @@ class PlayerAdmin(admin.ModelAdmin):
                            reverse("admin:auth_user_change", args=[obj.user_id]),
                            obj.user.get_username())
 
-    @admin.display(description="profile")
+    @admin.display(description=gettext_lazy("profile"))
     def profile(self, obj: Player) -> str:
         return format_html('<a href="{0}">{0}</a>', obj.get_absolute_url())
 
@@ -507,17 +523,24 @@ class PlayerAdmin(admin.ModelAdmin):
         if "disabled" in form.changed_data:
             services.set_player_disabled(obj, form.cleaned_data["disabled"])
 
-    @admin.action(description="Disable the selected players (they can no longer act)")
+    @admin.action(description=gettext_lazy("Disable the selected players (they can no longer "
+                                           "act)"))
     def disable_players(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         for player in queryset:
             services.set_player_disabled(player, True)
-        self.message_user(request, f"Disabled {queryset.count()} player(s).", messages.SUCCESS)
+        count = queryset.count()
+        self.message_user(request, ngettext("Disabled %(count)d player.",
+                                            "Disabled %(count)d players.", count)
+                          % {"count": count}, messages.SUCCESS)
 
-    @admin.action(description="Enable the selected players again")
+    @admin.action(description=gettext_lazy("Enable the selected players again"))
     def enable_players(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         for player in queryset:
             services.set_player_disabled(player, False)
-        self.message_user(request, f"Enabled {queryset.count()} player(s).", messages.SUCCESS)
+        count = queryset.count()
+        self.message_user(request, ngettext("Enabled %(count)d player.",
+                                            "Enabled %(count)d players.", count)
+                          % {"count": count}, messages.SUCCESS)
 
     def has_add_permission(self, request) -> bool:
         return False  # made by the site, on a visitor's first action
@@ -531,13 +554,13 @@ class PlayerInline(admin.StackedInline):
     fields = ("player_link", "name", "disabled")
     readonly_fields = fields
     can_delete = False
-    verbose_name_plural = "player"
+    verbose_name_plural = gettext_lazy("player")
 
-    @admin.display(description="player")
+    @admin.display(description=gettext_lazy("player"))
     def player_link(self, obj: Player) -> str:
-        return format_html('<a href="{}">{}</a> · <a href="{}">profile</a>',
+        return format_html('<a href="{}">{}</a> · <a href="{}">{}</a>',
                            reverse("admin:game_player_change", args=[obj.pk]), obj,
-                           obj.get_absolute_url())
+                           obj.get_absolute_url(), _("profile"))
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -558,7 +581,7 @@ class AccountAdmin(UserAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("player")
 
-    @admin.display(description="player", ordering="player__name")
+    @admin.display(description=gettext_lazy("player"), ordering="player__name")
     def player_name(self, obj) -> str:
         player = getattr(obj, "player", None)
         return player.name if player is not None else "—"
@@ -581,13 +604,13 @@ class DailyChallengeAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(attempt_count=Count("attempts"))
 
-    @admin.display(description="attempts", ordering="attempt_count")
+    @admin.display(description=gettext_lazy("attempts"), ordering="attempt_count")
     def attempts(self, obj: DailyChallenge) -> int:
         return obj.attempt_count  # annotated above
 
-    @admin.display(description="seed")
+    @admin.display(description=gettext_lazy("seed"))
     def seed_if_over(self, obj: DailyChallenge) -> str:
-        return obj.revealed_seed(utc_today()) or "revealed when the day is over"
+        return obj.revealed_seed(utc_today()) or _("revealed when the day is over")
 
     def has_add_permission(self, request) -> bool:
         return False  # drawn by the site (manage.py daily_seeds, or the first page of a day)
@@ -610,12 +633,13 @@ class SuspectFilter(admin.SimpleListFilter):
     """Fair play: attempts of players whose loss a decision stays implausibly low (under
     ``daily.SUSPECT_MEAN_LOSS`` over at least ``daily.SUSPECT_MIN_DAILIES`` reviewed dailies)."""
 
-    title = "implausibly low loss"
+    title = gettext_lazy("implausibly low loss")
     parameter_name = "suspect"
 
     def lookups(self, request, model_admin):
-        return (("yes", f"Yes (mean Δ < {daily.SUSPECT_MEAN_LOSS} over "
-                        f"≥ {daily.SUSPECT_MIN_DAILIES} dailies)"),)
+        return (("yes", _("Yes (mean Δ < %(loss)s over ≥ %(count)s dailies)") % {
+            "loss": number_format(daily.SUSPECT_MEAN_LOSS),
+            "count": daily.SUSPECT_MIN_DAILIES}),)
 
     def queryset(self, request, queryset):
         if self.value() == "yes":
@@ -643,15 +667,15 @@ class DailyAttemptAdmin(admin.ModelAdmin):
             p_loss=_player_dailies("loss"), p_decisions=_player_dailies("decisions"),
         ).annotate(p_mean=F("p_loss") / Coalesce(F("p_decisions"), 1, output_field=FloatField()))
 
-    @admin.display(description="player's dailies", ordering="p_dailies")
+    @admin.display(description=gettext_lazy("player's dailies"), ordering="p_dailies")
     def player_dailies(self, obj: DailyAttempt) -> int:
         return obj.p_dailies
 
-    @admin.display(description="player's Δ a decision", ordering="p_mean")
+    @admin.display(description=gettext_lazy("player's Δ a decision"), ordering="p_mean")
     def player_mean_loss(self, obj: DailyAttempt) -> str:
-        return "–" if obj.p_mean is None else f"{obj.p_mean:.3f}"
+        return "–" if obj.p_mean is None else figure(obj.p_mean, 3)
 
-    @admin.display(description="suspect", boolean=True)
+    @admin.display(description=gettext_lazy("suspect"), boolean=True)
     def suspect(self, obj: DailyAttempt) -> bool:
         return (obj.p_dailies >= daily.SUSPECT_MIN_DAILIES and obj.p_mean is not None
                 and obj.p_mean < daily.SUSPECT_MEAN_LOSS)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from .models import DailyAttempt, DailyChallenge, Player, Seat
+from .translated import figure
 
 BOARD_SIZE = 50
 #: Guests are listed apart, fewer of them.
@@ -59,7 +60,7 @@ def _rows(attempts: QuerySet[DailyAttempt], me: Player | None, limit: int | None
     profile = reverse("game:profile", args=["-"]).removesuffix("-/")
     game = reverse("game:game_detail", args=[0]).removesuffix("0/")
     return [Row(1 + i, name or pgettext("player", "Player"), f"{profile}{public_id}/", final,
-                "…" if loss is None else f"{loss:.1f}", f"{game}{game_id}/",
+                "…" if loss is None else figure(loss, 1), f"{game}{game_id}/",
                 me is not None and pid == me.pk)
             for i, (pid, name, public_id, final, loss, game_id) in enumerate(found)]
 

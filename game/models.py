@@ -55,29 +55,37 @@ class Player(models.Model):
     browser by a long-lived cookie holding ``token`` (``game.players``). Seats point to it, so
     history, stats and an optional account can hang on it later (DESIGN.md, "Players")."""
 
-    token = models.CharField(max_length=64, unique=True, default=new_player_token,
+    token = models.CharField(gettext_lazy("token"),
+                             max_length=64, unique=True, default=new_player_token,
                              editable=False)
     #: The name used for quick play, new rooms and seats ("" until they choose one).
-    name = models.CharField(max_length=NICKNAME_MAX, blank=True, default="")
+    name = models.CharField(gettext_lazy("name"), max_length=NICKNAME_MAX, blank=True, default="")
     #: The profile's address (``/p/<public_id>/``); the token stays a secret of the cookie.
-    public_id = models.CharField(max_length=16, unique=True, default=new_public_id,
+    public_id = models.CharField(gettext_lazy("public id"),
+                                 max_length=16, unique=True, default=new_public_id,
                                  editable=False)
     #: A private profile shows others only the name.
-    private = models.BooleanField(default=False)
+    private = models.BooleanField(gettext_lazy("private"), default=False)
     #: The account that keeps this player on several devices (none for a guest).
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"),
+                                null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="player")
     #: The account name's skeleton (``services.names.skeleton``): no two accounts read alike.
-    account_key = models.CharField(max_length=150, null=True, blank=True, unique=True,
+    account_key = models.CharField(gettext_lazy("account key"),
+                                   max_length=150, null=True, blank=True, unique=True,
                                    editable=False)
     #: Disabled by staff: the player can no longer act (take seats, make rooms, play, rename).
-    disabled = models.BooleanField(default=False)
+    disabled = models.BooleanField(gettext_lazy("disabled"), default=False)
     #: The language an account's person reads the site in on every device ("": the browser's).
-    language = models.CharField(max_length=8, blank=True, default="")
-    created = models.DateTimeField(auto_now_add=True)
+    language = models.CharField(gettext_lazy("language"), max_length=8, blank=True, default="")
+    created = models.DateTimeField(gettext_lazy("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = gettext_lazy("player")
+        verbose_name_plural = gettext_lazy("players")
 
     def __str__(self) -> str:
-        return self.name or f"Player {self.pk}"
+        return self.name or _("Player %(number)s") % {"number": self.pk}
 
     def get_absolute_url(self) -> str:
         return reverse("game:profile", args=[self.public_id])
@@ -97,18 +105,21 @@ class Room(models.Model):
         PLAYING = "playing", pgettext_lazy("room status", "Playing")
         FINISHED = "finished", pgettext_lazy("room status", "Finished")
 
-    code = models.CharField(max_length=16, unique=True, default=new_room_code, editable=False)
-    name = models.CharField(max_length=ROOM_NAME_MAX)
-    rules = models.CharField(max_length=16, choices=RULES_CHOICES, default="yahtzee")
-    seats_count = models.PositiveSmallIntegerField(default=2)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    code = models.CharField(gettext_lazy("code"),
+                            max_length=16, unique=True, default=new_room_code, editable=False)
+    name = models.CharField(gettext_lazy("name"), max_length=ROOM_NAME_MAX)
+    rules = models.CharField(gettext_lazy("rules"),
+                             max_length=16, choices=RULES_CHOICES, default="yahtzee")
+    seats_count = models.PositiveSmallIntegerField(gettext_lazy("seats count"), default=2)
+    status = models.CharField(gettext_lazy("status"),
+                              max_length=10, choices=Status.choices, default=Status.WAITING)
     #: The guest key (from the Django session) of whoever created the room.
-    host_key = models.CharField(max_length=64, blank=True, default="")
+    host_key = models.CharField(gettext_lazy("host key"), max_length=64, blank=True, default="")
     #: Seconds a player has for a turn before autoplay plays it (0: no limit); ``TURN_TIMES``.
-    turn_time = models.PositiveSmallIntegerField(default=0)
+    turn_time = models.PositiveSmallIntegerField(gettext_lazy("turn time"), default=0)
     #: A practice room: a coach shows its players what each choice is worth and asks before a
     #: costly one. Shown on the room, the game's page and in the admin: hints were on.
-    practice = models.BooleanField(default=False)
+    practice = models.BooleanField(gettext_lazy("practice"), default=False)
 
     class Chances(models.TextChoices):
         AUTO = "auto", gettext_lazy("With computer players")
@@ -116,17 +127,22 @@ class Room(models.Model):
         OFF = "off", pgettext_lazy("chances shown", "Never")
 
     #: Whether the players see each other's chances to win (watchers always do).
-    chances = models.CharField(max_length=4, choices=Chances.choices, default=Chances.AUTO)
+    chances = models.CharField(gettext_lazy("chances"),
+                               max_length=4, choices=Chances.choices, default=Chances.AUTO)
     #: The secret server seed of the room's next game, drawn before any player's seed is fixed
     #: (at creation, and when a game ends); only its commitment is shown. Secret: never sent.
-    next_server_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
+    next_server_seed = models.CharField(gettext_lazy("next server seed"),
+                                        max_length=64, blank=True, default="", editable=False)
     #: The daily challenge this room plays (one player's attempt: no watchers, no rematch).
-    daily = models.ForeignKey("DailyChallenge", null=True, blank=True, on_delete=models.PROTECT,
+    daily = models.ForeignKey("DailyChallenge", verbose_name=gettext_lazy("daily"),
+                              null=True, blank=True, on_delete=models.PROTECT,
                               related_name="+")
-    created = models.DateTimeField(auto_now_add=True)
-    updated = models.DateTimeField(auto_now=True)
+    created = models.DateTimeField(gettext_lazy("created"), auto_now_add=True)
+    updated = models.DateTimeField(gettext_lazy("updated"), auto_now=True)
 
     class Meta:
+        verbose_name = gettext_lazy("room")
+        verbose_name_plural = gettext_lazy("rooms")
         ordering = ["-updated"]
         indexes = [
             # The lobby's lists (rooms of a status, latest first) and the admin's (latest first).
@@ -157,32 +173,43 @@ class Seat(models.Model):
         HUMAN = "human", pgettext_lazy("seat kind", "Human")
         BOT = "bot", pgettext_lazy("seat kind", "Computer")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
-    index = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.HUMAN)
-    bot_level = models.CharField(max_length=8, choices=BOT_LEVEL_CHOICES, blank=True, default="")
+    room = models.ForeignKey(Room, verbose_name=gettext_lazy("room"),
+                             on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(gettext_lazy("index"))
+    kind = models.CharField(gettext_lazy("kind"),
+                            max_length=5, choices=Kind.choices, default=Kind.HUMAN)
+    bot_level = models.CharField(gettext_lazy("bot level"),
+                                 max_length=8, choices=BOT_LEVEL_CHOICES, blank=True, default="")
     #: The name shown for this seat in this room's games (a copy: renaming the player later
     #: does not rename past games).
-    nickname = models.CharField(max_length=NICKNAME_MAX, blank=True, default="")
+    nickname = models.CharField(gettext_lazy("nickname"),
+                                max_length=NICKNAME_MAX, blank=True, default="")
     #: Who sits here (None for a computer, a free seat, or a guest from before player records).
-    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL,
+    player = models.ForeignKey(Player, verbose_name=gettext_lazy("player"),
+                               null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="seats")
     #: The guest key kept in the Django session of whoever took the seat ("" while free).
-    guest_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    guest_key = models.CharField(gettext_lazy("guest key"),
+                                 max_length=64, blank=True, default="", db_index=True)
     #: Last moment a connection of this seat was known to be open (for the away rule).
-    last_seen = models.DateTimeField(null=True, blank=True)
+    last_seen = models.DateTimeField(gettext_lazy("last seen"), null=True, blank=True)
     #: The seat's own dice seed (fair dice): typed or made by the browser, by the server for
     #: computer players; fixed into the game when it starts.
-    client_seed = models.CharField(max_length=CLIENT_SEED_MAX, blank=True, default="")
+    client_seed = models.CharField(gettext_lazy("client seed"),
+                                   max_length=CLIENT_SEED_MAX, blank=True, default="")
 
     class Meta:
+        verbose_name = gettext_lazy("seat")
+        verbose_name_plural = gettext_lazy("seats")
         ordering = ["room", "index"]
         constraints = [
             models.UniqueConstraint(fields=["room", "index"], name="seat_unique_index"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.room.code} seat {self.index}: {self.display_name or '(free)'}"
+        return _("%(room)s seat %(index)s: %(name)s") % {
+            "room": self.room.code, "index": self.index,
+            "name": self.display_name or _("(free)")}
 
     @property
     def is_bot(self) -> bool:
@@ -204,36 +231,46 @@ class Game(models.Model):
         PLAYING = "playing", pgettext_lazy("game status", "Playing")
         FINISHED = "finished", pgettext_lazy("game status", "Finished")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="games")
-    rules = models.CharField(max_length=16, choices=RULES_CHOICES)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    room = models.ForeignKey(Room, verbose_name=gettext_lazy("room"),
+                             on_delete=models.CASCADE, related_name="games")
+    rules = models.CharField(gettext_lazy("rules"), max_length=16, choices=RULES_CHOICES)
+    status = models.CharField(gettext_lazy("status"),
+                              max_length=10, choices=Status.choices, default=Status.PLAYING)
     #: Player names in turn order (player i sits in seat i), and the same names joined for search.
-    players = models.JSONField(default=list)
-    player_names = models.CharField(max_length=200, blank=True, default="")
+    players = models.JSONField(gettext_lazy("players"), default=list)
+    player_names = models.CharField(gettext_lazy("player names"),
+                                    max_length=200, blank=True, default="")
     #: Seq of the last stored event; the row is locked while a command is applied.
-    seq = models.PositiveIntegerField(default=0)
+    # Translators: the number of the game's last event.
+    seq = models.PositiveIntegerField(gettext_lazy("seq"), default=0)
     #: Cache of the state after event ``seq`` (re-derivable from the events).
-    snapshot = models.JSONField(default=dict, blank=True)
-    totals = models.JSONField(default=list, blank=True)
-    winners = models.JSONField(default=list, blank=True)
+    snapshot = models.JSONField(gettext_lazy("snapshot"), default=dict, blank=True)
+    totals = models.JSONField(gettext_lazy("totals"), default=list, blank=True)
+    winners = models.JSONField(gettext_lazy("winners"), default=list, blank=True)
     #: Fair dice: the secret server seed (hex; shown only once the game is finished), its
     #: public SHA-256 and the players' seeds in seat order. Empty for games before fair dice.
-    server_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
-    commitment = models.CharField(max_length=64, blank=True, default="", editable=False)
-    client_seeds = models.JSONField(default=list, blank=True)
+    server_seed = models.CharField(gettext_lazy("server seed"),
+                                   max_length=64, blank=True, default="", editable=False)
+    commitment = models.CharField(gettext_lazy("commitment"),
+                                  max_length=64, blank=True, default="", editable=False)
+    client_seeds = models.JSONField(gettext_lazy("client seeds"), default=list, blank=True)
     #: Ended by staff before every card was full (the one way left to cheat: listed in admin).
-    unfinished = models.BooleanField(default=False, db_index=True)
+    unfinished = models.BooleanField(gettext_lazy("unfinished"), default=False, db_index=True)
     #: A daily challenge's game: its dice come from the day's tape (``server_seed`` stays "").
-    daily = models.ForeignKey("DailyChallenge", null=True, blank=True, on_delete=models.PROTECT,
+    daily = models.ForeignKey("DailyChallenge", verbose_name=gettext_lazy("daily"),
+                              null=True, blank=True, on_delete=models.PROTECT,
                               related_name="games")
-    created = models.DateTimeField(auto_now_add=True)
-    finished = models.DateTimeField(null=True, blank=True, db_index=True)
+    created = models.DateTimeField(gettext_lazy("created"), auto_now_add=True)
+    finished = models.DateTimeField(gettext_lazy("finished"), null=True, blank=True, db_index=True)
 
     class Meta:
+        verbose_name = gettext_lazy("game")
+        verbose_name_plural = gettext_lazy("games")
         ordering = ["-id"]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.rules}) in {self.room.code}"
+        return _("Game %(number)s (%(rules)s) in %(room)s") % {
+            "number": self.pk, "rules": self.rules, "room": self.room.code}
 
     def get_absolute_url(self) -> str:
         return reverse("game:game_detail", args=[self.pk])
@@ -291,18 +328,25 @@ class GameEvent(models.Model):
         AUTOPLAY = "autoplay", pgettext_lazy("move by", "Autoplay (player away)")
         SYSTEM = "system", pgettext_lazy("move by", "System")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=20)
-    payload = models.JSONField(default=dict)
-    created = models.DateTimeField(auto_now_add=True)
-    by = models.CharField(max_length=10, choices=By.choices, default=By.SYSTEM)
+    game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"),
+                             on_delete=models.CASCADE, related_name="events")
+    # Translators: an event's number in its game.
+    seq = models.PositiveIntegerField(gettext_lazy("seq"))
+    # Translators: an event's kind (rolled, scored, ...).
+    kind = models.CharField(gettext_lazy("kind"), max_length=20)
+    payload = models.JSONField(gettext_lazy("payload"), default=dict)
+    created = models.DateTimeField(gettext_lazy("created"), auto_now_add=True)
+    # Translators: who made a move: a person, a computer player, autoplay or the server.
+    by = models.CharField(gettext_lazy("by"), max_length=10, choices=By.choices, default=By.SYSTEM)
     #: Seat that sent the command (None for events the server made on its own, like a start).
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(gettext_lazy("seat"), null=True, blank=True)
     #: Client-chosen command id, on the first event of the command only (for idempotency).
-    command_id = models.CharField(max_length=COMMAND_ID_MAX, blank=True, default="")
+    command_id = models.CharField(gettext_lazy("command id"),
+                                  max_length=COMMAND_ID_MAX, blank=True, default="")
 
     class Meta:
+        verbose_name = gettext_lazy("game event")
+        verbose_name_plural = gettext_lazy("game events")
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
@@ -372,7 +416,8 @@ class GameAnalysis(models.Model):
     created = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"Analysis of game {self.game_id} (v{self.version})"
+        return _("Analysis of game %(number)s (v%(version)s)") % {
+            "number": self.game_id, "version": self.version}
 
 
 class GameResult(models.Model):
@@ -449,24 +494,27 @@ class DailyChallenge(models.Model):
     shown until the day is over. Par is the optimal bot's score on the tape, computed once in
     the review worker (with its line of moves)."""
 
-    day = models.DateField()
-    rules = models.CharField(max_length=16, choices=RULES_CHOICES)
+    day = models.DateField(gettext_lazy("day"))
+    rules = models.CharField(gettext_lazy("rules"), max_length=16, choices=RULES_CHOICES)
     #: Secret until the day is over (``revealed_seed``): never sent before.
-    seed = models.CharField(max_length=64, editable=False)
-    commitment = models.CharField(max_length=64, editable=False)
-    par = models.IntegerField(null=True, blank=True)
+    seed = models.CharField(gettext_lazy("seed"), max_length=64, editable=False)
+    commitment = models.CharField(gettext_lazy("commitment"), max_length=64, editable=False)
+    # Translators: the optimal bot's score on a day's dice.
+    par = models.IntegerField(gettext_lazy("par"), null=True, blank=True)
     #: Par's moves: [{"turn", "dice" of each roll, "held" of each re-roll, "box", "points"}].
-    par_line = models.JSONField(default=list, blank=True, editable=False)
-    created = models.DateTimeField(auto_now_add=True)
+    par_line = models.JSONField(gettext_lazy("par line"), default=list, blank=True, editable=False)
+    created = models.DateTimeField(gettext_lazy("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = gettext_lazy("daily challenge")
+        verbose_name_plural = gettext_lazy("daily challenges")
         ordering = ["-day", "rules"]
         constraints = [
             models.UniqueConstraint(fields=["day", "rules"], name="daily_unique_day_rules"),
         ]
 
     def __str__(self) -> str:
-        return f"Daily {self.rules} {self.day.isoformat()}"
+        return _("Daily %(rules)s %(day)s") % {"rules": self.rules, "day": self.day.isoformat()}
 
     def is_over(self, today: datetime.date) -> bool:
         """Whether the day is over (``today`` is the current UTC date)."""
@@ -481,23 +529,31 @@ class DailyAttempt(models.Model):
     """A player's one attempt at a day's challenge: its room and game (a solo game on the
     day's tape), the final score when it ends, and the review's figures once it is stored."""
 
-    challenge = models.ForeignKey(DailyChallenge, on_delete=models.CASCADE,
+    challenge = models.ForeignKey(DailyChallenge, verbose_name=gettext_lazy("challenge"),
+                                  on_delete=models.CASCADE,
                                   related_name="attempts")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="daily_attempts")
-    room = models.OneToOneField(Room, on_delete=models.CASCADE, related_name="daily_attempt")
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="daily_attempt")
+    player = models.ForeignKey(Player, verbose_name=gettext_lazy("player"),
+                               on_delete=models.CASCADE, related_name="daily_attempts")
+    room = models.OneToOneField(Room, verbose_name=gettext_lazy("room"),
+                                on_delete=models.CASCADE, related_name="daily_attempt")
+    game = models.OneToOneField(Game, verbose_name=gettext_lazy("game"),
+                                on_delete=models.CASCADE, related_name="daily_attempt")
     #: Copied from the player when the game ends: the leaderboard lists accounts only.
-    account = models.BooleanField(default=False)
-    final = models.IntegerField(null=True, blank=True)
-    finished = models.DateTimeField(null=True, blank=True)
+    # Translators: whether a daily attempt's player had an account.
+    account = models.BooleanField(gettext_lazy("account"), default=False)
+    # Translators: a daily attempt's final score.
+    final = models.IntegerField(gettext_lazy("final"), null=True, blank=True)
+    finished = models.DateTimeField(gettext_lazy("finished"), null=True, blank=True)
     #: From the review: real decisions graded, their summed loss (expected points), and the
     #: grade of each turn (its worst decision's), for the share text.
-    decisions = models.PositiveIntegerField(default=0)
-    loss = models.FloatField(null=True, blank=True)
-    turn_grades = models.JSONField(default=list, blank=True)
-    created = models.DateTimeField(auto_now_add=True)
+    decisions = models.PositiveIntegerField(gettext_lazy("decisions"), default=0)
+    loss = models.FloatField(gettext_lazy("loss"), null=True, blank=True)
+    turn_grades = models.JSONField(gettext_lazy("turn grades"), default=list, blank=True)
+    created = models.DateTimeField(gettext_lazy("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = gettext_lazy("daily attempt")
+        verbose_name_plural = gettext_lazy("daily attempts")
         ordering = ["-created"]
         constraints = [
             models.UniqueConstraint(fields=["challenge", "player"], name="daily_one_attempt"),

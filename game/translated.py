@@ -4,17 +4,21 @@ English).
 
 - :func:`message`: a refusal's sentence (``CodedError``: its ``template`` translated, then
   filled with its ``params``, box labels and ruleset titles among them translated too);
-- :func:`box_label` and :func:`ruleset_title`: the names the rules give in English;
-- :func:`ruleset_data`: ``Ruleset.to_dict()`` as a page draws it, its labels translated.
+- :func:`box_label` and :func:`ruleset_title`: the names the rules give in English
+  (:func:`box_name_label` by a box's stable name);
+- :func:`ruleset_data`: ``Ruleset.to_dict()`` as a page draws it, its labels translated;
+- :func:`figure`: a number people read, as Python preformats it, in the reader's notation.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
-from .rules import Ruleset, get_ruleset
+from .rules import RULESETS, Ruleset, get_ruleset
 from .rules.errors import BoxLabel, CodedError, RulesetTitle
 
 # The English labels and titles of game.rules.rulesets, marked here for the catalogs (the
@@ -37,6 +41,17 @@ RULESET_TITLES = (
 def box_label(label: str) -> str:
     """A box's English label ("Full house") in the active language."""
     return str(pgettext("box", label))
+
+
+#: Each box's English label by its name (``"full_house"``), the same in every ruleset.
+_LABEL_OF_BOX = {box.name: box.label for ruleset in RULESETS.values() for box in ruleset.boxes}
+
+
+def box_name_label(name: str) -> str:
+    """The label of the box named ``name`` (a stored event's ``"full_house"``) in the active
+    language; an unknown name as it is."""
+    label = _LABEL_OF_BOX.get(name)
+    return box_label(label) if label else name
 
 
 def ruleset_title(title: str) -> str:
@@ -70,3 +85,12 @@ def ruleset_data(ruleset: str | Ruleset) -> dict[str, Any]:
     data["title"] = ruleset_title(data["title"])
     data["boxes"] = [{**box, "label": box_label(box["label"])} for box in data["boxes"]]
     return data
+
+
+def figure(value: float, places: int, *, signed: bool = False) -> str:
+    """``value`` rounded to ``places`` decimals as ``f"{value:.2f}"`` rounds it ("+" before a
+    positive one if ``signed``), written the reader's way (German "12,50"). Only for text
+    people read: never for JSON, attributes, geometry or URLs."""
+    # Through a Decimal: number_format cuts a float's digits instead of rounding them.
+    text = number_format(Decimal(f"{value:.{places}f}"), places)
+    return f"+{text}" if signed and not text.startswith("-") else text

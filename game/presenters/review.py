@@ -43,6 +43,7 @@ from django.utils.translation import npgettext
 
 from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION, DecisionOptions, grade
 from ..ai.triple import ENDGAME_OPEN
+from ..translated import figure
 
 #: Tom Verhoeff's proficiency-test reading of the mean loss per decision.
 EXPERT_MEAN_LOSS = 0.2
@@ -125,7 +126,8 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
 
 
 def _points(x: float) -> str:
-    return f"{abs(x):.2f}"
+    """A term of the chain as the table writes it, in the reader's notation (German 12,50)."""
+    return figure(abs(x), 2)
 
 
 def _signed(x: float) -> dict[str, str]:
@@ -138,7 +140,7 @@ def _chance_chain(chain: Mapping[str, float] | None) -> list[dict[str, str]] | N
         return None
 
     def pp(x: float) -> str:
-        return f"{abs(100 * x):.1f}"
+        return figure(abs(100 * x), 1)
 
     def signed(x: float) -> dict[str, str]:
         return {"op": "−" if round(100 * x, 1) < 0 else "+", "value": pp(x)}

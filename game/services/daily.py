@@ -61,6 +61,7 @@ def start_attempt(player: Player, guest: str, rules: str) -> DailyAttempt:
     """Today's attempt of ``player`` in ``rules``: the one they started (its seat now this
     browser's, so a reload or their account on another device goes on with it), or a new one:
     a room of their own with its game started on the day's tape."""
+    from django.utils.translation import gettext as _
     check_active(player)
     today = utc_today()
     day = challenge(today, rules)
@@ -73,8 +74,11 @@ def start_attempt(player: Player, guest: str, rules: str) -> DailyAttempt:
                 guest_key=guest).update(guest_key=guest)
             return attempt
         name = player.name or DEFAULT_NICKNAME
+        # Stored in the player's language (the request's, active here); the day stays
+        # written YYYY-MM-DD.
         room = Room.objects.create(
-            name=f"Daily {day.get_rules_display()} · {today.isoformat()}", rules=rules,
+            name=_("Daily %(rules)s · %(day)s") % {"rules": day.get_rules_display(),
+                                                   "day": today.isoformat()}, rules=rules,
             seats_count=1, status=Room.Status.PLAYING, chances=Room.Chances.OFF, daily=day)
         Seat.objects.create(room=room, index=0, nickname=name, player=player, guest_key=guest)
         game_row = Game.objects.create(room=room, rules=rules, players=[name], player_names=name,

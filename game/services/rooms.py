@@ -233,8 +233,11 @@ DEFAULT_NICKNAME = "Player"
 
 def default_room_name(nickname: str) -> str:
     """The name of a room whose creator gave none: "Ann’s table" (a room of computers alone:
-    "The computers’ table")."""
-    return f"{nickname}’s table"[:ROOM_NAME_MAX] if nickname else "The computers’ table"
+    "The computers’ table"), stored in the creator's language (the request's, active here)."""
+    from django.utils.translation import gettext as _
+    if not nickname:
+        return _("The computers’ table")
+    return (_("%(name)s’s table") % {"name": nickname})[:ROOM_NAME_MAX]
 
 
 def open_room(guest: str, *, nickname: str, name: str, rules: str, seats: Sequence[SeatSpec],
@@ -263,9 +266,12 @@ def play_the_computer(guest: str, *, nickname: str, rules: str, level: str,
     if level not in LEVELS:
         raise ServiceError("bad_room", gettext_noop("Bot levels are: %(levels)s."),
                            {"levels": ", ".join(LEVELS)})
+    from django.utils.translation import gettext as _
     nickname = clean_nickname(nickname or DEFAULT_NICKNAME)
     with transaction.atomic():
-        room = create_room(name=f"{nickname} vs the computer"[:ROOM_NAME_MAX], rules=rules,
+        # Stored in the creator's language (the request's, active here).
+        name = _("%(name)s vs the computer") % {"name": nickname}
+        room = create_room(name=name[:ROOM_NAME_MAX], rules=rules,
                            seats=[SeatSpec(), SeatSpec(level)], host_key=guest)
         take_seat(room.code, guest, nickname, 0, player=player)
         start_game(room.code, guest)
