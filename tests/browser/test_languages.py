@@ -29,7 +29,9 @@ YATZY_BOXES = ["Ones", "One pair", "Two pairs", "Three of a kind", "Four of a ki
 _OVERFLOWS_JS = """() => {
   const bad = [];
   for (const el of document.querySelectorAll('main *, header *, footer *')) {
-    if (!el.offsetParent || !el.textContent.trim() || el.closest('svg, .visually-hidden')) continue;
+    // Chart marks are symbols (?!, ??) centred on their point, whatever the chart's width.
+    if (!el.offsetParent || !el.textContent.trim()
+        || el.closest('svg, .visually-hidden, .chart-mark')) continue;
     const style = getComputedStyle(el);
     if (['auto', 'scroll'].includes(style.overflowX) || style.textOverflow === 'ellipsis'
         || style.display === 'inline' || style.display === 'contents') continue;
