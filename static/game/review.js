@@ -285,7 +285,8 @@ class Chart {
     starts.forEach(([round, seq], k) => {
       const x = this.x(seq).toFixed(1);
       grid.push(svg("line", { class: "round-tick", x1: x, x2: x, y1: base, y2: base + 4 }));
-      if (k % every === 0 || k === starts.length - 1 && k % every > every / 2) {
+      // Round 1's place is the axis name's (a longer word in some languages than "round").
+      if (k > 0 && (k % every === 0 || k === starts.length - 1 && k % every > every / 2)) {
         grid.push(svg("text", { class: "tick", x, y: base + 16, "text-anchor": "middle" }, round));
       }
     });
