@@ -34,8 +34,10 @@ const integers = new Intl.NumberFormat(LANGUAGE);
 const decimals = new Map();
 
 /** `value` written as the page's language writes numbers (1 234,5 in Swedish), with
- * `digits` decimals. */
+ * `digits` decimals, rounded as toFixed rounds (the exact binary value: 17.275 → 17.27, as
+ * the server's figures are; Intl alone would round its shortest decimal, 17.28). */
 export function formatNumber(value, digits = 0) {
+  value = Number(Number(value).toFixed(digits));
   if (digits === 0) return integers.format(value);
   if (!decimals.has(digits)) {
     decimals.set(digits, new Intl.NumberFormat(LANGUAGE, {

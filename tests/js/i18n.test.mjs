@@ -34,3 +34,9 @@ test("formatNumber writes numbers as English does, with the decimals asked for",
   assert.equal(formatNumber(245), "245");
   assert.equal(formatNumber(1234), "1,234");
 });
+
+test("formatNumber rounds as toFixed does (the exact binary value), not Intl's decimal", () => {
+  assert.equal(formatNumber(17.275, 2), (17.275).toFixed(2));
+  assert.equal(formatNumber(1.005, 2), "1.00");
+  assert.equal(formatNumber(2.5, 0), "3");
+});
