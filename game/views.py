@@ -80,7 +80,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "rulesets": RULESETS.values(),
         "computer_form": PlayComputerForm(),
         "code_form": JoinByCodeForm(),
-        "default_nickname": player_name(request) or services.DEFAULT_NICKNAME,
+        "default_nickname": player_name(request) or str(services.DEFAULT_NICKNAME),
         **selectors.lobby_rooms(LOBBY_LIMIT, RECENT),
     }
     return render(request, "game/lobby.html", context, status=400 if form.errors else 200)

@@ -73,7 +73,7 @@ def start_attempt(player: Player, guest: str, rules: str) -> DailyAttempt:
             Seat.objects.filter(room_id=attempt.room_id, index=0).exclude(
                 guest_key=guest).update(guest_key=guest)
             return attempt
-        name = player.name or DEFAULT_NICKNAME
+        name = player.name or str(DEFAULT_NICKNAME)
         # Stored in the player's language (the request's, active here); the day stays
         # written YYYY-MM-DD.
         room = Room.objects.create(

@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from .. import rules_cache
 from ..ai.actions import LEVELS
@@ -227,8 +228,9 @@ def start_game(code: str, guest: str | None) -> Game:
     return game_row
 
 
-#: The name a visitor plays under when they never gave one (the one-click game).
-DEFAULT_NICKNAME = "Player"
+#: The name a visitor plays under when they never gave one (the one-click game), stored in
+#: the visitor's language (the request's, active when it is read).
+DEFAULT_NICKNAME = gettext_lazy("Player")
 
 
 def default_room_name(nickname: str) -> str:
@@ -267,7 +269,7 @@ def play_the_computer(guest: str, *, nickname: str, rules: str, level: str,
         raise ServiceError("bad_room", gettext_noop("Bot levels are: %(levels)s."),
                            {"levels": ", ".join(LEVELS)})
     from django.utils.translation import gettext as _
-    nickname = clean_nickname(nickname or DEFAULT_NICKNAME)
+    nickname = clean_nickname(nickname or str(DEFAULT_NICKNAME))
     with transaction.atomic():
         # Stored in the creator's language (the request's, active here).
         name = _("%(name)s vs the computer") % {"name": nickname}
