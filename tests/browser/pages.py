@@ -196,6 +196,19 @@ def create_room(page: Page, server: LiveServer, *, name: str, rules: str, seats:
     return page.url
 
 
+def play_first_box(page: Page) -> None:
+    """One turn of mine when it comes: one roll, then the scorecard's first open box (a
+    poor choice confirmed): quick games with mistakes enough for a review."""
+    roll = page.locator("#roll-btn")
+    expect(roll).to_be_enabled(timeout=30_000)  # my turn (again, after the computer's)
+    seq = last_seq(page)
+    roll.click()
+    wait_seq(page, seq + 1)
+    page.locator("#scorecard button.option").first.click()
+    confirm_if_asked(page)
+    wait_seq(page, seq + 2)
+
+
 def start_game(page: Page) -> None:
     """The host starts the game; until the page shows the first turn."""
     page.locator("#start-btn").click()

@@ -13,7 +13,11 @@ from playwright.sync_api import Page, expect
 
 from .axe import axe_violations
 from .conftest import DESKTOP, PHONE
-from .pages import confirm_if_asked, create_room, last_seq, low_contrast_text, wait_seq
+from .pages import (
+    create_room,
+    low_contrast_text,
+    play_first_box,
+)
 from .review_pages import chart_point, open_review
 
 pytestmark = pytest.mark.browser
@@ -36,14 +40,7 @@ def ann_game(daphne_server, browser, yahtzee_table) -> dict:
                 seats=["human", "easy"], nickname="Ann")
     page.locator("#start-btn").click()
     for _ in range(13):
-        roll = page.locator("#roll-btn")
-        expect(roll).to_be_enabled(timeout=30_000)
-        seq = last_seq(page)
-        roll.click()
-        wait_seq(page, seq + 1)
-        page.locator("#scorecard button.option").first.click()
-        confirm_if_asked(page)
-        wait_seq(page, seq + 2)
+        play_first_box(page)
     expect(page.locator("#result")).to_be_visible(timeout=60_000)
     url = daphne_server.url + page.locator("#game-page-link").get_attribute("href")
     part = url.replace("#", "").rstrip("/") + "/analysis"

@@ -13,13 +13,11 @@ from playwright.sync_api import Page, expect
 from .conftest import DESKTOP, PHONE
 from .pages import (
     assert_fits,
-    confirm_if_asked,
     create_room,
-    last_seq,
     low_contrast_text,
+    play_first_box,
     settle,
     wait_connected,
-    wait_seq,
 )
 from .review_pages import manage, open_review
 
@@ -172,14 +170,7 @@ def test_the_review_fills_in_by_itself(daphne_server, yahtzee_table, new_context
                 seats=["human", "easy"], nickname="Player")
     page.locator("#start-btn").click()
     for _ in range(13):
-        roll = page.locator("#roll-btn")
-        expect(roll).to_be_enabled(timeout=30_000)  # my turn (again, after the computer's)
-        seq = last_seq(page)
-        roll.click()
-        wait_seq(page, seq + 1)
-        page.locator("#scorecard button.option").first.click()
-        confirm_if_asked(page)
-        wait_seq(page, seq + 2)
+        play_first_box(page)
     expect(page.locator("#result")).to_be_visible(timeout=60_000)
     url = daphne_server.url + page.locator("#game-page-link").get_attribute("href")
     game_id = re.search(r"/games/(\d+)/", url).group(1)

@@ -14,7 +14,7 @@ from django.utils import translation
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, ROOT
-from .pages import assert_fits, confirm_if_asked, create_room, last_seq, settle, wait_seq
+from .pages import assert_fits, create_room, play_first_box, settle
 
 pytestmark = pytest.mark.browser
 
@@ -105,17 +105,6 @@ def open_as(browser, storage: dict, url: str, language: str, look) -> Page:
     return page
 
 
-def play_turn(page: Page) -> None:
-    roll = page.locator("#roll-btn")
-    expect(roll).to_be_enabled(timeout=30_000)
-    seq = last_seq(page)
-    roll.click()
-    wait_seq(page, seq + 1)
-    page.locator("#scorecard button.option").first.click()
-    confirm_if_asked(page)
-    wait_seq(page, seq + 2)
-
-
 def test_a_yatzy_game_in_swedish_and_german(daphne_server, browser, yatzy_table, screenshots):
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
@@ -123,7 +112,7 @@ def test_a_yatzy_game_in_swedish_and_german(daphne_server, browser, yatzy_table,
                        seats=["human", "easy"], nickname="Sven")
     page.locator("#start-btn").click()
     for _ in range(5):
-        play_turn(page)
+        play_first_box(page)
     storage = context.storage_state()
 
     for language in LANGUAGES:
@@ -140,7 +129,7 @@ def test_a_yatzy_game_in_swedish_and_german(daphne_server, browser, yatzy_table,
             other.context.close()
 
     for _ in range(10):
-        play_turn(page)
+        play_first_box(page)
     expect(page.locator("#result")).to_be_visible(timeout=60_000)
     game = daphne_server.url + page.locator("#game-page-link").get_attribute("href")
     part = game.replace("#", "").rstrip("/") + "/analysis"
