@@ -1,0 +1,113 @@
+"""The strategy tables of a test run, built once for all of its pytest-xdist workers.
+
+Each table is minutes of CPU at a load of 8: one directory per run holds them, shared by the
+workers (``make test`` runs two). A table is built by whichever worker comes to it first,
+under the table's own lock (game.ai.storage); a worker that needs it meanwhile waits for that
+lock and loads the file. So that no worker sits waiting, each worker first builds its share
+of the tables the collected tests need (``build_share``), the largest first, before it runs
+a test: with two workers one builds yahtzee while the other builds the free Joker and yatzy.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+#: Which table each table fixture stands for, and the table's CPU seconds on a quiet core
+#: (measured; only their order matters, to share the builds evenly).
+TABLE_OF_FIXTURE = {"build_output": "yahtzee", "yahtzee_table": "yahtzee",
+                    "free_joker_table": "free", "yatzy_table": "yatzy"}
+BUILD_SECONDS = {"yahtzee": 60, "free": 45, "yatzy": 25}
+
+
+def xdist_worker() -> tuple[int, int] | None:
+    """(this worker's index, the number of workers) under pytest-xdist, else None."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not name.startswith("gw"):
+        return None
+    return int(name[2:]), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+
+
+def run_strategy_dir(factory: pytest.TempPathFactory) -> Path:
+    """This run's table directory: beside the workers' own temp dirs (each worker's basetemp
+    is ``<the run's basetemp>/gwN``), or a temp dir of its own without xdist."""
+    if xdist_worker() is None:
+        return factory.mktemp("strategy")
+    path = factory.getbasetemp().parent / "strategy"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+def once_per_run(path: Path, make: Callable[[], str]) -> str:
+    """``make()``'s text, made by the first worker to ask and kept in ``path``; a worker that
+    asks while it is being made waits for it (a lock beside ``path``)."""
+    with open(path.with_name(path.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists():
+            return path.read_text()
+        text = make()
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, path)
+        return text
+
+
+def build_yahtzee(strategy_dir: Path) -> str:
+    """The yahtzee table, built through ``manage.py build_strategy`` (its output is what the
+    command's test reads), once per run."""
+
+    def build() -> str:
+        from django.core.management import call_command
+
+        out = io.StringIO()
+        call_command("build_strategy", "--rules", "yahtzee", "--no-progress", "--no-scores",
+                     stdout=out)
+        return out.getvalue()
+
+    return once_per_run(strategy_dir / "build_strategy-yahtzee.out", build)
+
+
+def ensure_table(strategy_dir: Path, table: str) -> None:
+    """Build ``table`` into ``strategy_dir`` unless it is there (or wait for its builder)."""
+    from game.ai import get_solution
+
+    if table == "yahtzee":
+        build_yahtzee(strategy_dir)
+    elif table == "free":
+        get_solution("yahtzee", "free")
+    else:
+        get_solution(table)
+
+
+def needed_tables(items: Iterable[pytest.Item]) -> set[str]:
+    return {TABLE_OF_FIXTURE[name] for item in items
+            for name in getattr(item, "fixturenames", ()) if name in TABLE_OF_FIXTURE}
+
+
+def share(tables: set[str], index: int, workers: int) -> list[str]:
+    """This worker's part of ``tables``: the largest first, each to the least loaded worker."""
+    loads = [0] * workers
+    mine = []
+    for table in sorted(tables, key=lambda t: (-BUILD_SECONDS[t], t)):
+        least = loads.index(min(loads))
+        loads[least] += BUILD_SECONDS[table]
+        if least == index:
+            mine.append(table)
+    return mine
+
+
+def build_share(strategy_dir: Path, tables: set[str]) -> None:
+    """Under xdist: build this worker's share of ``tables`` (see the module's docstring)."""
+    from game.ai import set_strategy_dir
+
+    worker = xdist_worker()
+    if worker is None:
+        return
+    set_strategy_dir(strategy_dir)
+    for table in share(tables, *worker):
+        ensure_table(strategy_dir, table)
