@@ -32,8 +32,9 @@ NEEDED_TABLES = pytest.StashKey[set[str]]()
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Whichever test first needs a strategy table builds it (yatzy alone takes ~3 min of
-    CPU, far longer at a load of 8 on 2 cores): those tests get a wider timeout.
+    """Whichever test first needs a strategy table builds it or waits for it (yatzy alone
+    takes a minute of CPU, far longer at a load of 8 on 2 cores): those tests get a wider
+    timeout.
 
     Under xdist (``--dist loadgroup``), the tests of a module that share a module-scoped
     fixture (a finished game, a migrated site) run on one worker, which makes it once."""

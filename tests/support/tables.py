@@ -1,22 +1,23 @@
 """The strategy tables of a test run, built once for all of its pytest-xdist workers.
 
-Each table is minutes of CPU at a load of 8: one directory per run holds them, shared by the
-workers (``make test`` runs two). A table is built by whichever worker comes to it first,
-under the table's own lock (game.ai.storage); a worker that needs it meanwhile waits for that
-lock and loads the file. So that no worker sits waiting, each worker first builds its share
-of the tables the collected tests need (``build_share``), the largest first, before it runs
-a test: with two workers one builds yatzy while the other builds yahtzee and its free Joker.
+Each table is up to a minute of CPU (minutes at a load of 8): one directory per run holds
+them, shared by the workers (``make test`` runs two). A table is built by whichever worker
+comes to it first, under the table's own lock (game.ai.storage); a worker that needs it
+meanwhile waits for that lock and loads the file. So that no worker sits waiting, each worker
+first builds its share of the tables the collected tests need (``build_share``), the largest
+first, before it runs a test: with two workers one builds yatzy while the other builds yahtzee
+and its free Joker.
 """
 
 from __future__ import annotations
 
-import fcntl
 import io
-import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+
+from .workers import once_per_run, run_dir, xdist_worker
 
 #: Which table each table fixture stands for, and the table's CPU seconds with one BLAS
 #: thread (measured; they only share the builds out evenly).
@@ -25,36 +26,9 @@ TABLE_OF_FIXTURE = {"build_output": "yahtzee", "yahtzee_table": "yahtzee",
 BUILD_SECONDS = {"yatzy": 48, "yahtzee": 23, "free": 23}
 
 
-def xdist_worker() -> tuple[int, int] | None:
-    """(this worker's index, the number of workers) under pytest-xdist, else None."""
-    name = os.environ.get("PYTEST_XDIST_WORKER", "")
-    if not name.startswith("gw"):
-        return None
-    return int(name[2:]), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-
-
 def run_strategy_dir(factory: pytest.TempPathFactory) -> Path:
-    """This run's table directory: beside the workers' own temp dirs (each worker's basetemp
-    is ``<the run's basetemp>/gwN``), or a temp dir of its own without xdist."""
-    if xdist_worker() is None:
-        return factory.mktemp("strategy")
-    path = factory.getbasetemp().parent / "strategy"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def once_per_run(path: Path, make: Callable[[], str]) -> str:
-    """``make()``'s text, made by the first worker to ask and kept in ``path``; a worker that
-    asks while it is being made waits for it (a lock beside ``path``)."""
-    with open(path.with_name(path.name + ".lock"), "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if path.exists():
-            return path.read_text()
-        text = make()
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(text)
-        os.replace(tmp, path)
-        return text
+    """This run's table directory, one for all of its workers."""
+    return run_dir(factory, "strategy")
 
 
 def build_yahtzee(strategy_dir: Path) -> str:
