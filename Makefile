@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# make test's pytest processes (pytest-xdist): the suite waits on servers and browsers as much
+# as it computes, so two keep two cores busy. PYTEST_WORKERS=0: one process, no xdist.
+PYTEST_WORKERS ?= 2
 
 .PHONY: run test test-js setup dev-setup node-tools lint messages compile-messages
 .DEFAULT_GOAL := run
@@ -73,7 +76,7 @@ test: dev-setup
 	$(MAKE) node-tools
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 	$(MAKE) test-js
 
 # The room page's JavaScript (Node's own test runner, no packages): its fixture, whole games

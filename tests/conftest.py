@@ -4,6 +4,8 @@ import multiprocessing
 
 import pytest
 
+from tests.support import tables
+
 #: The websocket clients and rooms of every test that talks to the room socket.
 pytest_plugins = ["tests.support.sockets", "tests.support.smtp"]
 
@@ -24,16 +26,45 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 #: Fixtures that build a strategy table (minutes of CPU on a busy machine).
-TABLE_FIXTURES = {"build_output", "yahtzee_table", "free_joker_table", "yatzy_table"}
+TABLE_FIXTURES = set(tables.TABLE_OF_FIXTURE)
+NEEDED_TABLES = pytest.StashKey[set[str]]()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Whichever test first needs a strategy table builds it (yatzy alone takes ~3 min of
-    CPU, far longer at a load of 8 on 2 cores): those tests get a wider timeout."""
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Whichever test first needs a strategy table builds it or waits for it (yatzy alone
+    takes a minute of CPU, far longer at a load of 8 on 2 cores): those tests get a wider
+    timeout.
+
+    Under xdist (``--dist loadgroup``), the tests of a module that share a module-scoped
+    fixture (a finished game, a migrated site) run on one worker, which makes it once."""
+    config.stash[NEEDED_TABLES] = tables.needed_tables(items)
+    xdist = config.pluginmanager.hasplugin("xdist")
     for item in items:
         if (item.nodeid.startswith("tests/ai/")
                 or TABLE_FIXTURES & set(getattr(item, "fixturenames", ()))):
             item.add_marker(pytest.mark.timeout(1800))
+        if xdist and _shares_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
+def _shares_a_module_fixture(item: pytest.Item) -> bool:
+    """Whether the test uses a module- or class-scoped fixture of this suite (not a plugin's,
+    such as pytest-django's per-class hook for unittest classes)."""
+    info = getattr(item, "_fixtureinfo", None)
+    return info is not None and any(
+        defs[-1].scope in ("module", "class") and defs[-1].baseid
+        for defs in info.name2fixturedefs.values())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtestloop(session: pytest.Session):
+    """An xdist worker builds its share of the run's strategy tables before its first test
+    (tests/support/tables.py), outside any test's timeout."""
+    if not session.config.option.collectonly and session.config.stash.get(NEEDED_TABLES, ()):
+        strategy = tables.run_strategy_dir(session.config._tmp_path_factory)
+        tables.build_share(strategy, session.config.stash[NEEDED_TABLES])
+    return (yield)
 
 
 @pytest.fixture(autouse=True)
@@ -88,14 +119,15 @@ def postgres_url() -> str:
 
 @pytest.fixture(scope="session")
 def strategy_dir(tmp_path_factory: pytest.TempPathFactory):
-    """Every strategy table of this test session lives here (each built once: minutes of CPU);
-    subprocesses and servers get it through the environment."""
+    """Every strategy table of this test run lives here (each built once: minutes of CPU; one
+    directory for all xdist workers); subprocesses and servers get it through the
+    environment."""
     import os
 
     from game.ai import set_strategy_dir
     from game.ai.storage import forget_loaded
 
-    path = tmp_path_factory.mktemp("strategy")
+    path = tables.run_strategy_dir(tmp_path_factory)
     old = os.environ.get("STRATEGY_DIR")
     os.environ["STRATEGY_DIR"] = str(path)
     set_strategy_dir(path)
@@ -112,14 +144,7 @@ def strategy_dir(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="session")
 def build_output(strategy_dir):
     """The yahtzee table, built once through ``manage.py build_strategy``; its output."""
-    import io
-
-    from django.core.management import call_command
-
-    out = io.StringIO()
-    call_command("build_strategy", "--rules", "yahtzee", "--no-progress", "--no-scores",
-                 stdout=out)
-    return out.getvalue()
+    return tables.build_yahtzee(strategy_dir)
 
 
 @pytest.fixture(scope="session")
@@ -131,9 +156,10 @@ def yahtzee_table(build_output):
 
 @pytest.fixture(scope="session")
 def yatzy_table(strategy_dir):
-    from game.ai import build_table
+    """Loaded when its xdist worker built it (or waited for while it builds)."""
+    from game.ai import get_solution
 
-    return build_table("yatzy")[0]
+    return get_solution("yatzy")
 
 
 @pytest.fixture(autouse=True)

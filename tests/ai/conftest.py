@@ -1,5 +1,7 @@
-"""The other strategy tables, built once per test session in the session's STRATEGY_DIR
-(``strategy_dir`` and the yahtzee table are in tests/conftest.py, shared with every folder)."""
+"""The free Joker's strategy table, built once per test run in the run's STRATEGY_DIR
+(``strategy_dir``, the yahtzee and yatzy tables are in tests/conftest.py, shared with every
+folder).
+Loaded when another xdist worker built them (or waited for while it builds them)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from game.ai import build_table
+from game.ai import get_solution
 from game.ai.solver import Solution
 
 
 @pytest.fixture(scope="session")
 def free_joker_table(strategy_dir: Path) -> Solution:
-    return build_table("yahtzee", "free")[0]
-
+    return get_solution("yahtzee", "free")

@@ -66,6 +66,9 @@ class Daphne:
             "DATA_DIR": str(data_dir),
             "DICE_SEED": str(settings.DICE_SEED),
             "BOT_DELAY": "0",
+            # Rate-limit counters of this test's servers alone (other tests, xdist's other
+            # worker and other checkouts share the Redis and the address 127.0.0.1).
+            "CACHE_KEY_PREFIX": f"daphne-tests-{data_dir.name}-{os.getpid()}",
             **env,
         }
         self.log = data_dir / f"daphne-{self.port}.log"
