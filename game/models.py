@@ -466,6 +466,64 @@ class GameResult(models.Model):
         return self.final - self.luck
 
 
+class PlayerStats(models.Model):
+    """A person's running totals in one ruleset, the profile's figures: added to with each
+    recorded game's ``GameResult`` (``services.stats``), so a profile reads one row per ruleset
+    however many games the player has; a cache of the results, rebuilt with the ratings."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="stats")
+    rules = models.CharField(max_length=16, choices=RULES_CHOICES)
+    games = models.PositiveIntegerField(default=0)
+    final_sum = models.BigIntegerField(default=0)
+    best = models.IntegerField(default=0)
+    worst = models.IntegerField(default=0)
+    luck_sum = models.FloatField(default=0.0)
+    #: Σ expected points lost over the graded decisions, and how many there were.
+    loss_sum = models.FloatField(default=0.0)
+    decisions = models.PositiveIntegerField(default=0)
+    #: Decisions per review grade, and games per final score (the histogram's counts).
+    grades = models.JSONField(default=dict)
+    finals = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "rules"], name="stats_unique_rules"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.rules}: {self.games} games"
+
+
+class Rivalry(models.Model):
+    """A person's record against one opponent (another person, or a computer level) over every
+    recorded game they sat in together, kept game by game like ``PlayerStats``."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rivalries")
+    #: ``p<player id>`` for a person, ``b<level>`` for a computer player.
+    key = models.CharField(max_length=16)
+    rival = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="+")
+    bot_level = models.CharField(max_length=8, blank=True, default="")
+    #: The name the opponent sat under at the latest game (a person's current name wins).
+    name = models.CharField(max_length=NICKNAME_MAX, blank=True, default="")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    #: Games won with each side's luck taken out (final − Σ luck), and those margins summed.
+    adjusted_wins = models.PositiveIntegerField(default=0)
+    adjusted_margin_sum = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "key"], name="rivalry_unique_key"),
+        ]
+        # Head to head lists the opponents most met first: read in order, never sorted.
+        indexes = [models.Index(fields=["player", "-games", "name"], name="rivalry_most_met")]
+
+    def __str__(self) -> str:
+        return f"{self.player} vs {self.name}: {self.games} games"
+
+
 class PlayerRating(models.Model):
     """A person's rating in one ruleset (``game.ratings``), updated game by game."""
 

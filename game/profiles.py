@@ -1,23 +1,22 @@
 """Reads for the players' profiles and the leaderboards (they change nothing).
 
-Everything comes from ``GameResult`` (one row per seat of a reviewed game) and
-``PlayerRating``, which ``services.ratings`` keeps game by game: a page reads a player's own
-indexed rows, never every game.
+Everything comes from rows ``services.ratings`` keeps game by game: ``PlayerStats`` (a
+player's totals per ruleset), ``Rivalry`` (their record against each opponent), ``GameResult``
+(one row per seat of a reviewed game) and ``PlayerRating``. A page reads a fixed number of a
+player's own indexed rows, never all their games.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Avg, Count, Max, Min, Sum
 from django.utils.translation import pgettext_lazy
 
 from . import ratings
 from .ai.review import GRADES
-from .models import GameResult, Player, PlayerRating
+from .models import GameResult, Player, PlayerRating, PlayerStats, Rivalry
 from .rules import RULESETS
 
 #: A computer opponent's name on a profile, by its level.
@@ -62,7 +61,8 @@ class RulesetStats:
     grades: dict[str, int]
     #: Final scores, oldest first, of the latest ``TREND_GAMES`` games.
     trend: list[int]
-    finals: list[int] = field(repr=False)
+    #: How many games ended on each final score.
+    finals: dict[int, int] = field(repr=False)
     rating: PlayerRating | None = None
 
     @property
@@ -72,31 +72,22 @@ class RulesetStats:
 
 
 def ruleset_stats(player: Player) -> list[RulesetStats]:
-    """The player's figures per ruleset they played, most played first."""
-    rows = GameResult.objects.filter(player=player)
-    sums = (rows.values("rules").annotate(games=Count("id"), average=Avg("final"),
-                                          best=Max("final"), worst=Min("final"), luck=Sum("luck"),
-                                          loss=Sum("graded_loss"), decisions=Sum("decisions"))
-            .order_by("-games", "rules"))
+    """The player's figures per ruleset they played, most played first: their running totals
+    (one row a ruleset) and the finals of their latest games, whatever the games' number."""
     held = {r.ruleset: r for r in PlayerRating.objects.filter(player=player)}
     stats = []
-    for s in sums:
-        rules = s["rules"]
-        per_game = rows.filter(rules=rules).order_by("-finished", "-game_id")
-        finals, grade_rows = [], []
-        for final, grades in per_game.values_list("final", "grades"):
-            finals.append(final)
-            grade_rows.append(grades)
-        grades = Counter({g: 0 for g in GRADES})
-        for counts in grade_rows:
-            grades.update({g: counts.get(g, 0) for g in GRADES})
-        decisions = s["decisions"] or 0
+    for row in PlayerStats.objects.filter(player=player, games__gt=0).order_by("-games", "rules"):
+        latest = (GameResult.objects.filter(player=player, rules=row.rules)
+                  .order_by("-finished", "-game_id").values_list("final", flat=True))
+        title = RULESETS[row.rules].title if row.rules in RULESETS else row.rules
         stats.append(RulesetStats(
-            rules=rules, title=RULESETS[rules].title if rules in RULESETS else rules,
-            games=s["games"], average=s["average"], best=s["best"], worst=s["worst"],
-            accuracy=s["loss"] / decisions if decisions else None, decisions=decisions,
-            luck_per_game=s["luck"] / s["games"], grades=dict(grades),
-            trend=finals[:TREND_GAMES][::-1], finals=finals, rating=held.get(rules)))
+            rules=row.rules, title=title,
+            games=row.games, average=row.final_sum / row.games, best=row.best, worst=row.worst,
+            accuracy=row.loss_sum / row.decisions if row.decisions else None,
+            decisions=row.decisions, luck_per_game=row.luck_sum / row.games,
+            grades={g: row.grades.get(g, 0) for g in GRADES},
+            trend=list(latest[:TREND_GAMES])[::-1],
+            finals={int(score): n for score, n in row.finals.items()}, rating=held.get(row.rules)))
     return stats
 
 
@@ -119,42 +110,20 @@ class Rival:
 
 
 def head_to_head(player: Player, limit: int = HEAD_TO_HEAD_SIZE) -> list[Rival]:
-    """The player's opponents, most met first: games, wins and the result without luck.
-    Read as plain rows (a busy player has met thousands of seats), players fetched for the
-    ``limit`` shown only."""
-    own = GameResult.objects.filter(player=player)
-    mine = {g: (final, luck) for g, final, luck in own.values_list("game_id", "final", "luck")}
-    theirs = (GameResult.objects.filter(game_id__in=own.values("game_id")).exclude(player=player)
-              .values_list("game_id", "final", "luck", "bot_level", "name", "player_id"))
-    rivals: dict[str, Rival] = {}
-    ids: dict[str, int] = {}
-    for game_id, final, luck, bot_level, name, player_id in theirs.iterator():
-        me = mine.get(game_id)
-        if me is None:
-            continue
-        if player_id is not None:
-            key = f"p{player_id}"
-            ids[key] = player_id
-        elif bot_level:
-            key, name = f"b{bot_level}", str(COMPUTER_RIVALS.get(bot_level,
-                                                                 f"Computer ({bot_level})"))
-        else:  # a guest from before player records: nobody to follow
-            continue
-        rival = rivals.setdefault(key, Rival(name=name, player=None))
-        rival.games += 1
-        rival.wins += me[0] > final
-        rival.draws += me[0] == final
-        margin = (me[0] - me[1]) - (final - luck)
-        rival.adjusted_wins += margin > 0
-        rival.adjusted_margin_sum += margin
-    shown = sorted(rivals.items(), key=lambda kr: (-kr[1].games, kr[1].name))[:limit]
-    people = Player.objects.in_bulk([ids[k] for k, _ in shown if k in ids])
-    for key, rival in shown:
-        if key in ids:
-            rival.player = people.get(ids[key])
-            if rival.player is not None and rival.player.name:
-                rival.name = rival.player.name  # the name they go by now
-    return [rival for _, rival in shown]
+    """The player's opponents, most met first: games, wins and the result without luck, read
+    from their running records (``Rivalry``), the ``limit`` shown only."""
+    rows = (Rivalry.objects.filter(player=player).select_related("rival")
+            .order_by("-games", "name")[:limit])
+    rivals = []
+    for row in rows:
+        if row.rival is not None:
+            name = row.rival.name or row.name  # the name they go by now
+        else:
+            name = str(COMPUTER_RIVALS.get(row.bot_level, f"Computer ({row.bot_level})"))
+        rivals.append(Rival(name=name, player=row.rival, games=row.games, wins=row.wins,
+                            draws=row.draws, adjusted_wins=row.adjusted_wins,
+                            adjusted_margin_sum=row.adjusted_margin_sum))
+    return rivals
 
 
 @dataclass

@@ -17,6 +17,7 @@ from django.db.models import F
 
 from .. import ratings
 from ..models import NICKNAME_MAX, DailyAttempt, GameResult, Player, PlayerRating, Seat
+from . import stats
 from .errors import ServiceError, gettext_noop
 from .names import clean_nickname, skeleton
 
@@ -123,6 +124,8 @@ def merge_players(guest: Player, account: Player) -> None:
     rating; where both were, the two become one (``ratings.combine``: two independent
     estimates of the same strength), with the games of both. Past results keep their
     ``rated`` flags; later games are rated from the combined rating, game by game, as always.
+    The profile's figures of the account, and its opponents' records against it, are counted
+    again from the results (a rare change: one player's games).
     """
     with transaction.atomic():
         rows = {p.pk: p for p in Player.objects.select_for_update()
@@ -130,7 +133,7 @@ def merge_players(guest: Player, account: Player) -> None:
         if guest.pk not in rows or account.pk not in rows:
             return  # the guest was merged already (two sign-ins at once)
         Seat.objects.filter(player_id=guest.pk).update(player_id=account.pk)
-        GameResult.objects.filter(player_id=guest.pk).update(player_id=account.pk)
+        moved = GameResult.objects.filter(player_id=guest.pk).update(player_id=account.pk)
         _merge_dailies(guest, account)
         theirs = {r.ruleset: r for r in PlayerRating.objects.select_for_update()
                   .filter(player_id__in=[guest.pk, account.pk]).order_by("player_id", "ruleset")
@@ -153,4 +156,10 @@ def merge_players(guest: Player, account: Player) -> None:
         guest_row = rows[guest.pk]
         if not rows[account.pk].private and guest_row.private:
             Player.objects.filter(pk=account.pk).update(private=True)  # the stricter choice
-        guest_row.delete()
+        guest_row.delete()  # and with it every opponent's record against the guest
+        if moved:
+            stats.rebuild_players([account.pk])
+            met = (GameResult.objects.filter(game_id__in=GameResult.objects.filter(
+                player_id=account.pk).values("game_id")).exclude(player_id=account.pk)
+                .exclude(player_id=None).values_list("player_id", flat=True).distinct())
+            stats.rebuild_rivalries(set(met), account.pk)

@@ -1,8 +1,9 @@
 """What a reviewed game adds to its players' profiles and ratings, once.
 
 :func:`record_game` runs right after a finished game's review is stored: it writes one
-``GameResult`` per seat (the final score, the review's luck, loss and grades) and, in rated
-rules, moves each person's ``PlayerRating`` with ``game.ratings.rate_game``. It is incremental
+``GameResult`` per seat (the final score, the review's luck, loss and grades), adds them to its
+people's profile figures (``services.stats``) and, in rated rules, moves each person's
+``PlayerRating`` with ``game.ratings.rate_game``. It is incremental
 (one game, the ratings of its own players) and idempotent: the game's row is locked and a game
 that has results is never counted again. Ratings and results are a cache of the stored games and
 their reviews: :func:`rebuild_all` replays every reviewed game in the order they finished.
@@ -22,7 +23,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import ratings
-from ..models import Game, GameAnalysis, GameResult, PlayerRating, Seat
+from ..models import Game, GameAnalysis, GameResult, PlayerRating, PlayerStats, Rivalry, Seat
+from . import stats
 
 #: Games recorded per transaction when every game is recorded again.
 REBUILD_BATCH = 1000
@@ -123,6 +125,7 @@ def record_games(game_ids: Sequence[int]) -> int:
             row.save(update_fields=["rating", "rd", "volatility", "games", "updated"])
         GameResult.objects.bulk_create([r for _, results in recorded for r in results],
                                        batch_size=500)
+        stats.add_games([results for _, results in recorded])
     return len(recorded)
 
 
@@ -138,6 +141,8 @@ def rebuild_all() -> int:
     with transaction.atomic():
         GameResult.objects.all().delete()
         PlayerRating.objects.all().delete()
+        PlayerStats.objects.all().delete()
+        Rivalry.objects.all().delete()
         ids = list(Game.objects.filter(status=Game.Status.FINISHED, unfinished=False,
                                        analysis__isnull=False)
                    .order_by("finished", "id").values_list("id", flat=True))

@@ -105,6 +105,32 @@ def test_head_to_head_counts_wins_and_the_result_without_luck(history):
     assert f'href="{bea.get_absolute_url()}"' in response.content.decode()
 
 
+def test_a_profile_reads_as_much_after_many_more_games(history):
+    """The figures are running totals (one row a ruleset, one an opponent): a profile's
+    queries do not grow with the player's games, and each read of their results is a page."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ann, bea, _ = history
+
+    def profile_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert Client().get(f"/p/{ann.public_id}/").status_code == 200
+        results = [q["sql"] for q in queries if 'FROM "game_gameresult"' in q["sql"]]
+        assert results and all(" LIMIT " in sql or "COUNT(*)" in sql for sql in results)
+        return len(queries)
+
+    few = profile_queries()
+    for seats in ([ann, bea], [ann, "medium"], [bea, ann], [ann, bea, "easy"]):
+        game = played_game(seats)
+        store_review(game, lucks=[1.0, -1.0, 0.5][:len(seats)])
+        services.record_game(game.pk)
+    assert profile_queries() == few
+    (stats,) = Client().get(f"/p/{ann.public_id}/").context["stats"]
+    assert stats["s"].games == 7 and sum(stats["s"].finals.values()) == 7
+    assert len(stats["s"].trend) == 7
+
+
 def test_the_games_are_listed_newest_first_a_page_at_a_time(history, monkeypatch):
     ann, _, games = history
     monkeypatch.setattr(profiles, "GAMES_PER_PAGE", 2)

@@ -1,0 +1,241 @@
+"""The profiles' running figures, kept game by game: ``PlayerStats`` (a person's totals in a
+ruleset) and ``Rivalry`` (their record against each opponent).
+
+:func:`add_games` adds newly recorded games, in the transaction that writes their
+``GameResult`` rows (``services.ratings.record_games``): it reads and writes only the rows of
+those games' people, so a game's end costs the same however long the history. The rows are a
+cache of the results: :func:`rebuild_players` computes some players' rows again from their
+results (after two players were merged), and recording every game again starts them afresh.
+Both paths count through one :class:`Tally`, so they agree.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import groupby
+from typing import Any, Protocol
+
+from ..models import GameResult, PlayerStats, Rivalry
+
+
+class Result(Protocol):
+    """What a tally reads of a ``GameResult`` (a historical model's row will do)."""
+
+    game_id: int
+    seat: int
+    player_id: int | None
+    bot_level: str
+    name: str
+    rules: str
+    final: int
+    luck: float
+    decisions: int
+    graded_loss: float
+    grades: dict[str, int]
+
+
+def rival_key(result: Result) -> str | None:
+    """Whom a seat is, as an opponent: a person, a computer level, or nobody to follow (a
+    guest from before player records)."""
+    if result.player_id is not None:
+        return f"p{result.player_id}"
+    if result.bot_level:
+        return f"b{result.bot_level}"
+    return None
+
+
+@dataclass
+class RulesetTally:
+    games: int = 0
+    final_sum: int = 0
+    best: int | None = None
+    worst: int | None = None
+    luck_sum: float = 0.0
+    loss_sum: float = 0.0
+    decisions: int = 0
+    grades: Counter[str] = field(default_factory=Counter)
+    finals: Counter[str] = field(default_factory=Counter)
+
+    def add(self, r: Result) -> None:
+        self.games += 1
+        self.final_sum += r.final
+        self.best = r.final if self.best is None else max(self.best, r.final)
+        self.worst = r.final if self.worst is None else min(self.worst, r.final)
+        self.luck_sum += r.luck
+        self.loss_sum += r.graded_loss
+        self.decisions += r.decisions
+        self.grades.update({g: n for g, n in r.grades.items() if n})
+        self.finals[str(r.final)] += 1  # JSON keys are text
+
+    def onto(self, row: Any) -> None:
+        """Add these games to a ``PlayerStats`` row."""
+        assert self.best is not None and self.worst is not None
+        row.best = self.best if not row.games else max(row.best, self.best)
+        row.worst = self.worst if not row.games else min(row.worst, self.worst)
+        row.games += self.games
+        row.final_sum += self.final_sum
+        row.luck_sum += self.luck_sum
+        row.loss_sum += self.loss_sum
+        row.decisions += self.decisions
+        row.grades = dict(Counter(row.grades) + self.grades)
+        row.finals = dict(Counter(row.finals) + self.finals)
+
+
+@dataclass
+class RivalTally:
+    rival_id: int | None
+    bot_level: str
+    name: str = ""
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    adjusted_wins: int = 0
+    adjusted_margin_sum: float = 0.0
+
+    def add(self, me: Result, them: Result) -> None:
+        self.name = them.name or self.name
+        self.games += 1
+        self.wins += me.final > them.final
+        self.draws += me.final == them.final
+        margin = (me.final - me.luck) - (them.final - them.luck)
+        self.adjusted_wins += margin > 0
+        self.adjusted_margin_sum += margin
+
+    def onto(self, row: Any) -> None:
+        """Add these games to a ``Rivalry`` row."""
+        row.name = self.name or row.name
+        row.games += self.games
+        row.wins += self.wins
+        row.draws += self.draws
+        row.adjusted_wins += self.adjusted_wins
+        row.adjusted_margin_sum += self.adjusted_margin_sum
+
+
+STATS_FIELDS = ["games", "final_sum", "best", "worst", "luck_sum", "loss_sum", "decisions",
+                "grades", "finals"]
+RIVALRY_FIELDS = ["name", "games", "wins", "draws", "adjusted_wins", "adjusted_margin_sum"]
+
+
+@dataclass
+class Tally:
+    """Games' results counted per (player, ruleset) and per (player, opponent), for the
+    people in ``only`` (everyone if None), and against the opponents in ``against`` (every
+    opponent if None: ``p<id>`` or ``b<level>`` keys)."""
+
+    only: Collection[int] | None = None
+    against: Collection[str] | None = None
+    rulesets: dict[tuple[int, str], RulesetTally] = field(default_factory=dict)
+    rivals: dict[tuple[int, str], RivalTally] = field(default_factory=dict)
+
+    def add_game(self, results: Sequence[Result]) -> None:
+        """One game's results (every seat of it)."""
+        for me in results:
+            if me.player_id is None or (self.only is not None and me.player_id not in self.only):
+                continue
+            if self.against is None:
+                self.rulesets.setdefault((me.player_id, me.rules), RulesetTally()).add(me)
+            for them in results:
+                key = rival_key(them)
+                if (them.seat == me.seat or them.player_id == me.player_id or key is None
+                        or (self.against is not None and key not in self.against)):
+                    continue
+                self.rivals.setdefault((me.player_id, key), RivalTally(
+                    them.player_id, "" if them.player_id is not None else them.bot_level,
+                )).add(me, them)
+
+    def add_games(self, results: Iterable[Result]) -> None:
+        """Results of whole games, each game's seats together (ordered by game)."""
+        for _, seats in groupby(results, key=lambda r: r.game_id):
+            self.add_game(list(seats))
+
+
+def add_games(games: Iterable[Sequence[GameResult]]) -> None:
+    """Add newly recorded games (each a game's results, in the order they finished) to their
+    people's rows, locking those rows in player order. Run inside the recording transaction."""
+    tally = Tally()
+    for results in games:
+        tally.add_game(results)
+    _add(tally)
+
+
+def _add(tally: Tally) -> None:
+    if tally.rulesets:
+        PlayerStats.objects.bulk_create(
+            [PlayerStats(player_id=p, rules=rules) for p, rules in sorted(tally.rulesets)],
+            ignore_conflicts=True)
+        found = (PlayerStats.objects.select_for_update()
+                 .filter(player_id__in={p for p, _ in tally.rulesets},
+                         rules__in={rules for _, rules in tally.rulesets})
+                 .order_by("player_id", "rules"))
+        for row in found:
+            counted = tally.rulesets.get((row.player_id, row.rules))
+            if counted is not None:
+                counted.onto(row)
+                row.save(update_fields=STATS_FIELDS)
+    if tally.rivals:
+        Rivalry.objects.bulk_create(
+            [Rivalry(player_id=p, key=key, rival_id=t.rival_id, bot_level=t.bot_level)
+             for (p, key), t in sorted(tally.rivals.items())], ignore_conflicts=True)
+        rows = (Rivalry.objects.select_for_update()
+                .filter(player_id__in={p for p, _ in tally.rivals},
+                        key__in={key for _, key in tally.rivals})
+                .order_by("player_id", "key"))
+        for row in rows:
+            met = tally.rivals.get((row.player_id, row.key))
+            if met is not None:
+                met.onto(row)
+                row.save(update_fields=RIVALRY_FIELDS)
+
+
+def new_rows(tally: Tally, stats_model: Any = PlayerStats, rivalry_model: Any = Rivalry
+             ) -> tuple[list[Any], list[Any]]:
+    """The rows a tally makes where its players have none yet (unsaved; the models may be a
+    migration's historical ones)."""
+    stats = []
+    for (player, rules), counted in sorted(tally.rulesets.items()):
+        row = stats_model(player_id=player, rules=rules, games=0, final_sum=0, best=0,
+                          worst=0, luck_sum=0.0, loss_sum=0.0, decisions=0, grades={},
+                          finals={})
+        counted.onto(row)
+        stats.append(row)
+    rivals = []
+    for (player, key), met in sorted(tally.rivals.items()):
+        row = rivalry_model(player_id=player, key=key, rival_id=met.rival_id,
+                            bot_level=met.bot_level, name="", games=0, wins=0, draws=0,
+                            adjusted_wins=0, adjusted_margin_sum=0.0)
+        met.onto(row)
+        rivals.append(row)
+    return stats, rivals
+
+
+def _create(tally: Tally) -> None:
+    stats, rivals = new_rows(tally)
+    PlayerStats.objects.bulk_create(stats, batch_size=500)
+    Rivalry.objects.bulk_create(rivals, batch_size=500)
+
+
+def _results_of_games_with(player_ids: Collection[int]) -> Iterator[GameResult]:
+    """Every seat of each game these players sat in, a game's seats together."""
+    games = GameResult.objects.filter(player_id__in=list(player_ids)).values("game_id")
+    return (GameResult.objects.filter(game_id__in=games)
+            .order_by("finished", "game_id", "seat").iterator(chunk_size=2000))
+
+
+def rebuild_players(player_ids: Collection[int]) -> None:
+    """Count these players' rows again from every result they have."""
+    PlayerStats.objects.filter(player_id__in=list(player_ids)).delete()
+    Rivalry.objects.filter(player_id__in=list(player_ids)).delete()
+    tally = Tally(only=set(player_ids))
+    tally.add_games(_results_of_games_with(player_ids))
+    _create(tally)
+
+
+def rebuild_rivalries(player_ids: Collection[int], rival_id: int) -> None:
+    """Count again these players' records against one person (who took over another's games)."""
+    key = f"p{rival_id}"
+    Rivalry.objects.filter(player_id__in=list(player_ids), key=key).delete()
+    tally = Tally(only=set(player_ids), against={key})
+    tally.add_games(_results_of_games_with([rival_id]))
+    _create(tally)
