@@ -2,13 +2,15 @@
 ``python -m benchmarks.profiles --database-url sqlite:///var/bench-profiles/db.sqlite3``.
 
 The database is one ``manage.py generate_history`` filled (docs/benchmarks.md says how). Each
-page is requested ``--repeat`` times through Django's test client in this process (the whole
-middleware and template path, no network): the most active player's profile, a typical
-player's (the median number of games), its second page of games, each rated leaderboard (this
-week's and all time's, on one page), the lobby and its polled lists, and as a staff member
-(``bench-staff``, made if missing) the admin's lists of games and rooms, a game's page there
-and a search of the games. Prints the median and the 95th percentile in milliseconds, the
-queries a page made and, with ``--slowest N``, its N slowest queries.
+page is requested once (a server's first request of a page compiles its templates), then
+``--repeat`` times through Django's test client in this process (the whole middleware and
+template path, no network): the most active player's profile, a typical player's (the median
+number of games), its second page of games, each rated leaderboard (this week's and all
+time's, on one page; once more as a rated player, with their own place), the lobby and its
+polled lists, and as a staff member (``bench-staff``, made if missing) the admin's lists of
+games, rooms and players, a game's and a player's page there and searches. Prints the median
+and the 95th percentile in milliseconds, the queries a page made and, with ``--slowest N``, its
+N slowest queries.
 """
 
 from __future__ import annotations
@@ -41,26 +43,33 @@ def main(argv: list[str] | None = None) -> int:
     from django.test import Client
 
     from game.models import Game, GameResult, Player
+    from game.players import COOKIE
 
     counts = list(Player.objects.annotate(n=Count("results")).filter(n__gt=0)
                   .order_by("-n").values_list("public_id", "n"))
     if not counts:
         p.error("The database holds no recorded games: run manage.py generate_history first.")
     busiest, typical = counts[0], counts[len(counts) // 2]
+    rated = Player.objects.filter(ratings__ruleset="yahtzee", ratings__games__gte=5).order_by(
+        "-ratings__games").first()
+    busiest_pk = Player.objects.get(public_id=busiest[0]).pk
     print(f"{GameResult.objects.values('game').distinct().count()} games, {len(counts)} "
           f"players; busiest {busiest[1]} games, typical {typical[1]}")
     logged = Game.objects.filter(seq__gt=0).order_by("-id").values_list("id", flat=True).first()
     staff = get_user_model().objects.filter(username="bench-staff").first() or \
         get_user_model().objects.create_superuser("bench-staff", password=None)
     middle = max(1, Game.objects.count() // 100)  # the middle page of 50 games each
-    anyone, admin = Client(), Client()
+    anyone, admin, ranked = Client(), Client(), Client()
     admin.force_login(staff)
+    if rated is not None:  # a player on the board: the page adds their own place
+        ranked.cookies[COOKIE] = rated.token
     pages = [
         (anyone, f"profile, {busiest[1]} games", f"/p/{busiest[0]}/"),
         (anyone, f"profile, {typical[1]} games", f"/p/{typical[0]}/"),
         (anyone, "profile, page 2 of games", f"/p/{busiest[0]}/?page=2"),
         (anyone, "leaderboard yahtzee", "/leaderboard/yahtzee/"),
         (anyone, "leaderboard yatzy", "/leaderboard/yatzy/"),
+        (ranked, "leaderboard yahtzee, own place", "/leaderboard/yahtzee/"),
         (anyone, "lobby", "/"),
         (anyone, "lobby lists (polled)", "/lobby/rooms"),
         (admin, "admin games", "/admin/game/game/"),
@@ -70,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         (admin, "admin games, search a name", "/admin/game/game/?q=Ann42"),
         (admin, "admin game page", f"/admin/game/game/{logged}/change/"),
         (admin, "admin rooms", "/admin/game/room/"),
+        (admin, "admin players", "/admin/game/player/"),
+        (admin, "admin players, search a name", "/admin/game/player/?q=Ann4"),
+        (admin, "admin player page", f"/admin/game/player/{busiest_pk}/change/"),
     ]
     print(f"load average {os.getloadavg()[0]:.1f}; wall time, and this process's CPU time "
           "(what the request cost in Python, and in SQLite's engine: not PostgreSQL's server)")
@@ -86,8 +98,8 @@ TIMES_HEAD = (f"{'page':34} {'median ms':>10} {'p95 ms':>8} {'queries':>8} "
 
 
 def time_page(client: Any, name: str, url: str, repeat: int, slowest: int = 0) -> str:
-    """``url`` requested ``repeat`` times by ``client`` (Django's test client): the line of
-    its median and 95th percentile in milliseconds, the queries one request made, and the
+    """``url`` requested once, then ``repeat`` times by ``client`` (Django's test client): the
+    line of its median and 95th percentile in milliseconds, the queries one request made, the
     median and 95th percentile of this process's CPU time a request (on a busy machine the
     wall time is mostly waiting for a core; the database's own CPU is not in it), then its
     ``slowest`` slowest queries."""
@@ -95,6 +107,7 @@ def time_page(client: Any, name: str, url: str, repeat: int, slowest: int = 0) -
     from django.test.utils import CaptureQueriesContext
 
     times, cpu = [], []
+    client.get(url)  # a server's first request of a page compiles its templates: not timed
     for _ in range(repeat):
         start, start_cpu = time.perf_counter(), time.process_time()
         response = client.get(url)

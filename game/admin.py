@@ -437,11 +437,20 @@ class PlayerSeatInline(admin.TabularInline):
     fields = ("room_link", "nickname", "room_status", "games")
     readonly_fields = fields
     can_delete = False
-    verbose_name_plural = gettext_lazy("seats and games")
+    verbose_name_plural = gettext_lazy("latest seats and games (all of them on the profile)")
+    #: A regular has sat in thousands of rooms: the page shows the latest.
+    SHOWN = 20
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("room").prefetch_related(
-            "room__games").order_by("-room__created")
+        seats = super().get_queryset(request)
+        match = request.resolver_match
+        player = match.kwargs.get("object_id", "") if match is not None else ""
+        if player.isdigit():  # the formset filters by player; a slice can't be filtered
+            latest = (Seat.objects.filter(player_id=int(player)).order_by("-room__created")
+                      .values_list("pk", flat=True)[:self.SHOWN])
+            seats = seats.filter(pk__in=list(latest))
+        return seats.select_related("room").prefetch_related("room__games").order_by(
+            "-room__created")
 
     @admin.display(description=gettext_lazy("room"))
     def room_link(self, obj: Seat) -> str:
@@ -508,9 +517,17 @@ class PlayerAdmin(admin.ModelAdmin):
     actions = ("disable_players", "enable_players")
     inlines = [PlayerSeatInline]
 
+    # Over many players a list neither counts them twice nor counts every player's seats: a
+    # page's ids first, then each shown player's seats counted on its own (a subquery).
+    show_full_result_count = False
+    list_per_page = 50
+    paginator = IdsFirstPaginator
+
     def get_queryset(self, request):
+        seats = (Seat.objects.filter(player=OuterRef("pk")).order_by().values("player")
+                 .annotate(n=Count("pk")).values("n"))
         return super().get_queryset(request).select_related("user").annotate(
-            seat_count=Count("seats"))
+            seat_count=Coalesce(Subquery(seats), 0))
 
     @admin.display(description=gettext_lazy("seats"), ordering="seat_count")
     def seat_count(self, obj: Player) -> int:

@@ -20,30 +20,6 @@ def count_recorded_games(apps, schema_editor):
     apps.get_model("game", "Rivalry").objects.bulk_create(rivals, batch_size=1000)
 
 
-# Staff search games by a player's name (``icontains``: UPPER(..) LIKE '%..%'): a trigram
-# index on that expression makes it an index look-up on PostgreSQL. SQLite has no such index;
-# there the search stays a scan.
-TRIGRAM_INDEXES = [("game_game_names_trgm", "game_game", "player_names")]
-
-
-def add_trigram_indexes(apps, schema_editor):
-    if schema_editor.connection.vendor != "postgresql":
-        return
-    schema_editor.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-    for name, table, column in TRIGRAM_INDEXES:
-        schema_editor.execute(
-            f"CREATE INDEX IF NOT EXISTS {name} ON {table} "
-            f'USING gin ((UPPER("{column}"::text)) gin_trgm_ops)'
-        )
-
-
-def drop_trigram_indexes(apps, schema_editor):
-    if schema_editor.connection.vendor != "postgresql":
-        return
-    for name, _, _ in TRIGRAM_INDEXES:
-        schema_editor.execute(f"DROP INDEX IF EXISTS {name}")
-
-
 class Migration(migrations.Migration):
     dependencies = [
         ("game", "0017_verbose_names"),
@@ -140,5 +116,4 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.RunPython(count_recorded_games, migrations.RunPython.noop),
-        migrations.RunPython(add_trigram_indexes, drop_trigram_indexes),
     ]
