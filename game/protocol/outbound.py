@@ -93,11 +93,13 @@ def presence(found: Presence) -> Frame:
 
 def _standing(s: Standing) -> Frame:
     return {"expected": round(s.expected, POINTS_DECIMALS), "sd": round(s.sd, POINTS_DECIMALS),
-            "chance": round(s.chance, CHANCE_DECIMALS)}
+            "chance": round(s.chance, CHANCE_DECIMALS), "percentiles": list(s.percentiles),
+            "exact": s.exact}
 
 
 def standings(found: GameStandings) -> Frame:
-    """The ``standings`` frame: each player's expected final score, its spread, their chance."""
+    """The ``standings`` frame: each player's expected final score, its spread and percentiles,
+    their chance."""
     return {"type": "standings", "game": found.game_id, "seq": found.seq,
             "players": [_standing(s) for s in found.players]}
 

@@ -8,18 +8,18 @@ import { gettext, interpolate } from "./i18n.js";
 export const pct = (x) => (x >= 0.995 ? gettext(">99 %") : x > 0 && x < 0.005 ? gettext("<1 %")
   : interpolate(gettext("%(percent)s %"), { percent: Math.round(x * 100) }));
 
-/** The likely final score: the expectation ± one standard deviation (about two games in
- * three end inside), rounded to 5; "245" once nothing is left to chance. */
-export function likelyRange(expected, sd) {
-  if (!(sd > 0.5)) return `${Math.round(expected)}`;
-  const low = Math.max(0, Math.round((expected - sd) / 5) * 5);
-  const high = Math.round((expected + sd) / 5) * 5;
+/** The likely final score: from the 10th to the 90th percentile of its distribution (eight
+ * games in ten end there: the distribution is skewed, so this is not the expectation ± a
+ * spread); "245" once nothing is left to chance. */
+export function likelyRange(percentiles) {
+  const low = percentiles[0];
+  const high = percentiles[percentiles.length - 1];
   return low === high ? `${low}` : `${low}–${high}`;
 }
 
-/** One player's line: "Ann: 46 % to win · likely 230–270" (alone: no chance to win). */
+/** One player's line: "Ann: 46 % to win · likely 193–288" (alone: no chance to win). */
 export function standingLine(name, player, alone) {
-  const values = { name, chance: pct(player.chance), likely: likelyRange(player.expected, player.sd) };
+  const values = { name, chance: pct(player.chance), likely: likelyRange(player.percentiles) };
   return interpolate(alone ? gettext("%(name)s: likely %(likely)s")
     : gettext("%(name)s: %(chance)s to win · likely %(likely)s"), values);
 }
@@ -49,7 +49,7 @@ export function renderStandings(el, msg, game, names) {
     h("span", { class: `standings-dot sp${i}`, "aria-hidden": "true" }),
     h("span", { class: "standings-text" }, standingLine(names[i], p, alone))))),
     h("p", { class: "standings-legend" }, alone
-      ? gettext("“Likely”: where two games in three end, with the best play from here.")
-      : gettext("From where every card stands, with the best play from here. “Likely”: where two games in three end.")),
+      ? gettext("“Likely”: where eight games in ten end, with the best play from here.")
+      : gettext("From where every card stands, with the best play from here. “Likely”: where eight games in ten end.")),
   );
 }

@@ -52,15 +52,17 @@ def test_the_chances_in_words_above_the_scorecard(daphne_server, new_context, sc
                 seats=["human"], nickname="Ann")
     receive(page, rules_state(TWO_TURNS, you=0))
     receive(page, {"type": "standings", "game": 999, "seq": len(TWO_TURNS), "players": [
-        {"expected": 251.2, "sd": 20.3, "chance": 0.4612},
-        {"expected": 262.0, "sd": 21.0, "chance": 0.5388}]})
+        {"expected": 251.2, "sd": 20.3, "chance": 0.4612, "percentiles": [228, 247, 281],
+         "exact": False},
+        {"expected": 262.0, "sd": 21.0, "chance": 0.5388, "percentiles": [239, 258, 292],
+         "exact": False}]})
     standings = page.locator("#standings")
     expect(standings).to_be_visible()
     expect(standings.locator(".standings-row")).to_have_text([
-        "Ann: 46 % to win · likely 230–270", "Bob: 54 % to win · likely 240–285"])
+        "Ann: 46 % to win · likely 228–281", "Bob: 54 % to win · likely 239–292"])
     legend = standings.locator(".standings-legend")
     expect(legend).to_be_visible()  # said on the page, not in a tooltip
-    expect(legend).to_contain_text("two games in three")
+    expect(legend).to_contain_text("eight games in ten")
     assert "≈" not in standings.inner_text() and "±" not in standings.inner_text()
     # Where it is seen: above the scorecard, not under the whole of it.
     top = standings.bounding_box()["y"]

@@ -47,12 +47,12 @@ test("places and ordinals", () => {
 });
 
 test("the chances in words: to win, and the likely final score", () => {
-  assert.equal(standingLine("Ann", { chance: 0.4612, expected: 251.2, sd: 20.3 }, false),
-    "Ann: 46 % to win · likely 230–270");
-  assert.equal(standingLine("Ann", { chance: 1, expected: 251.2, sd: 56 }, true),
-    "Ann: likely 195–305");
-  assert.equal(likelyRange(245, 0), "245"); // nothing left to chance
-  assert.equal(likelyRange(20, 40), "0–60"); // never below zero
+  const ann = { chance: 0.4612, expected: 251.2, sd: 20.3, percentiles: [228, 247, 281] };
+  assert.equal(standingLine("Ann", ann, false), "Ann: 46 % to win · likely 228–281");
+  assert.equal(standingLine("Ann", { ...ann, chance: 1 }, true), "Ann: likely 228–281");
+  // From the 10th to the 90th percentile, not the expectation ± a spread.
+  assert.equal(likelyRange([172, 231, 318]), "172–318");
+  assert.equal(likelyRange([245, 245, 245]), "245"); // nothing left to chance
   assert.deepEqual([0.999, 0.001, 0, 0.5].map(pct), [">99 %", "<1 %", "0 %", "50 %"]);
 });
 

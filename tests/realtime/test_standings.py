@@ -53,6 +53,12 @@ async def test_watchers_get_standings_after_each_turn_and_players_do_not(connect
     assert len(players) == 2 and sum(p["chance"] for p in players) == pytest.approx(1, abs=2e-4)
     assert [(p["expected"], p["sd"]) for p in players] == \
         await database_sync_to_async(expected_now)(room)
+    # The final score's 10th, 50th and 90th percentiles, around the expected score (the
+    # distribution is skewed: the median need not be the mean).
+    for p in players:
+        low, median, high = p["percentiles"]
+        assert low < median < high and low < p["expected"] < high
+        assert p["exact"] is False  # 12 boxes open: estimated (exact from 5 open)
     # Ann banked points and Bob has not played: their chances differ, sensibly bounded.
     assert 0 < players[0]["chance"] < 1 and players[0]["chance"] != players[1]["chance"]
     # The players of a room of people only never see it (it went to the whole group at

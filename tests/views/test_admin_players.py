@@ -37,6 +37,27 @@ def test_players_are_found_by_name_with_their_seats_and_games(admin_client):
     assert ann.token not in page and 'name="token"' not in page
 
 
+def test_a_regulars_page_lists_the_latest_seats_and_the_list_counts_them_all(admin_client):
+    from game.admin import PlayerSeatInline
+    from game.models import Room, Seat
+
+    ann, first = seated_player("Ann")
+    rooms = [first]
+    for _ in range(PlayerSeatInline.SHOWN + 2):
+        _, room = seated_player("Ann")
+        rooms.append(room)
+    Seat.objects.filter(room__in=rooms, index=0).update(player=ann)
+    # Rooms made in one second: their age is set apart so that "latest" is certain.
+    for age, room in enumerate(rooms):
+        Room.objects.filter(pk=room.pk).update(created=room.created.replace(year=2000 + age))
+    page = admin_client.get(reverse("admin:game_player_change", args=[ann.pk])).content.decode()
+    shown = [room for room in rooms if reverse("admin:game_room_change", args=[room.pk]) in page]
+    assert shown == rooms[-PlayerSeatInline.SHOWN:]
+    listed = admin_client.get(reverse("admin:game_player_changelist"), {"q": "Ann"})
+    (row,) = [p for p in listed.context["cl"].result_list if p.pk == ann.pk]
+    assert row.seat_count == len(rooms)
+
+
 def test_a_rename_passes_the_sites_name_checks_and_leaves_the_token(admin_client):
     ann, _ = seated_player("Ann")
     url = reverse("admin:game_player_change", args=[ann.pk])
