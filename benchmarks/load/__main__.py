@@ -68,6 +68,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "watched by --seed-flood-watchers sockets (benchmarks/load/hostile.py)")
     p.add_argument("--seed-flood-watchers", type=int, default=88,
                    help="watcher sockets of the seed flood's room")
+    p.add_argument("--seed-flood-sessions", type=int, default=11,
+                   help="the people (sessions with a guest key) those watcher sockets are "
+                        "spread over, 8 tabs each by default (0: anonymous watchers)")
     p.add_argument("--holds", action="store_true",
                    help="after every roll the roller shows one hold (a transient frame to the "
                         "whole room; on the relay a frame as small)")
@@ -98,8 +101,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--players must be 1-6 and --watchers 0-100")
     if not 0.01 <= args.rate <= 50 or not 1 <= args.duration <= 3600:
         p.error("--rate must be 0.01-50 and --duration 1-3600 s")
-    if not 0 <= args.seed_flood <= 100 or not 0 <= args.seed_flood_watchers <= 1000:
-        p.error("--seed-flood must be 0-100 tabs and --seed-flood-watchers 0-1000")
+    if not 0 <= args.seed_flood <= 100 or not 0 <= args.seed_flood_watchers <= 1000 \
+            or not 0 <= args.seed_flood_sessions <= 1000:
+        p.error("--seed-flood must be 0-100 tabs, --seed-flood-watchers and "
+                "--seed-flood-sessions 0-1000")
     if args.strategy_dir and not Path(args.strategy_dir).is_dir():
         p.error(f"--strategy-dir {args.strategy_dir!r} is not a directory")
     args.server_counts = [2] if args.only_scale_out else [1, 2] if args.scale_out else [1]
@@ -170,9 +175,10 @@ def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[
 def seed_flood(args: argparse.Namespace,
                env: dict[str, str]) -> tuple[SeedFlood, str, str]:
     """The seed flood's room (one seat, its person's session, no game) and its clients."""
-    [room] = seed_in_subprocess(env, 1, 1, args.ruleset, start=False)
-    return (SeedFlood(args.seed_flood, args.seed_flood_watchers), room["code"],
-            room["player_cookies"][0])
+    [room] = seed_in_subprocess(env, 1, 1, args.ruleset, start=False,
+                                watchers=args.seed_flood_sessions)
+    return (SeedFlood(args.seed_flood, args.seed_flood_watchers, room["watcher_cookies"]),
+            room["code"], room["player_cookies"][0])
 
 
 def make_seatings(args: argparse.Namespace, target: str, shape: Shape, http_urls: list[str],

@@ -48,6 +48,8 @@ SEED_PERIOD = 0.126
 class SeedFlood:
     tabs: int
     watchers: int
+    #: The watchers' sessions, spread over them in turn (none: anonymous watchers).
+    watcher_cookies: list[str] = field(default_factory=list)
     counts: Counter = field(default_factory=Counter)
     tasks: list[asyncio.Task] = field(default_factory=list)
 
@@ -65,8 +67,33 @@ class SeedFlood:
             ready.append(asyncio.get_running_loop().create_future())
             self.tasks.append(asyncio.create_task(flood_socket(
                 url, base, self.go, self.counts, partial(_seed, i) if tab else None,
-                SEED_PERIOD, cookie if tab else "", ready[-1])))
+                SEED_PERIOD, cookie if tab else self._watcher_cookie(i - self.tabs),
+                ready[-1])))
         await asyncio.gather(*ready)
+        await self._settle()
+
+    @property
+    def label(self) -> str:
+        """``8t88w``: tabs and watcher sockets; ``…11s``: the watchers' sessions."""
+        sessions = len(self.watcher_cookies)
+        return f"{self.tabs}t{self.watchers}w" + (f"{sessions}s" if sessions else "")
+
+    def _watcher_cookie(self, watcher: int) -> str:
+        cookies = self.watcher_cookies
+        return cookies[watcher % len(cookies)] if cookies else ""
+
+    async def _settle(self, quiet: float = 0.5, longest: float = 30.0) -> None:
+        """Until the sockets heard nothing for ``quiet`` seconds: each arrival sends its
+        ``presence`` to every socket already there (~4,600 frames for 96 sockets), which the
+        server may still be sending when the moves start, and that would be measured as the
+        flood's cost."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + longest
+        heard, since = self.counts["replies"], loop.time()
+        while loop.time() < end and loop.time() - since < quiet:
+            await asyncio.sleep(0.05)
+            if self.counts["replies"] != heard:
+                heard, since = self.counts["replies"], loop.time()
 
     def start(self, until: float) -> None:
         """Every tab starts sending, until ``until``."""

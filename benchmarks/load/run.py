@@ -189,8 +189,7 @@ async def run_phase(
                   connect_failure_reasons=dict(connect_failures),
                   generator_cpu_cores=round(generator_cores, 2),
                   hostile_sockets=hostile, hostile=hostile_counts, holds=holds,
-                  seed_flood=(f"{seed_flood[0].tabs}t{seed_flood[0].watchers}w"
-                              if seed_flood is not None else ""),
+                  seed_flood=(seed_flood[0].label if seed_flood is not None else ""),
                   seed_flood_counts=seed_counts,
                   holdings_received=sum(c.holdings for r in rooms for c in r.clients),
                   **standings_tally(rooms),

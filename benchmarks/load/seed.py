@@ -2,7 +2,8 @@
 
 Run in its own process against the app's database (same environment as the servers):
 ``python -m benchmarks.load.seed`` reads a JSON spec on stdin and prints, as JSON, each room's
-code and the ``Cookie`` header of each seated player's Django session. It goes through
+code and the ``Cookie`` header of each seated player's Django session (and of each watching
+person's, when asked for). It goes through
 ``game.services`` (create_room, take_seat, start_game), never around them: setup only.
 """
 
@@ -17,21 +18,30 @@ from typing import Any
 from .services import REPO
 
 
-def seed(rooms: int, players: int, rules: str, start: bool = True) -> list[dict[str, Any]]:
+def seed(rooms: int, players: int, rules: str, start: bool = True,
+         watchers: int = 0) -> list[dict[str, Any]]:
+    """``watchers``: sessions per room that have a guest key and no seat (people who acted
+    somewhere on the site, watching this room), as ``watcher_cookies``."""
     from django.conf import settings
     from django.contrib.sessions.backends.db import SessionStore
 
     from game import services
 
     cookie_name = settings.SESSION_COOKIE_NAME
+
+    def session() -> tuple[str, str]:
+        store = SessionStore()
+        guest = services.guest_key(store)
+        store.create()
+        return f"{cookie_name}={store.session_key}", guest
+
     out = []
     for r in range(rooms):
         cookies, guests = [], []
         for _ in range(players):
-            store = SessionStore()
-            guests.append(services.guest_key(store))
-            store.create()
-            cookies.append(f"{cookie_name}={store.session_key}")
+            cookie, guest = session()
+            cookies.append(cookie)
+            guests.append(guest)
         room = services.create_room(
             name=f"Load {r}", rules=rules, seats=[services.SeatSpec()] * players,
             host_key=guests[0])
@@ -39,14 +49,16 @@ def seed(rooms: int, players: int, rules: str, start: bool = True) -> list[dict[
             services.take_seat(room.code, guest, f"Bot{i}", i)
         if start:
             services.start_game(room.code, guests[0])
-        out.append({"code": room.code, "player_cookies": cookies})
+        out.append({"code": room.code, "player_cookies": cookies,
+                    "watcher_cookies": [session()[0] for _ in range(watchers)]})
     return out
 
 
 def seed_in_subprocess(env: dict[str, str], rooms: int, players: int, rules: str,
-                       start: bool = True) -> list[dict[str, Any]]:
+                       start: bool = True, watchers: int = 0) -> list[dict[str, Any]]:
     """Run :func:`seed` in a child process with the servers' environment."""
-    spec = json.dumps({"rooms": rooms, "players": players, "rules": rules, "start": start})
+    spec = json.dumps({"rooms": rooms, "players": players, "rules": rules, "start": start,
+                       "watchers": watchers})
     done = subprocess.run([sys.executable, "-m", "benchmarks.load.seed"], input=spec,
                           capture_output=True, text=True, cwd=REPO, env=env, timeout=600)
     if done.returncode != 0:
@@ -61,7 +73,7 @@ def main() -> None:
     django.setup()
     spec = json.load(sys.stdin)
     rooms = seed(int(spec["rooms"]), int(spec["players"]), str(spec["rules"]),
-                 bool(spec.get("start", True)))
+                 bool(spec.get("start", True)), int(spec.get("watchers", 0)))
     print(json.dumps(rooms))
 
 

@@ -6,9 +6,11 @@ changing its seed in a loop made every watcher of the room rebuild the room from
 database (docs/benchmarks.md). Here the sockets of one room in one process wait for one
 shared read, started ``WS_ROOM_REFRESH_WINDOW`` seconds after the first change it answers
 (trailing edge: a change first seen once a read started waits for the next one, so the last
-change always reaches every socket; reads of a room start at least a window apart), and each
-socket adds only its own ``you``. A change a read already covers costs a socket nothing more:
-each change carries an id, and every socket of the process gets the same ones.
+change always reaches every socket; reads of a room start at least a window apart). The
+``state`` of a read is built and encoded once per ``you`` (a seat, the host role): every
+watcher sees the same frame, so a room's hundred watchers cost one encoding, not one per
+socket or per person. A change a read already covers costs a socket nothing more: each change
+carries an id, and every socket of the process gets the same ones.
 """
 
 from __future__ import annotations
@@ -39,15 +41,21 @@ class Refreshed:
     shared: selectors.SharedRoomState
     #: Later reads of this process have higher numbers (a socket never goes back).
     number: int = field(default_factory=lambda: next(_numbers))
-    _frames: dict[str, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    #: Per ``you`` (seat, host), the frame and its text: every watcher of the room, whoever
+    #: they are, shares one, each seated person has theirs.
+    _frames: dict[tuple[int | None, bool], tuple[dict[str, Any], str]] = field(
+        default_factory=dict)
 
     def state_for(self, guest: str) -> tuple[dict[str, Any], str]:
         """The ``state`` frame of ``guest`` ("" for an anonymous watcher), and its JSON text:
-        built once per guest, however many of their sockets are in the room."""
-        if guest not in self._frames:
+        built once for all the sockets that see the room alike (the same ``you``), so a
+        hundred watchers cost one frame, not one per socket or per person."""
+        you = self.shared.you(guest)
+        found = self._frames.get(you)
+        if found is None:
             frame = protocol.state(self.shared.seen_by(guest))
-            self._frames[guest] = (frame, protocol.encode(frame))
-        return self._frames[guest]
+            found = self._frames[you] = (frame, protocol.encode(frame))
+        return found
 
 
 @dataclass

@@ -242,10 +242,17 @@ class SharedRoomState:
     seat_of: dict[str, int]
     host_key: str
 
+    def you(self, guest: str | None) -> tuple[int | None, bool]:
+        """What ``guest`` is in the room (their seat, whether they host): the one part of the
+        room that differs between sockets. Every watcher but the host is ``(None, False)``."""
+        if not guest:
+            return None, False
+        return self.seat_of.get(guest), guest == self.host_key
+
     def seen_by(self, guest: str | None) -> RoomSnapshot:
         """The room as the socket of ``guest`` sees it: only ``you`` differs."""
-        return replace(self.snapshot, you_seat=self.seat_of.get(guest) if guest else None,
-                       you_host=bool(guest) and guest == self.host_key)
+        seat, host = self.you(guest)
+        return replace(self.snapshot, you_seat=seat, you_host=host)
 
 
 def shared_room_state(room: Room) -> SharedRoomState:

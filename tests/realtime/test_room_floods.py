@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
+import game.protocol
 import game.selectors
 from game import services
 from game.models import Seat
@@ -15,6 +16,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 TABS, EACH = 6, 2  # the seated person's tabs, and the seeds each sends at once
 CHANGES = TABS * EACH
+WATCHER_SESSIONS = 6  # people watching, each with two tabs
 
 
 def stored_seed(room, seat: int = 0) -> str:
@@ -130,5 +132,64 @@ async def test_changes_within_a_window_are_read_once_for_every_socket(
         assert last["room"]["turn_time"] == 60, c.name
     assert len(reads) <= 2, len(reads)  # 1 unless the changes took longer than the window
     for c in (player, *watchers):
+        await c.close()
+    await close_layer()
+
+
+async def test_a_flood_is_built_once_per_view_not_per_watcher(
+        connect, sessions, settings, layer, monkeypatch):
+    """Watchers see the same room whoever they are: each read's ``state`` is built and
+    encoded once for all of them, however many people watch with however many tabs; each
+    seated person gets their own ``you``, and every socket ends on the last change."""
+    settings.WS_RATE_PER_SECOND = settings.WS_RATE_BURST = 10_000
+    settings.WS_ROOM_PER_SECOND = settings.WS_ROOM_BURST = 10_000  # only the coalescing here
+    settings.WS_ROOM_REFRESH_WINDOW = 0.5  # far longer than the flood takes
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    watcher_sessions = await sessions(WATCHER_SESSIONS)
+    tabs = [await connect(room.code, people[0][0], f"ann{i}") for i in range(3)]
+    bob = await connect(room.code, people[1][0], "bob")
+    watchers = [await connect(room.code, session, f"w{i}")
+                for i, (session, _) in enumerate(watcher_sessions * 2)]
+    anonymous = await connect(room.code, None, "anonymous")
+    everyone = [*tabs, bob, anonymous, *watchers]
+
+    reads, built, encoded = [], [], []
+    real_game, real_state, real_encode = (game.selectors.current_game, game.protocol.state,
+                                          game.protocol.encode)
+    monkeypatch.setattr(game.selectors, "current_game",
+                        lambda r: reads.append(r.code) or real_game(r))
+    monkeypatch.setattr(game.protocol, "state",
+                        lambda snapshot: built.append(snapshot.you_seat) or real_state(snapshot))
+    monkeypatch.setattr(game.protocol, "encode",
+                        lambda frame: encoded.append(frame["type"]) or real_encode(frame))
+    before = {c.name: len([m for m in c.messages if m["type"] == "state"]) for c in everyone}
+    seeds = [f"flood-{i}" for i in range(CHANGES)]
+    for i, seed in enumerate(seeds):
+        await tabs[i % len(tabs)].send({"type": "seed", "seed": seed})
+    for tab in tabs:  # answered in order: each tab's seeds are stored by then
+        await tab.send({"type": "nonsense"})
+        assert (await tab.until_type("error"))["code"] == "unknown_type"
+    final = await database_sync_to_async(stored_seed)(room)
+
+    last = {}
+    for c in everyone:
+        seen = [m for m in c.messages if m["type"] == "state"]
+        done = seen[-1] if seen and seen[-1]["room"]["seats"][0]["seed"] == final else None
+        last[c.name] = done or await c.until(
+            lambda m: m["type"] == "state" and m["room"]["seats"][0]["seed"] == final)
+        states = len([m for m in c.messages if m["type"] == "state"]) - before[c.name]
+        assert 1 <= states <= len(reads), (c.name, states, len(reads))
+    for tab in tabs:
+        assert last[tab.name]["you"] == {"seat": 0, "host": True}
+    assert last["bob"]["you"] == {"seat": 1, "host": False}
+    for c in (anonymous, *watchers):
+        assert last[c.name] == last["anonymous"], c.name
+        assert last[c.name]["you"] == {"seat": None, "host": False}, c.name
+    # Three views per read (Ann, Bob, every watcher), each frame encoded once. Built per
+    # person, the six watching people and the anonymous one would make seven more a read.
+    assert 1 <= len(reads) <= CHANGES, len(reads)
+    assert len(built) <= 3 * len(reads), (built, len(reads))
+    assert encoded.count("state") == len(built), encoded
+    for c in everyone:
         await c.close()
     await close_layer()
