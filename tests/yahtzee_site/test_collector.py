@@ -63,10 +63,15 @@ def test_what_died_frozen_is_reclaimed_after_the_thaw(policy: FreezeSurvivors,
 
 
 def test_young_collections_change_nothing(policy: FreezeSurvivors):
+    gc.collect()  # something frozen, to see that nothing thaws
+    young = [Node() for _ in range(100)]  # survivors a freeze would take in
     frozen = gc.get_freeze_count()
     for generation in (0, 1):
         gc.collect(generation)
-    assert gc.get_freeze_count() == frozen
+    # Neither frozen more nor thawed. (A frozen object whose last reference goes, in another
+    # thread of the test process say, leaves the count: it may fall a little, never rise.)
+    assert frozen - 50 < gc.get_freeze_count() <= frozen
+    del young
 
 
 def test_a_server_installs_the_policy_and_zero_leaves_the_collector_alone(settings):
