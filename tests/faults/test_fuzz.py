@@ -154,14 +154,18 @@ def test_flood_is_rate_limited_and_others_play_on(room: SeededRoom) -> None:
     flooder.drain(0.3)
     before = fingerprint(room, players[1])
     sent = 300
-    for _ in range(sent):  # as fast as the socket takes them: not-your-turn rolls
-        flooder.send(json.dumps({"type": "roll", "hold": []}))
+    # As fast as the socket takes them: rolls that reach the command path and are refused
+    # whatever the turn (not this seat's turn; its turn before a roll; a die that is not there),
+    # so that one handled after the turn passed to this seat cannot take the player's roll.
+    for _ in range(sent):
+        flooder.send(json.dumps({"type": "roll", "hold": [5]}))
     # Meanwhile the player to move moves, and everyone gets it.
     play(players, everyone, 2)
     replies = [m for m in flooder.drain(1.0) if m["type"] == "error"]
     codes = [m["code"] for m in replies]
     assert "rate_limited" in codes
-    assert set(codes) <= {"rate_limited", "not_your_turn", "no_rolls_left"}, set(codes)
+    assert set(codes) <= {"rate_limited", "not_your_turn", "hold_before_roll",
+                          "invalid_die_position"}, set(codes)
     # Far fewer answers than frames: the flood beyond the burst was dropped.
     assert len(replies) < sent / 2, len(replies)
     assert flooder.is_open
