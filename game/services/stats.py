@@ -161,32 +161,30 @@ def add_games(games: Iterable[Sequence[GameResult]]) -> None:
 
 
 def _add(tally: Tally) -> None:
-    if tally.rulesets:
-        PlayerStats.objects.bulk_create(
-            [PlayerStats(player_id=p, rules=rules) for p, rules in sorted(tally.rulesets)],
-            ignore_conflicts=True)
-        found = (PlayerStats.objects.select_for_update()
-                 .filter(player_id__in={p for p, _ in tally.rulesets},
-                         rules__in={rules for _, rules in tally.rulesets})
-                 .order_by("player_id", "rules"))
-        for row in found:
-            counted = tally.rulesets.get((row.player_id, row.rules))
-            if counted is not None:
-                counted.onto(row)
-                row.save(update_fields=STATS_FIELDS)
-    if tally.rivals:
-        Rivalry.objects.bulk_create(
-            [Rivalry(player_id=p, key=key, rival_id=t.rival_id, bot_level=t.bot_level)
-             for (p, key), t in sorted(tally.rivals.items())], ignore_conflicts=True)
-        rows = (Rivalry.objects.select_for_update()
-                .filter(player_id__in={p for p, _ in tally.rivals},
-                        key__in={key for _, key in tally.rivals})
-                .order_by("player_id", "key"))
-        for row in rows:
-            met = tally.rivals.get((row.player_id, row.key))
-            if met is not None:
-                met.onto(row)
-                row.save(update_fields=RIVALRY_FIELDS)
+    _add_onto_rows(PlayerStats, "rules", tally.rulesets, STATS_FIELDS,
+                   lambda p, rules, _: PlayerStats(player_id=p, rules=rules))
+    _add_onto_rows(Rivalry, "key", tally.rivals, RIVALRY_FIELDS,
+                   lambda p, key, met: Rivalry(player_id=p, key=key, rival_id=met.rival_id,
+                                               bot_level=met.bot_level))
+
+
+def _add_onto_rows(model: Any, key: str, counted: dict[tuple[int, str], Any],
+                   fields: list[str], make: Any) -> None:
+    """Add each counted tally onto its (player, ``key``) row: rows made where missing (a
+    concurrent maker wins quietly), then locked in player order and saved."""
+    if not counted:
+        return
+    model.objects.bulk_create([make(p, k, c) for (p, k), c in sorted(counted.items())],
+                              ignore_conflicts=True)
+    rows = (model.objects.select_for_update()
+            .filter(**{"player_id__in": {p for p, _ in counted},
+                       f"{key}__in": {k for _, k in counted}})
+            .order_by("player_id", key))
+    for row in rows:
+        found = counted.get((row.player_id, getattr(row, key)))
+        if found is not None:
+            found.onto(row)
+            row.save(update_fields=fields)
 
 
 def new_rows(tally: Tally, stats_model: Any = PlayerStats, rivalry_model: Any = Rivalry
