@@ -38,7 +38,7 @@ from .distribution import (
 )
 from .score_table import ScoreTable
 from .scoring import FloatArray
-from .storage import loaded_score_table
+from .storage import loaded_score_table, score_table_ready
 
 #: States whose points to come a game's standings keep (a turn leads to a few dozen).
 FUTURES_KEPT = 2048
@@ -263,11 +263,11 @@ class Standings:
         return self._standings(states, [self._future(state) for state in states])
 
     def kept(self, states: Sequence[CardState]) -> list[Standing] | None:
-        """The same, only if the score table is loaded and the process has kept every card's
-        future (no distribution to compute: cheap enough for the event loop), else None."""
-        if self.table is None:
-            # The score table is loaded (seconds) off the event loop, and looked for again
-            # until it is: the estimator's futures never stand in for it here.
+        """The same, only if the process has kept every card's future (no distribution to
+        compute: cheap enough for the event loop), else None. A score table on disk must be
+        loaded first (seconds: off the event loop, looked for again until it is), so the
+        estimator's futures stand in only where there is none."""
+        if self.table is None and score_table_ready(self.ruleset):
             return None
         kept = futures(self.adv, self.table).kept
         found = [kept(state) for state in states]

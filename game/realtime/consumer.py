@@ -349,13 +349,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_events(self, event: dict[str, Any]) -> None:
         turn = event.get("turn")
-        if (turn is not None and self._delivered is not None
+        if not (turn is not None and self._delivered is not None
                 and (turn["game"], turn["seq"]) <= self._delivered):
-            return  # this socket's own command, sent to it already (or older than it)
-        self._state_text = None
-        self.view.turn = event.get("turn", self.view.turn)
-        for text in event["texts"]:  # encoded once by the sender, not once per socket
-            await self.send(text_data=text)
+            # (else: this socket's own command, sent to it already, or older than it)
+            self._state_text = None
+            self.view.turn = event.get("turn", self.view.turn)
+            for text in event["texts"]:  # encoded once by the sender, not once per socket
+                await self.send(text_data=text)
+        standings = event.get("standings")  # the turn's, where they were known at once
+        if standings is not None and self.view.sees_standings:
+            await self.send(text_data=standings)
 
     async def deliver(self, event: dict[str, Any]) -> bool:
         """This socket's own command's group message, sent by its consumer before the group

@@ -1,9 +1,11 @@
 """Publishes live insight from the event loop: the standings after each turn
 (``game.selectors.standings``) and, in practice rooms, the coach's advice after each roll
-(``game.selectors.advice``), sent to the room's group after the events went out; nothing
-waits for them. A turn's standings come from the cards its command left: computed at once
-where the process keeps every card's distribution (the usual case: only the mover's card is
-new, and early cards repeat across games), else on the insight thread. A game's standings are
+(``game.selectors.advice``); no command waits for them. A turn's standings come from the cards
+its command left: at once where the process keeps every card's distribution (the usual case:
+only the mover's card is new, and early cards repeat across games), and then they ride in the
+events' own group message, after the events (one message through the layer and one dispatch
+per socket, not two: the second was a third of what live standings cost a server); else they
+are computed on the insight thread and published on their own. A game's standings are
 published once at a time: turns that end meanwhile are folded into one more publication, of
 the latest cards."""
 
@@ -14,7 +16,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from .. import services
+from .. import protocol, services
 from ..selectors.advice import Advice, advice_for
 from ..selectors.standings import (
     GameCards,
@@ -41,24 +43,31 @@ def spawn(job: Coroutine[Any, Any, None]) -> None:
     task.add_done_callback(_running.discard)
 
 
-def after_events(room_code: str, result: services.PlayResult) -> None:
-    """After a command's events were broadcast: if a turn ended, publish the standings (where
-    the rules have them and their table is ready: nothing computed otherwise). A daily
-    challenge has nobody to show them to: no watchers, and its player sees no chances."""
-    if (result.events and result.state is not None
+def after_events(room_code: str, result: services.PlayResult) -> str | None:
+    """After a command's events, before the room's group gets them: if a turn ended, its
+    standings (where the rules have them and their table is ready: nothing computed
+    otherwise). Returns the ``standings`` frame's text when it is known at once and nothing
+    older of the game is still on its way: the caller sends it with the events. Otherwise
+    they are published on their own once computed. A daily challenge has nobody to show them
+    to: no watchers, and its player sees no chances."""
+    if not (result.events and result.state is not None
             and result.events[-1]["kind"] in TURN_ENDS
             and not (result.state.get("fairness") or {}).get("daily")
             and standings_available(result.state["rules"])):
-        game_id = result.game_id
-        cards = GameCards.after(game_id, result.first_seq + len(result.events) - 1,
-                                result.state)
-        publishing = _latest.get(game_id)
-        if publishing is not None:  # its loop publishes these next
-            if cards.seq > publishing.seq:
-                _latest[game_id] = cards
-            return
-        _latest[game_id] = cards
-        spawn(_publish_until_current(room_code, game_id))
+        return None
+    game_id = result.game_id
+    cards = GameCards.after(game_id, result.first_seq + len(result.events) - 1, result.state)
+    publishing = _latest.get(game_id)
+    if publishing is not None:  # its loop publishes these next
+        if cards.seq > publishing.seq:
+            _latest[game_id] = cards
+        return None
+    found = _at_once(cards)
+    if found is not None:
+        return protocol.encode(protocol.standings(found))
+    _latest[game_id] = cards
+    spawn(_publish_until_current(room_code, game_id))
+    return None
 
 
 async def _publish_until_current(room_code: str, game_id: int) -> None:

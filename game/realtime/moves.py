@@ -50,10 +50,16 @@ async def aplay(room_code: str, action: Action, *, sender: Sender | None = None,
         return result, services.events_message(result)
 
     result, message = await in_db_thread(apply_and_encode)()
+    if message is None:
+        return result
+    # The mover's own frame first: the standings never hold it up.
+    delivered = sender is not None and await sender.deliver(message)
+    standings = after_events(room_code, result)
+    if standings is not None:  # known at once: one group message carries both
+        message["standings"] = standings
     if sender is None:
         await services.asend_events(room_code, message)
-    elif message is not None:
-        delivered = await sender.deliver(message)
+    else:
         # The group's copy off the socket's path: a Redis that stopped answering holds up
         # the broadcast (up to its timeout), never the sender's next command. Chained, so a
         # socket's commands reach the group in their order.
@@ -62,5 +68,4 @@ async def aplay(room_code: str, action: Action, *, sender: Sender | None = None,
         _broadcasts[sender] = task
         _running.add(task)
         task.add_done_callback(_running.discard)
-    after_events(room_code, result)
     return result

@@ -149,7 +149,8 @@ def group_send(room_code: str, message: dict[str, Any]) -> bool:
 def events_message(result: PlayResult) -> dict[str, Any] | None:
     """The group message of one command's ``events`` frame (None for a repeat), JSON encoded
     once by the sender rather than by each of the room's sockets, with where the turn stands
-    after it (what each socket checks a ``hold`` against)."""
+    after it (what each socket checks a ``hold`` against). The event loop may add the turn's
+    ``standings`` frame to it (``game.realtime.insight_publisher``)."""
     frame = protocol.events(result)
     if frame is None:
         return None

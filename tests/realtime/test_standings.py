@@ -111,11 +111,13 @@ async def test_the_room_option_decides_what_players_see(connect, sessions, chanc
 
 async def test_turns_ending_while_standings_are_published_fold_into_one_more(connect, sessions,
                                                                             layer):
-    """A game's standings are published once at a time: turn ends reported before a
-    publication starts are in it; those reported while it runs give one more publication, of
-    the latest cards, not one each; a turn end already published gives none."""
+    """A game's standings that must be computed are published once at a time: turn ends
+    reported before a publication starts are in it; those reported while it runs give one
+    more publication, of the latest cards, not one each; a turn end already published gives
+    none."""
     from game import services
     from game.realtime import insight_publisher as insight
+    from game.selectors.standings import clear
 
     room, people = await seated_room(sessions, ["Ann", "Bob"])
     ann = await connect(room.code, people[0][0], "ann")
@@ -137,6 +139,7 @@ async def test_turns_ending_while_standings_are_published_fold_into_one_more(con
         them in order: those before it have arrived with it)."""
         while game.pk in insight._latest:  # a task ends just after its frame
             await asyncio.sleep(0.01)
+        clear()  # nothing kept: the first report starts a computation (else: at once)
         before = len([m for m in watcher.messages if m["type"] == "standings"])
         await report()
         await watcher.until(lambda m: m["type"] == "standings" and m["seq"] == last)
@@ -167,5 +170,70 @@ async def test_turns_ending_while_standings_are_published_fold_into_one_more(con
     assert all(m["players"] == first["players"] for m in once + sent)
     assert len(await standings_sent_by(the_same_while_it_runs, game.seq)) == 1
     for c in (ann, watcher):
+        await c.close()
+    await close_layer()
+
+
+async def scratch_in_chance(player, others) -> int:
+    """The player to move rolls and scores Chance (re-rolling a Yahtzee, which the forced
+    Joker would send to its own box): whatever the dice, their card's state after it is the
+    same (only Chance filled, nothing in the upper section). Returns the turn's last seq."""
+    for attempt in range(3):
+        rolled = await player.request({"type": "roll", "hold": [], "id": f"r{attempt}"})
+        if len(set(rolled["event"]["dice"])) > 1:
+            break
+    await player.request({"type": "score", "box": "chance", "id": "s"})
+    turn = await player.until(lambda m: m["type"] == "event"
+                              and m["event"]["kind"] == "turn_started")
+    for c in others:
+        await c.until_seq(turn["seq"])
+    return turn["seq"]
+
+
+async def test_standings_known_at_once_ride_in_the_events_group_message(
+        connect, sessions, layer, monkeypatch):
+    """Where the process keeps every card's distribution, a turn's standings travel in its
+    events' group message: nothing is published on its own, and every socket that sees them
+    gets the standings right after the turn's events — the mover's socket too, which had
+    those events straight from its command."""
+    from game import services
+    from game.selectors.standings import clear
+
+    published: list[int] = []
+    publish = services.asend_standings
+
+    async def counted(room_code, found):
+        published.append(found.seq)
+        await publish(room_code, found)
+
+    monkeypatch.setattr(services, "asend_standings", counted)
+    clear()  # this process keeps no distribution yet
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    await Room.objects.filter(pk=room.pk).aupdate(chances="on")  # the players see them too
+    ann = await connect(room.code, people[0][0], "ann")
+    bob = await connect(room.code, people[1][0], "bob")
+    watcher = await connect(room.code, None, "watcher")
+    await ann.send({"type": "start"})
+    for c in (ann, bob, watcher):
+        await c.until(lambda m: m["type"] == "state" and m["game"] is not None)
+
+    # Ann's turn: her new card's distribution must be computed, so they come on their own.
+    first = await scratch_in_chance(ann, (bob, watcher))
+    for c in (ann, bob, watcher):
+        assert (await c.until_type("standings"))["seq"] == first
+    assert published == [first]
+
+    # Bob's card comes to the state Ann's is in: every distribution is kept now.
+    second = await scratch_in_chance(bob, (ann, watcher))
+    for c in (ann, bob, watcher):
+        msg = await c.until_type("standings")
+        assert msg["seq"] == second, c.name
+        before = c.messages[-2]  # the turn's last event, then at once its standings
+        assert before["type"] == "event" and before["seq"] == second, c.name
+    assert published == [first]  # nothing more published on its own
+    # Both cards stand alike, Ann's with her Chance points and Bob's with his.
+    players = msg["players"]
+    assert players[0]["sd"] == players[1]["sd"]
+    for c in (ann, bob, watcher):
         await c.close()
     await close_layer()
