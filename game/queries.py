@@ -34,10 +34,11 @@ class LockedGame:
     disabled: bool = False
 
 
-#: The game row's columns a command reads; the others (dates, totals) stay deferred: the ORM
-#: loads one if something asks for it.
+#: The game row's columns a command reads, in the model's order (``Model.from_db`` takes them
+#: so); the others (dates, totals) stay deferred: the ORM loads one if something asks for it,
+#: with a query of its own (tests/selectors/test_queries.py counts a command's queries).
 _COLUMNS = ("id", "room_id", "rules", "status", "players", "seq", "snapshot", "server_seed",
-            "commitment", "client_seeds")
+            "commitment", "client_seeds", "daily_id")
 _JSON = {"players", "snapshot", "client_seeds"}
 
 
