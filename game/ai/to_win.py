@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.rules import Game, Ruleset
+from game.rules import Game
 
 from .actions import Action, Roll, Score
 from .advice import Advisor, CardState
@@ -249,22 +249,22 @@ def choose(game: Game) -> Action:
     mover = game.current_player
     assert mover is not None  # the game has dice: someone is playing
     states = tuple(CardState.of(card) for card in game.scorecards)
+    standings = _standings.get(game.ruleset.name)
+    if standings is None:  # may wait for the strategy table: not under the lock
+        standings = _standings.setdefault(game.ruleset.name, Standings(game.ruleset))
     with _lock:
-        turn = _turn(game.ruleset, states, mover)
+        turn = _turn(standings, states, mover)
     best = turn.best(dice, game.rolls_left)
     if isinstance(best, str):
         return Score(best)
     return Roll(positions_for(tuple(dice), best))
 
 
-def _turn(ruleset: Ruleset, states: tuple[CardState, ...], mover: int) -> TurnChances:
+def _turn(standings: Standings, states: tuple[CardState, ...], mover: int) -> TurnChances:
     """The turn of ``mover`` from ``states``, solved once (kept for its other decisions)."""
-    key = (ruleset.name, states, mover)
+    key = (standings.ruleset.name, states, mover)
     turn = _turns.get(key)
     if turn is None:
-        standings = _standings.get(ruleset.name)
-        if standings is None:
-            standings = _standings[ruleset.name] = Standings(ruleset)
         turn = _turns[key] = turn_chances(standings, states, mover)
         while len(_turns) > KEPT_TURNS:
             _turns.popitem(last=False)
