@@ -7,18 +7,22 @@ luck-adjusted rating and for plain Glicko-2 on wins and losses.
         --populations 1000 --rounds 600 --points 10 20 40
     STRATEGY_DIR=var/strategy .venv/bin/python benchmarks/rating.py --rules yatzy \
         --pool 200 --strengths optimal medium easy --sizes 2       # yatzy's anchors
+    STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --rules yatzy \
+        --pool 1000 --strengths optimal to_win --sizes 2   # to_win's, beside optimal's anchor
 
 The pool takes ~20 minutes of a loaded machine once; the populations take seconds after.
 
 Strengths: the optimal bot; the optimal bot with decision noise (each decision drawn from a
-softmax over the options' expected final scores at temperature T points); medium; easy. In
-yahtzee and yatzy a player's dice and choices do not depend on the other players (every bot
-plays for its own score), so a heads-up game is two independent solitaire games: the pool is
-one set of solitaire games per strength, played once and cached in ``var/rating/``, and each
-simulated game draws one game of each player's strength from it. Each pooled game carries
-the review's numbers — final score, Σ luck, Σ loss — computed while playing from the same
-valuation as ``game.ai.review`` (``--check`` replays a few through ``review.analyse`` and
-compares).
+softmax over the options' expected final scores at temperature T points); medium; easy; the
+to-win bot. In yahtzee and yatzy the dice and choices of a bot playing for its own score do
+not depend on the other players, so a heads-up game is two independent solitaire games: the
+pool is one set of solitaire games per strength, played once and cached in ``var/rating/``,
+and each simulated game draws one game of each player's strength from it. The to-win bot
+plays against its opponents' standings (alone it plays as the optimal bot): its pooled games
+are its seat of heads-up games against the optimal bot, first and last in turn. Each pooled
+game carries the review's numbers — final score, Σ luck, Σ loss — computed while playing from
+the same valuation as ``game.ai.review`` (``--check`` replays a few through
+``review.analyse`` and compares).
 
 A population: players of distinct strengths, all starting unrated, paired at random each
 round (every player plays one heads-up game per round), rated after every game. The true
@@ -53,11 +57,15 @@ from game.ratings.rating import POINTS_PER_400  # noqa: E402
 
 POOL_DIR = ROOT / "var" / "rating"
 #: Strength name → softmax temperature (expected points) of the optimal bot's decisions;
-#: None for the bots of ``game.ai`` (optimal, medium, easy).
+#: None for the bots of ``game.ai`` (optimal, to_win, medium, easy).
 STRENGTHS: dict[str, float | None] = {
-    "optimal": None, "noise-0.7": 0.7, "medium": None, "easy": None, "noise-2": 2.0,
-    "noise-4": 4.0,
+    "optimal": None, "to_win": None, "noise-0.7": 0.7, "medium": None, "easy": None,
+    "noise-2": 2.0, "noise-4": 4.0,
 }
+#: Strengths whose play depends on the other players: pooled as their seat of a heads-up game
+#: against the optimal bot, first and last in turn (alone, the to-win bot plays as the optimal
+#: one).
+HEADS_UP = ("to_win",)
 
 
 # --- the pool of reviewed solitaire games ---------------------------------------------------
@@ -69,10 +77,12 @@ class Played:
     loss: float
     expected_start: float
     events: list
+    seat: int = 0  # the strength's seat in ``events``
 
 
-def play(rules: str, strength: str, rng: random.Random) -> Played:
-    """One solitaire game at ``strength``, with its review's luck and loss."""
+def play(rules: str, strength: str, rng: random.Random, seat: int = 0) -> Played:
+    """One game at ``strength``, with its review's luck and loss: solitaire, or for a
+    ``HEADS_UP`` strength its ``seat`` of a game against the optimal bot."""
     from game.ai import choose_action
     from game.ai.actions import Roll
     from game.ai.advice import CardState, advisor
@@ -82,10 +92,20 @@ def play(rules: str, strength: str, rng: random.Random) -> Played:
 
     adv = advisor(rules)
     temperature = STRENGTHS[strength]
-    game = Game(rules, ["bot"], rng=rng)
+    names = ["bot"]
+    if strength in HEADS_UP:
+        names.insert(1 - seat, "optimal")
+    game = Game(rules, names, rng=rng)
     start = adv.expected_score(CardState.empty())
     loss = 0.0
     while not game.is_over:
+        if game.current_player != seat:
+            move = choose_action(game, "optimal")
+            if isinstance(move, Roll):
+                game.roll(move.hold)
+            else:
+                game.score(move.box)
+            continue
         if game.dice is None:
             game.roll()
             state = CardState.of(game.scorecard)
@@ -104,7 +124,7 @@ def play(rules: str, strength: str, rng: random.Random) -> Played:
                             for h in sub_holds(dice) if len(h) < 5})
         top = max(options.values())
         chosen: tuple[int, ...] | str
-        if strength in ("medium", "easy"):
+        if temperature is None and strength != "optimal":  # a bot of game.ai
             action = choose_action(game, strength, rng)
             if isinstance(action, Roll):
                 chosen = tuple(sorted(dice[i] for i in action.hold))
@@ -121,8 +141,8 @@ def play(rules: str, strength: str, rng: random.Random) -> Played:
             game.score(chosen)
         else:
             game.roll(positions_for(dice, chosen))
-    final = game.scorecards[0].total
-    return Played(final, final - start + loss, loss, start, game.events)
+    final = game.scorecards[seat].total
+    return Played(final, final - start + loss, loss, start, game.events, seat)
 
 
 def pool(rules: str, strength: str, games: int, seed: int = 1) -> np.ndarray:
@@ -145,7 +165,7 @@ def pool(rules: str, strength: str, games: int, seed: int = 1) -> np.ndarray:
     rows = []
     start = time.perf_counter()
     for i in range(games):
-        p = play(rules, strength, rng)
+        p = play(rules, strength, rng, i % 2 if strength in HEADS_UP else 0)
         rows.append((p.final, p.luck, p.loss))
         if (i + 1) % 50 == 0:
             print(f"  {rules} {strength}: {i + 1}/{games} games "
@@ -156,16 +176,16 @@ def pool(rules: str, strength: str, games: int, seed: int = 1) -> np.ndarray:
     return found
 
 
-def check_against_review(rules: str, games: int) -> float:
+def check_against_review(rules: str, games: int, strengths: list[str]) -> float:
     """Largest difference between the luck and loss computed while playing and the review's."""
     from game.ai.review import analyse
 
     worst = 0.0
-    for strength in STRENGTHS:
+    for strength in strengths:
         rng = random.Random(f"check/{rules}/{strength}")
-        for _ in range(games):
-            p = play(rules, strength, rng)
-            s = analyse(p.events).players[0]
+        for i in range(games):
+            p = play(rules, strength, rng, i % 2 if strength in HEADS_UP else 0)
+            s = analyse(p.events).players[p.seat]
             assert s.final == p.final
             worst = max(worst, abs(s.luck - p.luck), abs(s.loss - p.loss),
                         abs(s.expected_start - p.expected_start))
@@ -314,17 +334,37 @@ def first_settled(share: np.ndarray, target: float = 0.95) -> int | None:
     return last + 1 if last < len(share) else None
 
 
-def calibrate(pools: dict[str, np.ndarray], points_per_400: float) -> dict[str, float]:
-    """Each strength's rating below the optimal bot's: from the mean graded score the optimal
-    bot makes against it (adjusted results of every pair of pooled games)."""
+def calibrate(pools: dict[str, np.ndarray], points_per_400: float
+              ) -> dict[str, tuple[float, float]]:
+    """Each strength's rating below the optimal bot's, and its standard error: from the mean
+    graded score the optimal bot makes against it (adjusted results of every pair of pooled
+    games; the error from the spread of the strength's games)."""
     best = pools["optimal"][:, 0] - pools["optimal"][:, 1]
     found = {}
     for name, games in pools.items():
         theirs = games[:, 0] - games[:, 1]
-        e = float(np.mean([adjusted_score(float(a), float(b), points_per_400)
-                           for a in best[:200] for b in theirs]))
-        found[name] = 400 * math.log10(e / (1 - e))
+        # Per game of the strength: the optimal bot's mean score against it.
+        per_game = np.array([np.mean([adjusted_score(float(a), float(b), points_per_400)
+                                      for a in best[:200]]) for b in theirs])
+        e = float(per_game.mean())
+        se = float(per_game.std(ddof=1) / math.sqrt(len(per_game))) if len(per_game) > 1 else 0.0
+        found[name] = (400 * math.log10(e / (1 - e)),
+                       400 / math.log(10) * se / (e * (1 - e)))
     return found
+
+
+def anchors(rules: str, below: dict[str, tuple[float, float]]) -> tuple[str, dict[str, float]]:
+    """The bot levels' anchors from ``calibrate``: the medium bot at a newcomer's 1500 when it
+    was pooled, else the optimal bot at its anchor in ``game.ratings``."""
+    from game.ai.actions import LEVELS
+    from game.ratings.rating import ANCHORS
+
+    if "medium" in below:
+        how, top = "medium at 1500", 1500 + below["medium"][0]
+    else:
+        optimal = ANCHORS[rules]["optimal"]
+        how, top = f"optimal at its anchor {optimal:g}", optimal + below["optimal"][0]
+    return how, {s: top - below[s][0] for s in LEVELS if s in below}
 
 
 def main() -> None:
@@ -346,11 +386,13 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f}; rules {args.rules}")
     if args.check:
-        worst = check_against_review(args.rules, args.check)
+        worst = check_against_review(args.rules, args.check, args.strengths)
         print(f"played vs review.analyse, {args.check} games per strength: "
               f"largest difference in luck, loss or expected start {worst:.2e}")
     pools = {s: pool(args.rules, s, args.pool) for s in args.strengths}
-    print(f"\npool: {args.pool} solitaire games per strength")
+    heads_up = [s for s in pools if s in HEADS_UP]
+    print(f"\npool: {args.pool} games per strength, solitaire"
+          + (f" ({', '.join(heads_up)}: heads-up against the optimal bot)" if heads_up else ""))
     print(f"{'strength':<10} {'mean':>7} {'sd':>6} {'loss':>6} {'luck sd':>7}")
     for s, g in pools.items():
         print(f"{s:<10} {g[:, 0].mean():7.1f} {g[:, 0].std():6.1f} {g[:, 2].mean():6.1f} "
@@ -363,13 +405,9 @@ def main() -> None:
     for p in args.points:
         below = calibrate(pools, p)
         print(f"\nat {p:g} points per 400, below the optimal bot: "
-              + ", ".join(f"{s} {v:.0f}" for s, v in below.items()))
-        if "medium" in below:
-            # A newcomer's 1500 is the medium bot's anchor.
-            top = 1500 + below["medium"]
-            print("  anchors, medium at 1500: " + ", ".join(
-                f"{s} {top - below[s]:.0f}" for s in ("optimal", "medium", "easy")
-                if s in below))
+              + ", ".join(f"{s} {v:.1f} ± {se:.1f}" for s, (v, se) in below.items()))
+        how, found = anchors(args.rules, below)
+        print(f"  anchors, {how}: " + ", ".join(f"{s} {v:.0f}" for s, v in found.items()))
     print(f"\nvectorised Glicko-2 and graded scores vs game.ratings, 500 random games: largest "
           f"difference {check_vectorised():.1e} (rating points; volatility x 1000; score)")
     methods: dict[str, Scores] = {"plain Glicko-2": plain_scores,

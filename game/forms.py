@@ -29,6 +29,7 @@ SEAT_CHOICES = [
     ("easy", pgettext_lazy("seat", "Computer — easy")),
     ("medium", pgettext_lazy("seat", "Computer — medium")),
     ("optimal", pgettext_lazy("seat", "Computer — optimal")),
+    ("to_win", pgettext_lazy("seat", "Computer — plays to win")),
 ]
 assert [level for level, _label in SEAT_CHOICES[1:]] == list(LEVELS)
 
@@ -96,7 +97,9 @@ class CreateRoomForm(forms.Form):
         for i in range(MAX_PLAYERS):
             self.fields[f"seat_{i}"] = forms.ChoiceField(
                 choices=SEAT_CHOICES, initial="human", required=False,
-                label=_("Seat %(number)d") % {"number": i + 1})
+                label=_("Seat %(number)d") % {"number": i + 1},
+                error_messages={"invalid_choice": _(
+                    "Choose a person or one of the computer levels from the list.")})
 
     def option_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("name", "rules", "seats", "practice", "chances")]

@@ -25,7 +25,8 @@ RULES_CHOICES = [(r.name, pgettext_lazy("ruleset", r.title)) for r in RULESETS.v
 #: The computer players' levels as people read them.
 LEVEL_LABELS = {"easy": pgettext_lazy("computer level", "Easy"),
                 "medium": pgettext_lazy("computer level", "Medium"),
-                "optimal": pgettext_lazy("computer level", "Optimal")}
+                "optimal": pgettext_lazy("computer level", "Optimal"),
+                "to_win": pgettext_lazy("computer level", "Plays to win")}
 assert tuple(LEVEL_LABELS) == LEVELS
 BOT_LEVEL_CHOICES = list(LEVEL_LABELS.items())
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no look-alikes (0/o, 1/l/i)

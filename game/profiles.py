@@ -15,6 +15,7 @@ from django.core.paginator import Page, Paginator
 from django.utils.translation import pgettext_lazy
 
 from . import ratings
+from .ai.actions import LEVELS
 from .ai.review import GRADES
 from .models import GameResult, Player, PlayerRating, PlayerStats, Rivalry
 from .rules import RULESETS
@@ -22,7 +23,9 @@ from .rules import RULESETS
 #: A computer opponent's name on a profile, by its level.
 COMPUTER_RIVALS = {"easy": pgettext_lazy("rival", "Computer (easy)"),
                    "medium": pgettext_lazy("rival", "Computer (medium)"),
-                   "optimal": pgettext_lazy("rival", "Computer (optimal)")}
+                   "optimal": pgettext_lazy("rival", "Computer (optimal)"),
+                   "to_win": pgettext_lazy("rival", "Computer (plays to win)")}
+assert tuple(COMPUTER_RIVALS) == LEVELS
 
 GAMES_PER_PAGE = 20
 #: The trend shows this many of a player's latest games in a ruleset.

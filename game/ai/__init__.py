@@ -10,9 +10,9 @@
   disk (see ``storage.py``).
 """
 
-from .actions import LEVELS, Action, Roll, Score
+from .actions import LEVELS, TABLE_LEVELS, Action, Roll, Score
 from .advice import Advisor, CardState, Choice, Estimate, advisor
-from .bots import BOT_LEVELS, choose_action
+from .bots import choose_action
 from .standings import Standing, Standings
 from .standings import supported as standings_supported
 from .storage import (
@@ -26,8 +26,8 @@ from .storage import (
 from .win_chances import win_chances
 
 __all__ = [
-    "BOT_LEVELS", "LEVELS", "Action", "Advisor", "CardState", "Choice", "Estimate", "Roll", "Score",
-    "Standing", "Standings", "advisor", "build_table", "choose_action", "get_solution",
+    "LEVELS", "TABLE_LEVELS", "Action", "Advisor", "CardState", "Choice", "Estimate", "Roll",
+    "Score", "Standing", "Standings", "advisor", "build_table", "choose_action", "get_solution",
     "set_strategy_dir", "standings_supported", "strategy_dir", "table_path", "table_ready",
     "win_chances",
 ]

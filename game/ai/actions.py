@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from game.rules import Action, Roll, Score
 
-#: Strength levels every ruleset offers, weakest first.
-LEVELS = ("easy", "medium", "optimal")
+#: The computer players' levels, every one in every ruleset: three strengths, weakest first,
+#: then ``to_win`` (yahtzee and yatzy: each decision the best chance to win rather than the
+#: most points; triple: the optimal bot).
+LEVELS = ("easy", "medium", "optimal", "to_win")
+#: The levels that play from the strategy table (their first move in a fresh data directory
+#: waits for it to be built).
+TABLE_LEVELS = ("optimal", "to_win")
 
-__all__ = ["LEVELS", "Action", "Roll", "Score"]
+__all__ = ["LEVELS", "TABLE_LEVELS", "Action", "Roll", "Score"]

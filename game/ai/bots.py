@@ -10,26 +10,21 @@ from . import heuristics, optimal, to_win
 from .actions import LEVELS, Action, Roll
 from .turn import play_turn
 
-#: The levels ``choose_action`` plays: the site's, and ``to_win`` (yahtzee and yatzy: each
-#: decision the best chance to win, ``to_win.py``; triple: the optimal bot), which rooms do
-#: not offer yet.
-BOT_LEVELS = (*LEVELS, "to_win")
-
 
 def choose_action(game: Game, level: str, rng: random.Random | None = None) -> Action:
     """The move ``level`` makes for ``game.current_player``; always legal in ``game``.
 
     ``rng`` is accepted for bots that randomise; the current ones are deterministic.
     """
-    if level not in BOT_LEVELS:
-        raise ValueError(f"Unknown bot level {level!r}; choose one of: {', '.join(BOT_LEVELS)}.")
+    if level not in LEVELS:
+        raise ValueError(f"Unknown bot level {level!r}; choose one of: {', '.join(LEVELS)}.")
     if game.is_over:
         raise ValueError("The game is over: there is nothing to decide.")
     if game.dice is None:
         return Roll(())
     if level == "to_win" and game.ruleset.columns == 1:
         return to_win.choose(game)
-    if level in ("optimal", "to_win"):
+    if level in ("optimal", "to_win"):  # triple's to-win bot is the optimal one
         return optimal.choose(game)
     medium = level == "medium"
     return play_turn(game, lambda g: heuristics.roll_values(g, medium),

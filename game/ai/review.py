@@ -54,7 +54,7 @@ from .standings import Standings, supported
 from .to_win import TurnChances, turn_chances
 
 #: Format of ``Analysis.to_dict()``; stored analyses of another version are recomputed.
-VERSION = 3  # 2: win chances at every turn; 3: each decision's and roll's chances
+VERSION = 4  # 2: win chances at every turn; 3: each decision's and roll's chances; 4: as_high
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
 SYMBOLS = {"best": "", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -201,6 +201,9 @@ class PlayerSummary:
     autoplay_decisions: int = 0
     autoplay_loss: float = 0.0
     chance: ChanceChain | None = None  # games of two or more players, yahtzee and yatzy
+    #: The chance, from the empty card, of a final score at least this high (yahtzee and
+    #: yatzy games played to the end; else None).
+    as_high: float | None = None
 
     @property
     def mean_loss(self) -> float:
@@ -215,6 +218,7 @@ class PlayerSummary:
             "expected": _r(self.expected), "autoplay_decisions": self.autoplay_decisions,
             "autoplay_loss": _r(self.autoplay_loss),
             "chance": self.chance.to_dict() if self.chance is not None else None,
+            "as_high": _r(self.as_high) if self.as_high is not None else None,
         }
 
 
@@ -587,8 +591,26 @@ def analyse(events: Sequence[Event], by: Sequence[str] | None = None,
         summary.luck = sum(r.luck for r in walk.rolls if r.player == p)
     for summary, chain in zip(walk.players, chances.close(), strict=False):
         summary.chance = chain
+    if game.is_over and not game.unfinished and supported(game.ruleset):
+        for summary, chance in zip(walk.players, _as_high(events, walk.players), strict=True):
+            summary.as_high = chance
     return Analysis(game.ruleset.name, walk.val.name, game.is_over, walk.players,
                     walk.decisions, walk.rolls, walk.series, chances.series)
+
+
+def _as_high(events: Sequence[Event], players: Sequence[PlayerSummary]) -> list[float]:
+    """Each player's chance, from the start of the game, of finishing at least as high as
+    they did: the standings' of the empty cards (the same for every player, so one figure
+    per distinct final)."""
+    start = Game.from_events(events[:1])
+    standings = Standings(start.ruleset)
+    found: dict[int, float] = {}
+    for p, summary in enumerate(players):
+        if summary.final not in found:
+            # At or above a whole number: above the half point below it.
+            found[summary.final] = standings.finishes_above(start.scorecards, p,
+                                                            summary.final - 0.5)
+    return [found[summary.final] for summary in players]
 
 
 # --- one decision, every option ------------------------------------------------------------

@@ -190,6 +190,8 @@ class Standings:
         """The score table once it is built (loaded, never built here)."""
         if self.table is None:
             self.table = loaded_score_table(self.ruleset)
+            if self.table is not None:
+                self.futures.clear()  # the estimator's, kept while the table was not built
         return self.table
 
     def _future(self, state: CardState) -> Future:

@@ -24,6 +24,7 @@ Single-column rulesets (yahtzee, yatzy) only, like the standings.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -237,24 +238,34 @@ def turn_chances(standings: Standings, states: Sequence[CardState], mover: int
 KEPT_TURNS = 16
 _turns: OrderedDict[tuple[object, ...], TurnChances] = OrderedDict()
 _standings: dict[str, Standings] = {}
+#: Rooms' bots decide in worker threads at once: the kept turns and the standings' futures
+#: they fill are one thread's at a time.
+_lock = threading.Lock()
 
 
 def choose(game: Game) -> Action:
     """The to-win bot's move: each decision the one with the best chance to win."""
-    standings = _standings.get(game.ruleset.name)
-    if standings is None:
-        standings = _standings[game.ruleset.name] = Standings(game.ruleset)
     dice = current_dice(game)
     mover = game.current_player
     assert mover is not None  # the game has dice: someone is playing
     states = tuple(CardState.of(card) for card in game.scorecards)
-    key = (game.ruleset.name, states, mover)
+    standings = _standings.get(game.ruleset.name)
+    if standings is None:  # may wait for the strategy table: not under the lock
+        standings = _standings.setdefault(game.ruleset.name, Standings(game.ruleset))
+    with _lock:
+        turn = _turn(standings, states, mover)
+    best = turn.best(dice, game.rolls_left)
+    if isinstance(best, str):
+        return Score(best)
+    return Roll(positions_for(tuple(dice), best))
+
+
+def _turn(standings: Standings, states: tuple[CardState, ...], mover: int) -> TurnChances:
+    """The turn of ``mover`` from ``states``, solved once (kept for its other decisions)."""
+    key = (standings.ruleset.name, states, mover)
     turn = _turns.get(key)
     if turn is None:
         turn = _turns[key] = turn_chances(standings, states, mover)
         while len(_turns) > KEPT_TURNS:
             _turns.popitem(last=False)
-    best = turn.best(dice, game.rolls_left)
-    if isinstance(best, str):
-        return Score(best)
-    return Roll(positions_for(tuple(dice), best))
+    return turn

@@ -26,6 +26,9 @@
 
 - ``players[i]["chance"]``: the player's chance to win as a chain (start + luck − lost + the
   others' decisions + drift = the outcome), in percent for the template, or None.
+- ``players[i]["as_high"]``: how the final score stood against the chances before the game,
+  a sentence ("From an empty card, 25 % of games end on 273 or more."), or None (triple, a
+  game ended early, a review from before the figure).
 
 :func:`tried_view` gives one decision's options for "Try it yourself" (``views.game_try``).
 
@@ -45,6 +48,9 @@ from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION, DecisionOptions, grade
 from ..ai.triple import ENDGAME_OPEN
 from ..translated import figure
 
+#: The stored formats the page reads: the current one, and version 3, which lacks only each
+#: final's ``as_high`` (the reviews' sweep makes them again; until then, no such sentence).
+READABLE_VERSIONS = (3, VERSION)
 #: Tom Verhoeff's proficiency-test reading of the mean loss per decision.
 EXPERT_MEAN_LOSS = 0.2
 
@@ -72,7 +78,7 @@ def grade_label(grade: str, count: int) -> str:
 
 def review_view(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """What the game's page shows of the stored analysis ``data``, or None if it has none."""
-    if not data or data.get("version") != VERSION:
+    if not data or data.get("version") not in READABLE_VERSIONS:
         return None
     exact = data["valuation"] == "exact"
     return {
@@ -122,7 +128,26 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
                     "label": grade_label(g, player["grades"][g])} for g in GRADES],
         "autoplay_decisions": player["autoplay_decisions"],
         "autoplay_loss": player["autoplay_loss"],
+        "as_high": _as_high(player["final"], player.get("as_high")),
     }
+
+
+def _as_high(final: int, chance: float | None) -> str | None:
+    """How the final score stood against the chances before the game, in a sentence under it
+    in the player's card (None where the review has no such figure: triple, a game ended
+    early)."""
+    if chance is None:
+        return None
+    percent = 100 * chance
+    if percent < 0.05:  # would be written 0.0
+        return _("From an empty card, under %(percent)s %% of games end on %(final)s or "
+                 "more.") % {"final": final, "percent": figure(0.1, 1)}
+    if percent >= 99.95:  # would be written 100.0
+        return _("From an empty card, over %(percent)s %% of games end on %(final)s or "
+                 "more.") % {"final": final, "percent": figure(99.9, 1)}
+    places = 0 if 1 <= percent <= 99 else 1
+    return _("From an empty card, %(percent)s %% of games end on %(final)s or more.") % {
+        "final": final, "percent": figure(percent, places)}
 
 
 def _points(x: float) -> str:

@@ -12,8 +12,10 @@ lost by the weaker player's decisions, and equal play scores ½ whatever the dic
 of several players is one rating period for each, with a result against every other player.
 
 Computer players hold fixed anchor ratings (never updated) on the same scale, calibrated by
-``benchmarks/rating.py`` from the mean score the optimal bot makes against each level. A
-rating whose deviation is above ``PROVISIONAL_RD`` is provisional.
+``benchmarks/rating.py`` from the mean score the optimal bot makes against each level. The
+anchors are points, not wins: the to-win bot, which gives up a few expected points a game to
+win more often, sits below the optimal bot. A rating whose deviation is above
+``PROVISIONAL_RD`` is provisional.
 """
 
 from __future__ import annotations
@@ -34,10 +36,13 @@ RATED_RULES = ("yahtzee", "yatzy")
 ANCHOR_RD = 30.0
 #: Each bot level's fixed rating, per ruleset: the medium bot at a newcomer's 1500, the others
 #: where the optimal bot's mean score against them puts them (``benchmarks/rating.py`` prints
-#: them: 300 yahtzee and 200 yatzy games per level, at 40 points per 400).
+#: them: 300 yahtzee and 200 yatzy games per level, at 40 points per 400). ``to_win``: placed
+#: below the optimal bot's anchor from its seat of 1,000 heads-up games against the optimal
+#: bot per ruleset (``--pool 1000 --strengths optimal to_win``: 5.5 points lost a game in
+#: yahtzee, 48.3 ± 2.1 below; 3.6 in yatzy, 34.4 ± 1.4 below; docs/ai.md).
 ANCHORS: dict[str, dict[str, float]] = {
-    "yahtzee": {"optimal": 1693.0, "medium": 1500.0, "easy": 1360.0},
-    "yatzy": {"optimal": 1674.0, "medium": 1500.0, "easy": 1222.0},
+    "yahtzee": {"optimal": 1693.0, "to_win": 1645.0, "medium": 1500.0, "easy": 1360.0},
+    "yatzy": {"optimal": 1674.0, "to_win": 1640.0, "medium": 1500.0, "easy": 1222.0},
 }
 
 

@@ -8,10 +8,12 @@ default, marked ``autoplay``).
 Every action is conditional on the game's ``seq`` the decision was made from, and commands run
 under the game's row lock, so two drivers (two processes, or a race here) never play a turn
 twice: the loser gets ``stale`` and looks again. Decisions run in a worker thread, the ORM on
-the database threads (``db_threads``). The optimal bot's first decision in a fresh data
-directory waits for its strategy table (a minute or more to build, by ``make run``'s background
-build or by this process): meanwhile the room gets a ``preparing`` frame every second with the
-build's progress, so nobody waits in silence; other rooms and other bots go on.
+the database threads (``db_threads``). The first decision of an optimal or to-win bot in a
+fresh data directory waits for its strategy table (a minute or more to build, by ``make run``'s
+background build or by this process): meanwhile the room gets a ``preparing`` frame every
+second with the build's progress, so nobody waits in silence; other rooms and other bots go
+on. The to-win bot never waits for the score table: without it, it plays from the standings'
+estimates.
 """
 
 from __future__ import annotations
@@ -51,12 +53,13 @@ def decide(game: RulesGame, level: str) -> Action:
 async def _decide_visibly(room_code: str, rules: str, game: RulesGame, plan: Plan) -> Action:
     """``decide`` in a worker thread; while it waits for a strategy table being built (here or
     in another process), tell the room how far the build is."""
-    from ..ai.storage import build_progress  # imported late, as in ``decide``
+    from ..ai import TABLE_LEVELS  # imported late, as in ``decide``
+    from ..ai.storage import build_progress
 
     decision = asyncio.ensure_future(
         sync_to_async(decide, thread_sensitive=False)(game, plan.level))
-    if plan.level != "optimal":
-        return await decision  # only the optimal bot reads a table
+    if plan.level not in TABLE_LEVELS:
+        return await decision  # no table to wait for
     name = game.players[plan.seat] if plan.seat < len(game.players) else "The computer"
     if plan.by == "autoplay":
         name = f"The computer playing for {name}"

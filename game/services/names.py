@@ -89,6 +89,12 @@ def mixed_scripts(word: str) -> list[str]:
     return []
 
 
+def bot_nickname(number: int, level: str) -> str:
+    """The name the room's ``number``-th computer player sits under: "Bot 2 (to win)" (a
+    person's nickname can never read so)."""
+    return f"Bot {number} ({level.replace('_', ' ')})"
+
+
 def clean_nickname(raw: object, max_length: int = NICKNAME_MAX) -> str:
     """A person's nickname: a clean name that does not pass for one of the site's labels,
     with no word mixing scripts."""

@@ -90,7 +90,7 @@ def create_room(
                 bots += 1
                 Seat.objects.create(room=room, index=i, kind=Seat.Kind.BOT,
                                     bot_level=spec.bot_level,
-                                    nickname=f"Bot {bots} ({spec.bot_level})",
+                                    nickname=names.bot_nickname(bots, spec.bot_level),
                                     client_seed=default_client_seed(room.pk, i))
     return room
 

@@ -15,6 +15,7 @@ from ..rules import MAX_PLAYERS
 from ..selectors import connected_guests
 from . import broadcast
 from .errors import ServiceError, gettext_noop, no_room
+from .names import bot_nickname
 
 
 def _host_room(code: str, guest: str | None, *, host: bool = True) -> Room:
@@ -97,7 +98,7 @@ def seat_bot(code: str, guest: str | None, index: int, level: str) -> Seat:
         number = next(n for n in range(1, MAX_PLAYERS + 2)
                       if not any(name.startswith(f"Bot {n} ") for name in taken))
         seat.kind, seat.bot_level, seat.guest_key = Seat.Kind.BOT, level, ""
-        seat.nickname, seat.last_seen = f"Bot {number} ({level})", None
+        seat.nickname, seat.last_seen = bot_nickname(number, level), None
         seat.save(update_fields=["kind", "bot_level", "guest_key", "nickname", "last_seen"])
         room.save(update_fields=["updated"])
     broadcast.send_room_changed(code)

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from game.ai import choose_action
+from game.ai import CardState, Standings, choose_action
 from game.ai.review import FORCED, GRADES, VERSION, analyse, decision_options, grade
 from game.rules import BonusAwarded, Game, GameStarted, Rolled, Scored, TurnStarted
 
@@ -187,6 +187,7 @@ def test_a_game_in_progress_is_analysed_so_far(yahtzee_table):
         assert summary.expected_start + summary.luck - summary.loss == pytest.approx(
             summary.expected, abs=1e-6)
     assert max(d.seq for d in analysis.decisions) <= cut
+    assert all(summary.as_high is None for summary in analysis.players)  # no final yet
 
 
 def test_json_format(yahtzee_table):
@@ -252,6 +253,7 @@ def test_triple_is_valued_by_the_optimal_bot(yahtzee_table):
     assert len(boxes) == 2 * 39
     assert all(b.rsplit("@", 1)[1] in "123" for b in boxes)
     assert analysis.valuation.startswith("triple")
+    assert [p.as_high for p in analysis.players] == [None, None]  # no distribution in triple
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -269,6 +271,55 @@ def test_win_chances_at_every_turn(players, yahtzee_table):
     assert chances[-1][1] == [1 / len(winners) if p in winners else 0.0 for p in range(players)]
     # Before the last turn the leader's chance has moved well off the start.
     assert max(chances[-2][1]) > 1 / players + 0.2
+
+
+@pytest.mark.parametrize(("rules", "lineup", "seed"), [
+    ("yahtzee", ("easy",), 5), ("yatzy", ("optimal", "medium"), 6)])
+def test_each_final_against_the_chances_before_the_game(rules, lineup, seed, yahtzee_table,
+                                                        yatzy_table):
+    """Each player's chance, from the empty cards, of finishing at least as high as they did:
+    the standings' ``finishes_above`` (here their fallback: the tests build no score table),
+    which is the empty card's distribution summed from the final on."""
+    game, by = bot_game(rules, lineup, seed)
+    analysis = analyse(game.events, by)
+    start = Game.from_events(game.events[:1]).scorecards
+    standings = Standings(game.ruleset)
+    lo, probs = standings.distribution(0, CardState.empty())
+    for p, summary in enumerate(analysis.players):
+        above = standings.finishes_above(start, p, summary.final - 1)
+        assert summary.as_high == pytest.approx(above, abs=1e-9)
+        assert summary.as_high == pytest.approx(float(probs[summary.final - lo:].sum()),
+                                                abs=1e-9)
+        assert 0 < summary.as_high <= 1  # the fallback's fit may put a low final below it all
+    data = json.loads(json.dumps(analysis.to_dict()))
+    assert [p["as_high"] for p in data["players"]] == pytest.approx(
+        [s.as_high for s in analysis.players], abs=1e-6)
+
+
+def test_a_game_ended_early_has_no_final_to_weigh(yahtzee_table):
+    game, by = bot_game("yahtzee", ("easy", "easy"), 7)
+    events = game.events[:40]
+    ended = Game.from_events(events)
+    events = [*events, *ended.end()]
+    assert [p.as_high for p in analyse(events, [*by[:40], "system"]).players] == [None, None]
+
+
+def test_one_final_is_weighed_once_however_many_players_reach_it(monkeypatch, yahtzee_table):
+    from game.ai import review
+
+    asked = []
+    plain = Standings.finishes_above
+
+    def counted(self, cards, player, points):
+        asked.append(points)
+        return plain(self, cards, player, points)
+
+    monkeypatch.setattr(Standings, "finishes_above", counted)
+    finals = {"Ann": 230, "Bob": 180, "Cy": 230}
+    start = Game("yahtzee", list(finals), rng=random.Random(1)).events[:1]
+    players = [review.PlayerSummary(name, final=final) for name, final in finals.items()]
+    chances = review._as_high(start, players)
+    assert chances[0] == chances[2] != chances[1] and sorted(asked) == [179.5, 229.5]
 
 
 def test_one_player_has_no_win_chances(yahtzee_table):

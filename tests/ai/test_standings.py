@@ -97,3 +97,16 @@ def test_kept_futures_serve_every_game_and_only_what_is_kept(yahtzee_table, monk
     assert [s.percentiles for s in got] == [tuple(q + 7 for q in s.percentiles)
                                             for s in computed]
     assert [s.chance for s in got] == pytest.approx([s.chance for s in computed], abs=1e-12)
+
+
+def test_the_estimators_futures_go_once_the_score_table_is_loaded(yahtzee_table, monkeypatch):
+    """The to-win bot's turns read ``points_to_come``: kept from the fallback while no score
+    table is built, and dropped when the table appears, never mixed with its distributions."""
+    from game.ai import CardState, standings
+
+    bots = standings.Standings(RulesGame("yahtzee", ["a"]).ruleset)
+    key = CardState.empty().key
+    assert bots.points_to_come([key]) and key in bots.futures  # the estimator's
+    built = object()
+    monkeypatch.setattr(standings, "loaded_score_table", lambda ruleset: built)
+    assert bots._score_table() is built and bots.futures == {}

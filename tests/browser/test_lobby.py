@@ -111,3 +111,50 @@ def test_one_click_starts_a_game_against_the_computer(daphne_server, new_context
     expect(item.locator(".seat-person")).to_have_text("Player here")
     expect(item.locator(".seat-bot")).to_have_text("Bot 1 (medium) computer")
     other.screenshot(path=str(screenshots / "lobby-playing.png"), full_page=True)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_a_seat_and_the_one_click_game_go_to_the_computer_that_plays_to_win(
+        daphne_server, new_context, screenshots, viewport, scheme):
+    """The level in both of the lobby's choices and its line of help; a level the lists do not
+    have (a page of an older release, a forged post) is refused beside its seat."""
+    phone = viewport == "phone"
+    page = (new_context(PHONE, is_mobile=True, has_touch=True, color_scheme=scheme) if phone
+            else new_context(DESKTOP, color_scheme=scheme)).new_page()
+    page.goto(daphne_server.url + "/")
+    page.select_option("#computer_level", "to_win")
+    quick = page.locator(".lobby-quick")
+    expect(quick.locator("#computer_level option:checked")).to_have_text("Plays to win")
+    expect(quick).to_contain_text("Plays to win goes for the win, not the most points")
+    room_options(page)
+    page.select_option(".create-form [name=seats]", "3")
+    page.select_option("[name=seat_1]", "to_win")
+    expect(page.locator("[name=seat_1] option:checked")).to_have_text("Computer — plays to win")
+    assert_fits(page)
+    assert low_contrast_text(page) == []
+    page.locator(".seat-kinds").scroll_into_view_if_needed()
+    page.locator(".lobby-friends").screenshot(
+        path=str(screenshots / f"lobby-to-win-seat-{viewport}-{scheme}.png"))
+    quick.screenshot(path=str(screenshots / f"lobby-to-win-quick-{viewport}-{scheme}.png"))
+
+    page.locator("[name=seat_2]").evaluate("el => { el.options[3].value = 'grandmaster'; }")
+    page.select_option("[name=seat_2]", "grandmaster")
+    page.fill("[name=nickname]", "Ann")
+    page.get_by_role("button", name="Play with friends").click()
+    page.wait_for_load_state()
+    error = page.locator(".seat-kinds .field-errors")
+    expect(error).to_have_text("Choose a person or one of the computer levels from the list.")
+    assert_fits(page)
+    assert low_contrast_text(page) == []
+    error.scroll_into_view_if_needed()
+    page.locator(".seat-kinds").screenshot(
+        path=str(screenshots / f"lobby-bad-level-{viewport}-{scheme}.png"))
+
+    page.select_option("[name=seat_2]", "human")
+    page.get_by_role("button", name="Play with friends").click()
+    page.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
+    wait_connected(page)
+    bot = page.locator("#seats li", has_text="Bot 1 (to win)")
+    expect(bot).to_contain_text("computer")
+    page.screenshot(path=str(screenshots / f"room-to-win-{viewport}-{scheme}.png"))

@@ -267,6 +267,31 @@ def test_the_analysis_on_a_phone(six_bot_game, new_context, screenshots):
     page.screenshot(path=str(screenshots / "review-analysis-phone-full.png"), full_page=True)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_each_final_is_set_against_the_chances_before_the_game(six_bot_game, new_context,
+                                                                screenshots, viewport, scheme):
+    """Under each player's final score, how many games from an empty card end that high."""
+    page = (new_context(PHONE, is_mobile=True, has_touch=True, color_scheme=scheme)
+            if viewport == "phone" else new_context(DESKTOP, color_scheme=scheme)).new_page()
+    open_review(page, six_bot_game)
+    said = page.locator(".player-review .chain + .as-high")
+    expect(said).to_have_count(6)
+    finals = page.locator(".player-review .chain:not(.chance-chain) tr.final td:last-child")
+    for i in range(6):
+        final = finals.nth(i).inner_text()
+        expect(said.nth(i)).to_have_text(re.compile(
+            rf"^From an empty card, ((under|over) )?\d+(\.\d)? % of games end on {final} or "
+            r"more\.$"))
+    assert_fits(page)
+    assert low_contrast_text(page) == []
+    reviews = page.locator(".player-reviews")
+    reviews.scroll_into_view_if_needed()
+    page.locator(".player-review").first.screenshot(
+        path=str(screenshots / f"review-as-high-{viewport}-{scheme}.png"))
+    reviews.screenshot(path=str(screenshots / f"review-players-{viewport}-{scheme}.png"))
+
+
 def test_the_review_renders_fast(six_bot_game, new_context):
     """Six players, 78 turns: the page's own work (parse the frames, build the move list, draw
     the table, lay the page out) stays under 300 ms; the times from the HTML's arrival and

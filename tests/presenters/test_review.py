@@ -206,3 +206,62 @@ def test_the_page_writes_the_chance_chain_and_triple_says_what_is_exact():
     assert "Exact in Triple: the end game once at most 8 boxes are open" in triple
     assert "There are no chances to win in Triple." in triple
     assert "chance to win it gave up" not in triple
+
+
+def test_each_final_is_set_against_the_chances_before_the_game_in_a_sentence():
+    data = stored()
+    data["players"][0]["as_high"] = 0.231412
+    data["players"][1]["as_high"] = 0.004
+    ann, bob = review_view(data)["players"]
+    assert ann["as_high"] == "From an empty card, 23 % of games end on 240 or more."
+    assert bob["as_high"] == "From an empty card, 0.4 % of games end on 260 or more."
+    for chance, said in ((0.0004, "under 0.1 %"), (0.9996, "over 99.9 %"), (0.995, "99.5 %"),
+                         (0.0099, "1.0 %"), (0.5, "50 %")):
+        data["players"][0]["as_high"] = chance
+        assert review_view(data)["players"][0]["as_high"] == (
+            f"From an empty card, {said} of games end on 240 or more.")
+    # Triple, a game ended early or an older review: no figure, no sentence.
+    assert review_view(stored())["players"][0]["as_high"] is None
+    # A review of version 3 (before the figure) is shown while the sweep makes it again.
+    assert review_view({**stored(), "version": 3})["players"][0]["as_high"] is None
+    assert review_view({**stored(), "version": 2}) is None
+
+
+@pytest.mark.django_db
+def test_the_review_weighs_each_final_against_the_start_and_the_page_says_so(client,
+                                                                            yahtzee_table):
+    """A game played to the end, its review computed as the worker computes it: each final's
+    chance from the empty cards is the standings' ``finishes_above``, and the page writes it."""
+    from django.utils import translation
+
+    from game.ai import Standings
+    from game.ai.review import analyse
+    from game.rules import Game as RulesGame
+    from game.rules import event_from_dict, get_ruleset
+    from game.services.review import analyse_game
+
+    game = finished_game(["Ann", "Bob"])
+    rows = list(game.events.order_by("seq"))
+    events = [event_from_dict(row.to_rules_dict()) for row in rows]
+    start = RulesGame.from_events(events[:1]).scorecards
+    standings = Standings(get_ruleset("yahtzee"))
+    expected = [standings.finishes_above(start, p, total - 0.5)
+                for p, total in enumerate(game.totals)]
+    analysis = analyse(events, by=[row.by for row in rows], seqs=[row.seq for row in rows])
+    assert [p.as_high for p in analysis.players] == pytest.approx(expected, abs=1e-9)
+    stored_review = analyse_game(game.pk)
+    assert [p["as_high"] for p in stored_review.data["players"]] == pytest.approx(
+        expected, abs=1e-6)
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ",
+                                      client.get(f"/games/{game.pk}/").content.decode()))
+    with translation.override("en"):
+        for total, chance in zip(game.totals, expected, strict=True):
+            if chance >= 0.9995:  # the services' test games end low: nearly every game beats them
+                said = "over 99.9"
+            elif chance < 0.0005:
+                said = "under 0.1"
+            else:
+                said = f"{100 * chance:.{0 if 0.01 <= chance <= 0.99 else 1}f}"
+            # In the player's card, right under their final score.
+            assert (f"Final score = {total} From an empty card, {said} % of games end on "
+                    f"{total} or more.") in page

@@ -46,6 +46,53 @@ async def test_bots_finish_a_whole_game_with_a_person_and_a_watcher(connect, ses
     await watcher.close()
 
 
+async def test_a_to_win_bot_plays_a_whole_game_in_its_worker_thread(connect, sessions, settings,
+                                                                    monkeypatch, yahtzee_table):
+    """The host gives the computer's seat to the to-win bot; it plays every one of its turns
+    to the end, each decision in a worker thread, from the standings' estimates (the tests
+    build no score table)."""
+    from game.ai.storage import loaded_score_table
+    from game.realtime import turn_driver
+
+    assert loaded_score_table("yahtzee") is None
+    settings.WS_RATE_PER_SECOND = 10_000
+    decided, on_loop = [], []
+    plain = turn_driver.decide
+
+    def decide(game, level):
+        decided.append(level)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            on_loop.append(level)
+        return plain(game, level)
+
+    monkeypatch.setattr(turn_driver, "decide", decide)
+    room, people = await seated_room(sessions, ["Ann"], rules="yahtzee", bots=["easy"])
+    ann = await connect(room.code, people[0][0], "ann")
+    reply = await ann.request({"type": "seat_bot", "seat": 1, "level": "to_win", "id": "w"})
+    while [(s["name"], s["level"]) for s in reply["room"]["seats"] if s["seat"] == 1] != [
+            ("Bot 1 (to win)", "to_win")]:
+        reply = await ann.until_type("state")
+    await ann.send({"type": "start"})
+    await ann.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    while not ann.game["finished"]:
+        if ann.game["current_player"] == 0:
+            await play_move(ann, [ann])
+        else:
+            await ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] in (
+                "turn_started", "game_finished"))
+    game = await Game.objects.aget(room=room)
+    assert game.status == "finished" and game.players == ["Ann", "Bot 1 (to win)"]
+    bot_moves = [e async for e in GameEvent.objects.filter(game=game, seat=1, by="bot")
+                 .values_list("kind", flat=True)]
+    assert bot_moves.count("scored") == 13
+    assert decided and set(decided) == {"to_win"} and on_loop == []
+    await ann.close()
+
+
 async def test_a_room_of_bots_plays_itself_while_people_watch(connect, sessions):
     [(host_session, host_guest)] = await sessions(1)
     room = await database_sync_to_async(services.create_room)(

@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from game import ratings, services
 from game.models import GameEvent, GameResult, Player, PlayerRating
+from game.ratings.rating import ANCHOR_RD
 from game.services import review as review_service
 from tests.support.profiles import played_game, store_review
 
@@ -49,6 +50,25 @@ def test_a_reviewed_game_rates_each_person_against_the_others_and_the_bots_ancho
     assert [r.graded_loss for r in results] == pytest.approx([3.0, 9.0, 20.0])
     assert [r.rated for r in results] == [True, True, False]
     assert PlayerRating.objects.get(player=ann).games == 1
+
+
+@pytest.mark.parametrize(("rules", "anchor"), [("yahtzee", 1645.0), ("yatzy", 1640.0)])
+def test_a_game_against_the_computer_that_plays_to_win_rates_against_its_anchor(
+        ann_bea, rules, anchor):
+    """Its anchor: below the optimal bot's, from the points it gives up to win
+    (benchmarks/rating.py); its seat in the profile's head to head names the level."""
+    from game.profiles import head_to_head
+
+    ann, _ = ann_bea
+    game = played_game([ann, "to_win"], rules=rules)
+    store_review(game, lucks=[10.0, -3.0])
+    assert services.record_game(game.pk) is True
+    score = ratings.adjusted_score(game.totals[0] - 10.0, game.totals[1] + 3.0)
+    opponent = ratings.Rating(anchor, ANCHOR_RD, ratings.Rating().volatility)
+    assert rating_of(ann, rules) == pytest.approx(
+        ratings.update(ratings.Rating(), [(opponent, score)]))
+    assert GameResult.objects.get(game=game, seat=1).bot_level == "to_win"
+    assert [r.name for r in head_to_head(ann)] == ["Computer (plays to win)"]
 
 
 def test_a_game_recorded_twice_counts_once(ann_bea):

@@ -66,6 +66,20 @@ def test_the_host_sets_the_seats_of_a_rematch():
 
 
 @pytest.mark.django_db
+def test_the_host_gives_a_seat_to_the_computer_that_plays_to_win():
+    room, guests = room_with_players(["Ann", "Bob"])
+    play_to_end(room, guests)
+    services.leave_seat(room.code, guests[1])
+    services.seat_bot(room.code, HOST, 1, "to_win")
+    assert seats(room) == [(0, "human", "Ann"), (1, "bot", "Bot 1 (to win)")]
+    assert Seat.objects.get(room=room, index=1).bot_level == "to_win"
+    with pytest.raises(ServiceError) as refused:
+        services.seat_bot(room.code, HOST, 1, "to-win")
+    assert refused.value.code == "bad_level"
+    assert refused.value.params == {"levels": "easy, medium, optimal, to_win"}
+
+
+@pytest.mark.django_db
 def test_a_player_here_keeps_their_seat_and_options_need_the_host():
     room, guests = room_with_players(["Ann", "Bob"], start=False)
     room.connections.create(channel_name="bob-socket", guest_key=guests[1],

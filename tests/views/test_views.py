@@ -170,6 +170,32 @@ def test_creating_a_room_with_bots_and_a_nickname_seats_the_host(client):
     assert len(room.code) == 8
 
 
+def test_the_lobby_offers_the_computer_that_plays_to_win(client):
+    page = client.get("/").content.decode()
+    assert '<option value="to_win">Computer — plays to win</option>' in page  # a seat
+    assert '<option value="to_win">Plays to win</option>' in page  # the one-click game
+    assert "<em>Plays to win</em> goes for the win, not the most points" in page
+    resp = create(client, seat_1="to_win")
+    room = Room.objects.get()
+    assert resp.status_code == 302
+    assert list(room.seats.values_list("kind", "bot_level", "nickname").order_by("index")) == [
+        ("human", "", "Ann"), ("bot", "to_win", "Bot 1 (to win)")]
+    client.post(reverse("game:play_computer"), {"rules": "yatzy", "level": "to_win"})
+    quick = Room.objects.exclude(pk=room.pk).get()
+    assert quick.status == "playing" and quick.seats.get(index=1).bot_level == "to_win"
+
+
+def test_an_unknown_computer_level_is_refused_by_its_seat_and_creates_nothing(client):
+    resp = create(client, seat_1="grandmaster")
+    assert resp.status_code == 400 and Room.objects.count() == 0 and Seat.objects.count() == 0
+    assert resp.context["form"].errors == {
+        "seat_1": ["Choose a person or one of the computer levels from the list."]}
+    page = resp.content.decode()
+    assert ('<div class="field-errors" role="alert">'
+            '<ul class="errorlist" id="friends_seat_1_error">'
+            '<li>Choose a person or one of the computer levels from the list.</li>') in page
+
+
 @pytest.mark.parametrize("fields", [
     {"nickname": ""}, {"nickname": "   "}, {"name": "x" * 61}, {"rules": "chess"}, {"seats": "0"},
     {"seats": "7"}, {"seat_0": "grandmaster"}, {"nickname": "n" * 25},

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from game.ai import BOT_LEVELS, Roll, choose_action
+from game.ai import LEVELS, TABLE_LEVELS, Roll, choose_action
 from game.rules import MAX_PLAYERS, RULESETS, FairDice, Game, RulesError, Slot, check_game
 from game.rules.fairness import (
     clean_client_seed,
@@ -48,7 +48,7 @@ class Command(OneLineErrors, BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--rules", default="yahtzee", choices=tuple(RULESETS))
         parser.add_argument("--bots", type=int, default=1, help="computer players (0-5)")
-        parser.add_argument("--level", default="optimal", choices=BOT_LEVELS)
+        parser.add_argument("--level", default="optimal", choices=LEVELS)
         parser.add_argument("--name", default="You", help="your name")
         parser.add_argument("--seed", type=int, help="seed for reproducible dice")
         parser.add_argument("--dice-seed", metavar="TEXT",
@@ -79,7 +79,7 @@ class Command(OneLineErrors, BaseCommand):
         except RulesError as e:
             raise bad(e.message) from None
         self.level = opts["level"]
-        if self.level == "optimal":  # load (or build, with a progress bar) before the game
+        if self.level in TABLE_LEVELS:  # load (or build, with a progress bar) before the game
             solution_with_progress(opts["rules"], None, self.stderr._out)
         self.out(f"{game.ruleset.title}: {', '.join(names)}. {HELP}")
         if isinstance(rng, FairDice):

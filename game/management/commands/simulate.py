@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from game.ai import LEVELS, Roll, choose_action
+from game.ai import LEVELS, TABLE_LEVELS, Roll, choose_action
 from game.rules import RULESETS, Game
 
 from ._tables import solution_with_progress
@@ -59,7 +59,7 @@ class Command(OneLineErrors, BaseCommand):
         if games < 1:
             raise bad(f"--games must be at least 1, not {games}.")
         rules, level = opts["rules"], opts["strategy"]
-        if level == "optimal":
+        if level in TABLE_LEVELS:
             # load (or build, with a progress bar) the table before the clock starts
             solution_with_progress(rules, None, self.stderr._out)
         rng = random.Random(opts["seed"])
