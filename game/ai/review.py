@@ -54,7 +54,9 @@ from .standings import Standings, supported
 from .to_win import TurnChances, turn_chances
 
 #: Format of ``Analysis.to_dict()``; stored analyses of another version are recomputed.
-VERSION = 4  # 2: win chances at every turn; 3: each decision's and roll's chances; 4: as_high
+VERSION = 3  # 2: win chances at every turn; 3: each decision's and roll's chances
+#: (``as_high`` came later, optional: a review without it is shown without its sentence, not
+#: made again — a new version would have the sweep review every stored game once more.)
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
 SYMBOLS = {"best": "", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}

@@ -48,9 +48,6 @@ from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION, DecisionOptions, grade
 from ..ai.triple import ENDGAME_OPEN
 from ..translated import figure
 
-#: The stored formats the page reads: the current one, and version 3, which lacks only each
-#: final's ``as_high`` (the reviews' sweep makes them again; until then, no such sentence).
-READABLE_VERSIONS = (3, VERSION)
 #: Tom Verhoeff's proficiency-test reading of the mean loss per decision.
 EXPERT_MEAN_LOSS = 0.2
 
@@ -78,7 +75,7 @@ def grade_label(grade: str, count: int) -> str:
 
 def review_view(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """What the game's page shows of the stored analysis ``data``, or None if it has none."""
-    if not data or data.get("version") not in READABLE_VERSIONS:
+    if not data or data.get("version") != VERSION:
         return None
     exact = data["valuation"] == "exact"
     return {
