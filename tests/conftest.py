@@ -170,3 +170,15 @@ def _tables_here(strategy_dir):
     from game.ai import set_strategy_dir
 
     set_strategy_dir(strategy_dir)
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's default language: a request through the test client
+    (``LocaleMiddleware``) or a test's ``activate`` leaves its language active on the thread,
+    and a later test would read German where it expects English."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
