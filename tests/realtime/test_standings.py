@@ -36,15 +36,21 @@ async def one_turn(player, others) -> int:
     return scored["seq"]
 
 
-async def test_watchers_get_standings_after_each_turn_and_players_do_not(connect, sessions,
-                                                                         layer):
-    room, people = await seated_room(sessions, ["Ann", "Bob"])
+async def started(connect, room, people):
+    """Ann and Bob (seated) and a watcher connected, and the game started: their clients."""
     ann = await connect(room.code, people[0][0], "ann")
     bob = await connect(room.code, people[1][0], "bob")
     watcher = await connect(room.code, None, "watcher")
     await ann.send({"type": "start"})
     for c in (ann, bob, watcher):
         await c.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    return ann, bob, watcher
+
+
+async def test_watchers_get_standings_after_each_turn_and_players_do_not(connect, sessions,
+                                                                         layer):
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    ann, bob, watcher = await started(connect, room, people)
     await one_turn(ann, (bob, watcher))
     msg = await watcher.until_type("standings")
     game = await Game.objects.aget(room=room)
@@ -210,12 +216,7 @@ async def test_standings_known_at_once_ride_in_the_events_group_message(
     clear()  # this process keeps no distribution yet
     room, people = await seated_room(sessions, ["Ann", "Bob"])
     await Room.objects.filter(pk=room.pk).aupdate(chances="on")  # the players see them too
-    ann = await connect(room.code, people[0][0], "ann")
-    bob = await connect(room.code, people[1][0], "bob")
-    watcher = await connect(room.code, None, "watcher")
-    await ann.send({"type": "start"})
-    for c in (ann, bob, watcher):
-        await c.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    ann, bob, watcher = await started(connect, room, people)
 
     # Ann's turn: her new card's distribution must be computed, so they come on their own.
     first = await scratch_in_chance(ann, (bob, watcher))
