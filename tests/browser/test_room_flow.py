@@ -78,6 +78,23 @@ def test_a_late_friend_takes_a_seat_for_the_rematch(daphne_server, new_context, 
     third.locator(".seat-bot").click()
     expect(third.locator(".seat-name")).to_have_text("Bot 1 (optimal)")
     expect(third).to_contain_text("computer")
+    # Its level is the host's to change between games: chosen in its menu, it applies at once.
+    level = third.locator(".seat-bot-level")
+    expect(level).to_have_value("optimal")
+    expect(level).to_have_accessible_name("Computer level")
+    level.select_option("to_win")
+    expect(third.locator(".seat-name")).to_have_text("Bot 1 (to win)")
+    expect(third.locator(".seat-bot-level")).to_have_value("to_win")
+    for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        host.set_viewport_size(size)
+        assert_fits(host)
+        for scheme in ("light", "dark"):
+            host.emulate_media(color_scheme=scheme)
+            settle(host)
+            host.locator("#seats").screenshot(
+                path=str(screenshots / f"room-seat-level-{name}-{scheme}.png"))
+    host.set_viewport_size(DESKTOP)
+    host.emulate_media(color_scheme="light")
     third.locator(".seat-remove").click()
     expect(host.locator("#seats li")).to_have_count(2)
     expect(host.locator("#seats li .seat-remove")).to_have_count(1)  # the free seat's

@@ -2,7 +2,7 @@
 // games, and how many watch.
 
 import { h, replaceChildren } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { isHost, playerOfSeat, seatOfPlayer, status } from "../store.js";
 
 /** actions: {seatCommand(type, fields)}. */
@@ -36,8 +36,17 @@ export function renderSeats(state, list, actions) {
   }));
 }
 
-/** Between games: "Leave seat" for my own seat; for the host, a computer for a free seat or
- * an absent person's, and "Remove". Null while a game runs. */
+/** The computer players' levels (game.ai.LEVELS), as the lobby names them. */
+const LEVELS = [
+  ["easy", pgettext("computer level", "Easy")],
+  ["medium", pgettext("computer level", "Medium")],
+  ["optimal", pgettext("computer level", "Optimal")],
+  ["to_win", pgettext("computer level", "Plays to win")],
+];
+
+/** Between games: "Leave seat" for my own seat; for the host, a computer (the optimal one)
+ * for a free seat or an absent person's, a computer's level to change, and "Remove". Null
+ * while a game runs. */
 function seatActions(state, s, away, actions) {
   const st = status(state);
   if (st !== "waiting" && st !== "finished") return null;
@@ -52,6 +61,13 @@ function seatActions(state, s, away, actions) {
       buttons.push(h("button", { type: "button", class: "btn btn-small seat-bot",
         onclick: () => actions.seatCommand("seat_bot", { seat: s.seat, level: "optimal" }) },
       gettext("Computer")));
+    } else {
+      // Chosen, it is sent at once: nothing waits in a menu for a re-render to lose it.
+      buttons.push(h("select", {
+        class: "seat-bot-level", "aria-label": gettext("Computer level"),
+        onchange: (e) => actions.seatCommand("seat_bot", { seat: s.seat, level: e.target.value }),
+      }, LEVELS.map(([level, label]) => h("option", { value: level, selected: level === s.level },
+        label))));
     }
     if (state.room.seats.length > 1) {
       buttons.push(h("button", { type: "button", class: "btn btn-small seat-remove",
