@@ -101,7 +101,9 @@ async def within_timeout(what: str, operation: Any) -> bool:
     """Await ``operation`` (a coroutine on the layer) for at most ``LAYER_TIMEOUT`` seconds:
     False, and the layer counted away, if it failed or took longer."""
     try:
-        await asyncio.wait_for(operation, LAYER_TIMEOUT)
+        # A timeout scope, not ``wait_for``: no task of its own for every send.
+        async with asyncio.timeout(LAYER_TIMEOUT):
+            await operation
     except Exception:  # noqa: BLE001 - the DB is the truth; clients resync on a gap
         layer_failed(what)
         return False

@@ -134,6 +134,7 @@ async def test_a_sync_loop_is_answered_without_rebuilding_the_state(connect, ses
                                                                     settings):
     settings.WS_SYNC_BURST = 100  # the budget has its own test (tests/faults/test_limits.py)
     room, ann, bob = await started(connect, sessions)
+    await bob.settle()  # the arrivals' last presence frames: each makes the next sync read
     first = await bob.request({"type": "sync"})
     # Changed behind the room's back (no broadcast): a repeated sync does not look again...
     await Room.objects.filter(pk=room.pk).aupdate(name="Renamed quietly")

@@ -73,6 +73,12 @@ class Client:
     async def until_seq(self, seq: int) -> dict[str, Any]:
         return await self.until(lambda m: m["type"] in ("event", "state") and m["seq"] >= seq)
 
+    async def settle(self, quiet: float = 0.3) -> None:
+        """Read what the room still has on its way (a late ``presence``, a room's trailing
+        read) until it has sent nothing for ``quiet`` seconds."""
+        while not await self.comm.receive_nothing(timeout=quiet):
+            await self.recv()
+
     async def request(self, message: dict[str, Any] | str) -> dict[str, Any]:
         """Send, and return the next reply that is not presence or another's event."""
         await self.send(message)
