@@ -349,16 +349,21 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_events(self, event: dict[str, Any]) -> None:
         turn = event.get("turn")
-        if not (turn is not None and self._delivered is not None
-                and (turn["game"], turn["seq"]) <= self._delivered):
-            # (else: this socket's own command, sent to it already, or older than it)
+        if not self._sent_already(turn):
             self._state_text = None
             self.view.turn = event.get("turn", self.view.turn)
             for text in event["texts"]:  # encoded once by the sender, not once per socket
                 await self.send(text_data=text)
-        standings = event.get("standings")  # the turn's, where they were known at once
+        # The turn's standings, where they were known at once: the sender's socket too.
+        standings = event.get("standings")
         if standings is not None and self.view.sees_standings:
             await self.send(text_data=standings)
+
+    def _sent_already(self, turn: protocol.Turn | None) -> bool:
+        """Whether these events are this socket's own command's, sent to it straight from it
+        (``deliver``), or older than those."""
+        return (turn is not None and self._delivered is not None
+                and (turn["game"], turn["seq"]) <= self._delivered)
 
     async def deliver(self, event: dict[str, Any]) -> bool:
         """This socket's own command's group message, sent by its consumer before the group
