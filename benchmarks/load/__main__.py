@@ -84,6 +84,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--profile", action="store_true",
                    help="sample the app's servers with py-spy during the moves; the stacks "
                         "go to the log directory, their summary to stderr")
+    p.add_argument("--pin", action=argparse.BooleanOptionalAction, default=True,
+                   help="each server process on a core of its own (taskset), as the README's "
+                        "production recipe runs them (the default); --no-pin lets the OS "
+                        "move them between cores")
     p.add_argument("--keep-going", action="store_true",
                    help="run every load of --rooms even after one broke")
     p.add_argument("--out", default="var/bench", help="directory for JSON results and logs")
@@ -154,7 +158,8 @@ def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[
     else:
         application = "yahtzee_site.asgi:application"
     tag = f"{target}-{servers_n}"
-    with services.daphne_servers(application, servers_n, env, log_dir, tag) as servers:
+    with services.daphne_servers(application, servers_n, env, log_dir, tag,
+                                 pin=args.pin) as servers:
         for rooms in args.room_steps:
             shape = Shape(rooms, args.players, args.watchers, args.rate, args.duration)
             # With --hostile or --seed-flood, the app's load is measured twice in a row:
@@ -241,6 +246,7 @@ def run_load(args: argparse.Namespace, target: str, servers_n: int,
         ruleset=args.ruleset if target == "app" else None,
         database=args.database if target == "app" else None,
         boxes=args.boxes if target == "app" else None,
+        pinned=args.pin,
     )
     servers.check_alive()
     result["held"] = held(result)

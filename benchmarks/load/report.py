@@ -56,7 +56,7 @@ def _ratios(r: dict[str, Any], b: dict[str, Any]) -> dict[str, float]:
 
 COLUMNS = [
     ("target", 12, lambda r: label(r)),
-    ("srv", 3, lambda r: r["servers"]),
+    ("srv", 3, lambda r: f'{r["servers"]}{"p" if r.get("pinned") else ""}'),
     ("rooms", 5, lambda r: r["rooms"]),
     ("socks", 5, lambda r: r["sockets"]),
     ("moves/s", 7, lambda r: f'{r["moves_per_s"]:g}/{r["offered_moves_per_s"]:g}'),

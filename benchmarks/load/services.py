@@ -150,12 +150,14 @@ class Servers:
 
 def start_daphne(
     application: str, port: int, env: dict[str, str], log_path: Path, wait: bool = True,
-    options: tuple[str, ...] = (),
+    options: tuple[str, ...] = (), cpu: int | None = None,
 ) -> subprocess.Popen:
-    """One Daphne on 127.0.0.1:``port`` serving ``application`` (module:attribute)."""
+    """One Daphne on 127.0.0.1:``port`` serving ``application`` (module:attribute); with
+    ``cpu``, pinned to that core as the README's production recipe runs it (``taskset``)."""
+    pin = ["taskset", "-c", str(cpu)] if cpu is not None else []
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(
-            [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "1",
+            [*pin, str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "1",
              *options, application],
             cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
@@ -164,15 +166,25 @@ def start_daphne(
     return proc
 
 
+def server_cores(count: int) -> list[int]:
+    """A core of its own for each of ``count`` servers (from the last core this process may
+    use, where the measured runs put one server; round again when there are more servers)."""
+    cores = sorted(os.sched_getaffinity(0), reverse=True)
+    return [cores[i % len(cores)] for i in range(count)]
+
+
 @contextmanager
 def daphne_servers(
-    application: str, count: int, env: dict[str, str], log_dir: Path, tag: str
+    application: str, count: int, env: dict[str, str], log_dir: Path, tag: str, *, pin: bool,
 ) -> Iterator[Servers]:
+    """``count`` Daphnes, each pinned to a core of its own unless ``pin`` is false."""
     servers = Servers(ports=[free_port() for _ in range(count)])
+    cores: list[int | None] = list(server_cores(count)) if pin else [None] * count
     try:
-        for i, port in enumerate(servers.ports):
+        for i, (port, cpu) in enumerate(zip(servers.ports, cores, strict=True)):
             servers.procs.append(
-                start_daphne(application, port, env, log_dir / f"daphne-{tag}-{i}.log", wait=False)
+                start_daphne(application, port, env, log_dir / f"daphne-{tag}-{i}.log",
+                             wait=False, cpu=cpu)
             )
         for port, proc in zip(servers.ports, servers.procs, strict=True):
             wait_for_port(port, 60, proc)

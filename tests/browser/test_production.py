@@ -2,10 +2,10 @@
 PostgreSQL database and Redis, its two Daphnes, its nginx configuration (Debian's nginx, a
 throwaway certificate) in front of them, and a real Chromium playing through https and wss.
 
-Only ports and paths differ from the README: Chromium maps ``yahtzee.example`` ports 80 and
-443 to nginx's high ports on ``[::1]``. The browser thus reaches nginx from ``::1`` while nginx
-reaches the Daphnes from 127.0.0.1, so the address the site records tells the proxy's header
-from the connection's peer."""
+Only ports and paths differ from the README (and the cores, on a machine with fewer): Chromium
+maps ``yahtzee.example`` ports 80 and 443 to nginx's high ports on ``[::1]``. The browser thus
+reaches nginx from ``::1`` while nginx reaches the Daphnes from 127.0.0.1, so the address the
+site records tells the proxy's header from the connection's peer."""
 
 from __future__ import annotations
 
@@ -62,23 +62,33 @@ def nginx_binary() -> str:
 
 @dataclass
 class Daphnes:
-    """The recipe's ``daphne`` lines: their options and ports (8001, 8002 in the README)."""
+    """The recipe's ``daphne`` lines: their options, ports (8001, 8002 in the README) and the
+    core each is pinned to (``taskset -c``)."""
 
     options: tuple[str, ...]
     ports: list[int]
+    cores: list[int]
+
+    def core_here(self, i: int) -> int:
+        """The README's core of Daphne ``i`` on this machine (one it may use)."""
+        available = sorted(os.sched_getaffinity(0))
+        return available[self.cores[i] % len(available)]
 
 
 def readme_daphnes(commands: list[str]) -> Daphnes:
     lines = [shlex.split(c.removesuffix("&")) for c in commands if "bin/daphne " in c]
     assert len(lines) == 2, commands
-    ports, options = [], set()
+    ports, options, cores = [], set(), []
     for words in lines:
+        assert words[:2] == ["taskset", "-c"], words  # each on a core of its own
+        cores.append(int(words[2]))
+        words = words[3:]
         ports.append(int(words[words.index("-p") + 1]))
         bound = words.index("-b")
         assert words[bound + 1] == "127.0.0.1" and words[-1] == "yahtzee_site.asgi:application"
         options.add(tuple(words[1:bound]))
-    assert len(options) == 1 and len(set(ports)) == 2, lines
-    return Daphnes(options.pop(), ports)
+    assert len(options) == 1 and len(set(ports)) == 2 and len(set(cores)) == 2, lines
+    return Daphnes(options.pop(), ports, cores)
 
 
 @dataclass
@@ -155,9 +165,10 @@ def production(tmp_path: Path, redis_url: str, postgres_url: str,
             assert done.returncode == 0, (command, done.stdout[-2000:], done.stderr[-2000:])
     procs: list[subprocess.Popen] = []
     try:
-        for port in ports.daphnes:
+        for i, port in enumerate(ports.daphnes):
             procs.append(serve(port, env, tmp_path / f"daphne-{port}.log",
-                               options=daphnes.options))
+                               options=daphnes.options, cpu=daphnes.core_here(i)))
+            assert os.sched_getaffinity(procs[-1].pid) == {daphnes.core_here(i)}
         config = tmp_path / "nginx.conf"
         config.write_text(nginx_config(readme_nginx_config(), daphnes, ports, tmp_path))
         nginx = subprocess.Popen(

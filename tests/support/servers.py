@@ -31,9 +31,11 @@ APPLICATION = "yahtzee_site.asgi:application"
 
 
 def serve(port: int, env: dict[str, str], log_path: Path, options: tuple[str, ...] = (),
-          timeout: float = 60) -> subprocess.Popen:
-    """Daphne serving the site on 127.0.0.1:``port`` with ``env``, once it listens."""
-    proc = start_daphne(APPLICATION, port, env, log_path, wait=False, options=options)
+          timeout: float = 60, cpu: int | None = None) -> subprocess.Popen:
+    """Daphne serving the site on 127.0.0.1:``port`` with ``env``, once it listens (pinned
+    to core ``cpu`` if given)."""
+    proc = start_daphne(APPLICATION, port, env, log_path, wait=False, options=options,
+                        cpu=cpu)
     try:
         wait_for_port(port, timeout, proc)
     except (RuntimeError, TimeoutError) as exc:
