@@ -204,8 +204,13 @@ def run_load(args: argparse.Namespace, target: str, servers_n: int,
     """One measured load; False when it broke and the run should stop."""
     rooms, http_urls = shape.rooms, servers.urls("http")
     moves_cpu: list[float] = []  # server CPU seconds from the first move to the last
+    moves_loop_cpu: list[float] = []  # of which their event loops'
     connect_cpu: list[float] = []  # and from the first handshake to the last full state
     profiles: list[tuple[Path, Any]] = []  # py-spy's stacks of each server (--profile)
+
+    def on_moves_done() -> None:
+        moves_cpu.append(servers.cpu_since_mark())
+        moves_loop_cpu.append(servers.loop_cpu_since_mark())
 
     def on_start() -> None:
         servers.mark_cpu()
@@ -218,7 +223,7 @@ def run_load(args: argparse.Namespace, target: str, servers_n: int,
         target + ("+hostile" if hostile else "") + ("+seedflood" if flood else ""), shape,
         seatings, http_urls,
         relay=target in RELAYS, on_start=on_start, hostile=hostile,
-        holds=args.holds, on_moves_done=lambda: moves_cpu.append(servers.cpu_since_mark()),
+        holds=args.holds, on_moves_done=on_moves_done,
         on_connecting=servers.mark_cpu,
         on_connected=lambda: connect_cpu.append(servers.cpu_since_mark()),
         seed_flood=flood, random_boxes=args.boxes == "random",
@@ -232,6 +237,9 @@ def run_load(args: argparse.Namespace, target: str, servers_n: int,
     # What one move costs the servers, whatever the machine's load does to latency.
     result["server_cpu_ms_per_move"] = (
         round(1000 * moves_cpu[0] / moves, 2) if moves and moves_cpu else None)
+    # Of which the event loops' (the main threads'): the rest is the other threads'.
+    result["server_loop_cpu_ms_per_move"] = (
+        round(1000 * moves_loop_cpu[0] / moves, 2) if moves and moves_loop_cpu else None)
     # What a socket's arrival costs them: the handshake, and on the app the full ``state``
     # and the presence it announces (a restart brings every socket back at once).
     sockets = rooms * (args.players + args.watchers)

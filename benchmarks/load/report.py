@@ -68,6 +68,7 @@ COLUMNS = [
     ("err", 3, lambda r: sum(r["errors"].values()) + r["timeouts"] + r["connect_failures"]),
     ("cpu", 4, lambda r: r["server_cpu_cores"]),
     ("ms/mv", 5, lambda r: r.get("server_cpu_ms_per_move", "")),
+    ("loop", 4, lambda r: r.get("server_loop_cpu_ms_per_move", "")),
     ("B/ev", 4, lambda r: r.get("mean_event_bytes", "")),
     ("ms/conn", 7, lambda r: r.get("server_cpu_ms_per_connect", "")),
     ("stand", 6, lambda r: r.get("standings_received", "")),

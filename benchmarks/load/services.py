@@ -59,10 +59,11 @@ def stop(proc: subprocess.Popen, timeout: float = 10.0) -> None:
             proc.wait(timeout)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """User + system CPU time of a process so far, or of one of its threads (Linux /proc)."""
+    path = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(path).read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
@@ -124,6 +125,7 @@ class Servers:
     ports: list[int]
     procs: list[subprocess.Popen] = field(default_factory=list)
     _cpu_mark: list[float] = field(default_factory=list)
+    _loop_cpu_mark: list[float] = field(default_factory=list)
     _cpu_mark_time: float = 0.0
 
     def urls(self, scheme: str) -> list[str]:
@@ -131,12 +133,20 @@ class Servers:
 
     def mark_cpu(self) -> None:
         self._cpu_mark = [cpu_seconds(p.pid) for p in self.procs]
+        self._loop_cpu_mark = [cpu_seconds(p.pid, p.pid) for p in self.procs]
         self._cpu_mark_time = time.monotonic()
 
     def cpu_since_mark(self) -> float:
         """CPU seconds all servers used since :meth:`mark_cpu`."""
         return sum(cpu_seconds(p.pid) - m
                    for p, m in zip(self.procs, self._cpu_mark, strict=True))
+
+    def loop_cpu_since_mark(self) -> float:
+        """CPU seconds the servers' main threads (each one's event loop) used since
+        :meth:`mark_cpu`; the rest is their other threads' (the database threads and the
+        insight's)."""
+        return sum(cpu_seconds(p.pid, p.pid) - m
+                   for p, m in zip(self.procs, self._loop_cpu_mark, strict=True))
 
     def cores_since_mark(self) -> float:
         """Mean CPU cores all servers used since :meth:`mark_cpu`."""
