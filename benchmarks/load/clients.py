@@ -123,10 +123,7 @@ class Client:
             if kind == "events":
                 self.game = state_after(self.game, msg)
             for event in event_messages(msg) if kind == "events" else [msg]:
-                if event["type"] == "standings":  # the turn's, inside its last frame
-                    self.on_standings(int(event.get("seq") or 0), now)
-                else:
-                    self.on_event(event, now)
+                self.on_event(event, now)
         elif kind == "error":
             self.errors[msg.get("code", "?")] += 1
             self.room.on_error(self, msg)

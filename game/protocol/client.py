@@ -31,14 +31,9 @@ def state_after(state: dict[str, Any] | None, frame: Frame) -> dict[str, Any] | 
 
 def event_messages(frame: Frame) -> list[dict[str, Any]]:
     """The events of an ``events`` frame, each as one message with the frame's ``game`` and
-    ``by``: ``{"type": "event", "seq", "event", "by", "game"}``; then the ``standings`` frame
-    it carries, if any (as a page reads it: right after the turn's events)."""
-    messages: list[dict[str, Any]] = [
-        {"type": "event", "seq": e["seq"], "event": e["event"], "by": frame["by"],
-         "game": frame["game"]} for e in frame["events"]]
-    if "standings" in frame:
-        messages.append(frame["standings"])
-    return messages
+    ``by``: ``{"type": "event", "seq", "event", "by", "game"}``."""
+    return [{"type": "event", "seq": e["seq"], "event": e["event"], "by": frame["by"],
+             "game": frame["game"]} for e in frame["events"]]
 
 
 @dataclass

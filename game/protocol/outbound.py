@@ -17,8 +17,8 @@ if TYPE_CHECKING:  # the domain objects; their modules import Django, this one n
     from ..selectors.standings import GameStandings
     from ..services.games import PlayResult
 
-__all__ = ["Frame", "Turn", "advice", "encode", "error", "events", "events_with_standings",
-           "holding", "preparing", "presence", "standings", "state", "turn_of"]
+__all__ = ["Frame", "Turn", "advice", "encode", "error", "events", "holding", "preparing",
+           "presence", "standings", "state", "turn_of"]
 
 Frame = dict[str, Any]
 
@@ -73,15 +73,6 @@ def events(result: PlayResult) -> Frame | None:
             "events": [{"seq": result.first_seq + i, "event": event}
                        for i, event in enumerate(result.events)],
             "changes": result.changes}
-
-
-def events_with_standings(events_text: str, standings_text: str) -> str:
-    """An encoded ``events`` frame with the turn's ``standings`` frame inside it (its
-    ``standings`` key): one frame, one send per socket at a turn's end. Spliced as text, so
-    the frames encoded once for the whole room are not decoded again for each socket."""
-    if not (events_text.endswith("}") and standings_text.startswith("{")):
-        raise ValueError("Two encoded JSON objects are needed.")
-    return f'{events_text[:-1]},"standings":{standings_text}}}'
 
 
 def _seconds(left: float | None) -> float | None:

@@ -348,21 +348,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # --- messages from the room's group ------------------------------------------------------
 
     async def game_events(self, event: dict[str, Any]) -> None:
-        # The turn's standings, where they were known at once (``aplay``).
-        standings = event.get("standings") if self.view.sees_standings else None
-        if self._sent_already(event.get("turn")):
-            # This socket's own command: its events went to it straight, before the
-            # standings were looked for; they follow on their own.
-            if standings is not None:
-                await self.send(text_data=standings)
-            return
-        self._state_text = None
-        self.view.turn = event.get("turn", self.view.turn)
-        texts = event["texts"]  # encoded once by the sender, not once per socket
-        if standings is not None:  # inside the last frame: one send, not two
-            texts = [*texts[:-1], protocol.events_with_standings(texts[-1], standings)]
-        for text in texts:
-            await self.send(text_data=text)
+        turn = event.get("turn")
+        if not self._sent_already(turn):
+            self._state_text = None
+            self.view.turn = event.get("turn", self.view.turn)
+            for text in event["texts"]:  # encoded once by the sender, not once per socket
+                await self.send(text_data=text)
+        # The turn's standings, where they were known at once: the sender's socket too.
+        standings = event.get("standings")
+        if standings is not None and self.view.sees_standings:
+            await self.send(text_data=standings)
 
     def _sent_already(self, turn: protocol.Turn | None) -> bool:
         """Whether these events are this socket's own command's, sent to it straight from it

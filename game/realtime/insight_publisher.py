@@ -3,8 +3,8 @@
 (``game.selectors.advice``); no command waits for them. A turn's standings come from the cards
 its command left: at once where the process keeps every card's distribution (the usual case:
 only the mover's card is new, and early cards repeat across games), and then they ride in the
-events' own group message and each socket sends them inside the events' frame (one message
-through the layer, one dispatch and one send per socket, not two of each); else they
+events' own group message, after the events (one message through the layer and one dispatch
+per socket, not two: the second was a third of what live standings cost a server); else they
 are computed on the insight thread and published on their own. A game's standings are
 published once at a time: turns that end meanwhile are folded into one more publication, of
 the latest cards."""

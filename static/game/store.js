@@ -198,17 +198,10 @@ function onState(state, msg, ctx) {
   return next;
 }
 
-// One command's events, then the turn's standings when the frame carries them (they hold
-// whatever became of the events: a state that already had them, or a gap to sync).
+// One command's events, in seq order, and what they changed in the state together: the
+// changes turn the state just before the first event into the state after the last, so they
+// apply only to that state (same game). A new game comes as a `state`; else ask for it.
 function onEvents(state, msg, ctx) {
-  const next = applyEvents(state, msg, ctx);
-  return msg.standings ? onStandings(next, msg.standings) : next;
-}
-
-// The events in seq order, and what they changed in the state together: the changes turn the
-// state just before the first event into the state after the last, so they apply only to
-// that state (same game). A new game comes as a `state`; else ask for it.
-function applyEvents(state, msg, ctx) {
   const events = msg.events || [];
   if (!events.length) return state;
   const first = events[0].seq;

@@ -244,22 +244,6 @@ test("standings: the latest position of a game wins", () => {
   assert.equal(next.standings.game, 5);
 });
 
-test("standings inside an events frame count as that frame's next one", () => {
-  const [{ frame: first }, ...rest] = twoPlayers.frames;
-  const events = rest.find(({ frame }) => frame.type === "events").frame;
-  const standings = { type: "standings", game: events.game, seq: events.events.at(-1).seq,
-    players: [] };
-  const before = play([{ frame: first }]);
-  const apart = reduce(reduce(before, events, ctx), standings, ctx);
-  const inside = reduce(before, { ...events, standings }, ctx);
-  assert.deepEqual(inside, apart);
-  assert.equal(inside.standings, standings);
-  // Whatever became of the events (here, already known): the standings still count.
-  const again = reduce(inside, { ...events, standings: { ...standings, players: [{}] } }, ctx);
-  assert.equal(again.game, inside.game);
-  assert.equal(again.standings.players.length, 1);
-});
-
 test("errors free the buttons; preparing counts up and hides at 100 %", () => {
   let state = { ...initialState(pageData()), busy: true };
   state = reduce(state, { type: "error", code: "not_your_turn", message: "Wait." }, ctx);

@@ -200,8 +200,8 @@ async def test_standings_known_at_once_ride_in_the_events_group_message(
         connect, sessions, layer, monkeypatch):
     """Where the process keeps every card's distribution, a turn's standings travel in its
     events' group message: nothing is published on its own, and every socket that sees them
-    gets the standings with the turn's events — inside their frame, or for the mover's
-    socket, which had those events straight from its command, as the very next frame."""
+    gets the standings right after the turn's events — the mover's socket too, which had
+    those events straight from its command."""
     from game import services
     from game.selectors.standings import clear
 
@@ -232,15 +232,6 @@ async def test_standings_known_at_once_ride_in_the_events_group_message(
         before = c.messages[-2]  # the turn's last event, then at once its standings
         assert before["type"] == "event" and before["seq"] == second, c.name
     assert published == [first]  # nothing more published on its own
-    # On the wire: one frame for those who watched the turn, two for the mover.
-    for c in (ann, watcher):
-        frame = c.frames[-1]
-        assert frame["type"] == "events" and frame["events"][-1]["seq"] == second, c.name
-        assert frame["standings"]["type"] == "standings", c.name
-        assert frame["standings"]["seq"] == second, c.name
-    events, standings = bob.frames[-2:]
-    assert events["type"] == "events" and "standings" not in events
-    assert standings["type"] == "standings" and standings["seq"] == second
     # Both cards stand alike, Ann's with her Chance points and Bob's with his.
     players = msg["players"]
     assert players[0]["sd"] == players[1]["sd"]

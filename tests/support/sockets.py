@@ -23,13 +23,11 @@ TIMEOUT = 10
 
 
 class Client:
-    """A websocket client that keeps every message it got, by kind (and every frame as it
-    came: ``frames``)."""
+    """A websocket client that keeps every message it got, by kind."""
 
     def __init__(self, name: str, communicator: WebsocketCommunicator) -> None:
         self.name, self.comm = name, communicator
         self.messages: list[dict[str, Any]] = []
-        self.frames: list[dict[str, Any]] = []
         self.game: dict[str, Any] | None = None
         self.state: dict[str, Any] | None = None
         self.timeout = TIMEOUT
@@ -50,11 +48,9 @@ class Client:
             await self.comm.send_json_to(message)
 
     async def recv(self) -> dict[str, Any]:
-        """The next message; a command's ``events`` frame comes as one ``event`` each, then
-        the ``standings`` it carries."""
+        """The next message; a command's ``events`` frame comes as one ``event`` each."""
         if not self._pending:
             frame = await self.comm.receive_json_from(timeout=self.timeout)
-            self.frames.append(frame)
             self._pending = [frame]
             if frame["type"] == "events":
                 self.game = state_after(self.game, frame)
