@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -111,6 +112,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                 "--seed-flood-sessions 0-1000")
     if args.strategy_dir and not Path(args.strategy_dir).is_dir():
         p.error(f"--strategy-dir {args.strategy_dir!r} is not a directory")
+    if args.pin and shutil.which("taskset") is None:
+        p.error("--pin needs taskset (util-linux): install it, or run with --no-pin")
     args.server_counts = [2] if args.only_scale_out else [1, 2] if args.scale_out else [1]
     if 2 in args.server_counts and args.database == "sqlite" and "app" in args.targets:
         p.error("scale-out shares one database between processes: use --database postgres")

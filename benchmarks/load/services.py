@@ -164,7 +164,13 @@ def start_daphne(
 ) -> subprocess.Popen:
     """One Daphne on 127.0.0.1:``port`` serving ``application`` (module:attribute); with
     ``cpu``, pinned to that core as the README's production recipe runs it (``taskset``)."""
-    pin = ["taskset", "-c", str(cpu)] if cpu is not None else []
+    pin = []
+    if cpu is not None:
+        taskset = shutil.which("taskset")
+        if taskset is None:
+            raise RuntimeError("Pinning a server to a core needs taskset (util-linux); "
+                               "without it, run with --no-pin.")
+        pin = [taskset, "-c", str(cpu)]
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(
             [*pin, str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "1",
