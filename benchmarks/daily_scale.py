@@ -56,10 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     from django.db.models import Q
     from django.test import Client
 
-    from game import daily
     from game.models import DailyAttempt
-    from game.players import COOKIE
+    from game.selectors import daily
     from game.services.daily import utc_today
+    from game.web.players import COOKIE
 
     today = utc_today()
     board = (DailyAttempt.objects.filter(challenge__day=today, challenge__rules="yahtzee",

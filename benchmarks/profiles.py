@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.test import Client
 
     from game.models import Game, GameResult, Player
-    from game.players import COOKIE
+    from game.web.players import COOKIE
 
     counts = list(Player.objects.annotate(n=Count("results")).filter(n__gt=0)
                   .order_by("-n").values_list("public_id", "n"))

@@ -1,26 +1,26 @@
 from django.urls import path
 
-from . import daily_views, profile_views, rules_views, views
+from .views import daily, games, players, rooms, rules
 
 app_name = "game"
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
-    path("lobby/rooms", views.lobby_rooms, name="lobby_rooms"),
-    path("play-computer", views.play_computer, name="play_computer"),
-    path("join", views.join_by_code, name="join_by_code"),
-    path("name", views.set_name, name="set_name"),
-    path("r/<slug:code>/", views.room, name="room"),
-    path("r/<slug:code>/join", views.join, name="join"),
-    path("games/<int:pk>/", views.game_detail, name="game_detail"),
-    path("games/<int:pk>/dice.json", views.game_dice, name="game_dice"),
-    path("games/<int:pk>/analysis", views.game_analysis, name="game_analysis"),
-    path("games/<int:pk>/try/<int:seq>", views.game_try, name="game_try"),
-    path("p/<slug:public_id>/", profile_views.profile, name="profile"),
-    path("p/<slug:public_id>/privacy", profile_views.profile_privacy, name="profile_privacy"),
-    path("daily/", daily_views.home, name="daily"),
-    path("daily/commitments.json", daily_views.commitments, name="daily_commitments"),
-    path("daily/<slug:rules>/play", daily_views.play, name="daily_play"),
-    path("daily/<slug:rules>/<str:day>/", daily_views.day_page, name="daily_day"),
-    path("rules/", rules_views.rules, name="rules"),
-    path("leaderboard/<slug:rules>/", profile_views.leaderboard, name="leaderboard"),
+    path("", rooms.lobby, name="lobby"),
+    path("lobby/rooms", rooms.lobby_rooms, name="lobby_rooms"),
+    path("play-computer", rooms.play_computer, name="play_computer"),
+    path("join", rooms.join_by_code, name="join_by_code"),
+    path("r/<slug:code>/", rooms.room, name="room"),
+    path("r/<slug:code>/join", rooms.join, name="join"),
+    path("name", players.set_name, name="set_name"),
+    path("games/<int:pk>/", games.game_detail, name="game_detail"),
+    path("games/<int:pk>/dice.json", games.game_dice, name="game_dice"),
+    path("games/<int:pk>/analysis", games.game_analysis, name="game_analysis"),
+    path("games/<int:pk>/try/<int:seq>", games.game_try, name="game_try"),
+    path("p/<slug:public_id>/", players.profile, name="profile"),
+    path("p/<slug:public_id>/privacy", players.profile_privacy, name="profile_privacy"),
+    path("leaderboard/<slug:rules>/", players.leaderboard, name="leaderboard"),
+    path("daily/", daily.home, name="daily"),
+    path("daily/commitments.json", daily.commitments, name="daily_commitments"),
+    path("daily/<slug:rules>/play", daily.play, name="daily_play"),
+    path("daily/<slug:rules>/<str:day>/", daily.day_page, name="daily_day"),
+    path("rules/", rules.rules, name="rules"),
 ]

@@ -76,8 +76,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "game.players.PlayerCookieMiddleware",
-    "game.languages.AccountLanguageMiddleware",
+    "game.web.players.PlayerCookieMiddleware",
+    "game.web.languages.AccountLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as its docs ask
@@ -97,7 +97,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "game.players.player_context",
+                "game.web.players.player_context",
             ],
         },
     },
@@ -228,11 +228,11 @@ AXES_LOCKOUT_TEMPLATE = "account/locked_out.html"
 #: Behind a proxy, the header it puts the client's address in (e.g. "X-Forwarded-For"; its
 #: right-most entry is used). Empty: the address of the connection itself.
 CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="")
-AXES_CLIENT_IP_CALLABLE = "game.clients.client_address"
+AXES_CLIENT_IP_CALLABLE = "game.web.clients.client_address"
 
 # --- Accounts (django-allauth): optional; a username and a password, an email only to reset
 # the password. An account keeps one player on several devices (game/accounts.py).
-ACCOUNT_ADAPTER = "game.accounts.AccountAdapter"
+ACCOUNT_ADAPTER = "game.web.accounts.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"

@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.views.decorators.cache import cache_page
 from django.views.i18n import JavaScriptCatalog
 
-from game import languages
+from game.views import languages
 
 urlpatterns = [
     path("admin/", admin.site.urls),

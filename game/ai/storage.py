@@ -33,6 +33,7 @@ from game.rules import Ruleset
 from game.rules.rulesets import JokerRule
 
 from . import score_table
+from .paths import strategy_dir
 from .score_table import ScoreTable
 from .scoring import ScoreTables, score_tables, solver_ruleset
 from .solver import Solution, count_states, solve
@@ -41,23 +42,10 @@ from .solver import Solution, count_states, solve
 #: values.
 FORMAT_VERSION = 2
 
-_strategy_dir: Path | None = None
 _cache: dict[tuple[str, str, str], Solution] = {}
 _cache_lock = threading.Lock()
 #: One lock per table, so that building (or waiting for) one table never holds up another.
 _key_locks: dict[tuple[str, str, str], threading.Lock] = {}
-
-
-def set_strategy_dir(path: str | os.PathLike[str] | None) -> None:
-    """Where tables are kept from now on (``None``: back to the environment's default)."""
-    global _strategy_dir
-    _strategy_dir = Path(path) if path is not None else None
-
-
-def strategy_dir() -> Path:
-    if _strategy_dir is not None:
-        return _strategy_dir
-    return Path(os.environ.get("STRATEGY_DIR") or Path("var") / "strategy")
 
 
 def table_path(ruleset: Ruleset) -> Path:

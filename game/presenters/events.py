@@ -6,8 +6,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from ..domain.translated import box_name_label, ruleset_title
 from ..rules import RULESETS
-from ..translated import box_name_label, ruleset_title
 
 
 def describe(kind: str, payload: dict[str, Any], players: list[str]) -> str:

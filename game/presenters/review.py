@@ -46,7 +46,7 @@ from django.utils.translation import npgettext
 
 from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION, DecisionOptions, grade
 from ..ai.triple import ENDGAME_OPEN
-from ..translated import figure
+from ..domain.translated import figure
 
 #: Tom Verhoeff's proficiency-test reading of the mean loss per decision.
 EXPERT_MEAN_LOSS = 0.2

@@ -14,7 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from game import translated
+from game.domain import translated
 from game.rules.rulesets import RULESETS, Box, Ruleset
 
 _UPPER = gettext_lazy("The sum of the dice showing %(face)s.")

@@ -8,9 +8,9 @@ from typing import NamedTuple
 
 from django.utils.translation import pgettext, pgettext_lazy
 
+from ..domain.translated import box_label
 from ..models import Game
 from ..rules import Ruleset, get_ruleset
-from ..translated import box_label
 
 #: The sums under the boxes, each a key of a scorecard column in ``Game.snapshot``, named as
 #: the room page and the game page name them (``TOTALS`` in static/game/scorecard.js).

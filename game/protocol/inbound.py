@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any, TypeGuard
 
-from ..models import COMMAND_ID_MAX
-from ..room_options import OPTIONS
+from ..domain.games import COMMAND_ID_MAX
+from ..domain.rooms import OPTIONS
 from ..rules import Action, Roll, Score
 from ..rules.errors import CodedError, gettext_noop
 

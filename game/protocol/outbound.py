@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:  # the domain objects; their modules import Django, this one needs only names
     from ..ai.standings import Standing
-    from ..selectors import Presence, RoomSnapshot
-    from ..selectors.advice import Advice
-    from ..selectors.standings import GameStandings
-    from ..services.games import PlayResult
+    from ..domain.advice import Advice
+    from ..domain.games import GameStandings, PlayResult
+    from ..domain.rooms import Presence, RoomSnapshot
 
 __all__ = ["Frame", "Turn", "advice", "encode", "error", "events", "holding", "preparing",
            "presence", "standings", "state", "turn_of"]

@@ -20,9 +20,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from .. import protocol, selectors, services, translated
-from ..clients import scope_client_address
-from ..languages import language_of_scope
+from .. import protocol, selectors, services
+from ..domain import translated
 from ..models import Room
 from ..protocol.client import RoomView
 from ..protocol.inbound import (
@@ -37,6 +36,8 @@ from ..protocol.inbound import (
     parse_seed,
 )
 from ..rules.errors import CodedError, gettext_noop
+from ..web.clients import scope_client_address
+from ..web.languages import language_of_scope
 from . import heartbeat, room_refresh, turn_driver
 from . import insight_publisher as insight
 from .db_threads import in_db_thread

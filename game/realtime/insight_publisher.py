@@ -17,10 +17,11 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from .. import protocol, services
-from ..selectors.advice import Advice, advice_for
+from ..domain.advice import Advice
+from ..domain.games import GameStandings
+from ..selectors.advice import advice_for
 from ..selectors.standings import (
     GameCards,
-    GameStandings,
     standings_after,
     standings_available,
     standings_kept,

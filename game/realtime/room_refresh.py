@@ -24,6 +24,7 @@ from typing import Any
 from django.conf import settings
 
 from .. import protocol, selectors
+from ..domain.rooms import SharedRoomState
 from ..models import Room
 from .db_threads import in_db_thread
 
@@ -38,7 +39,7 @@ _numbers = itertools.count(1)
 class Refreshed:
     """One read of a room, and its ``state`` frame for each guest it was shown to."""
 
-    shared: selectors.SharedRoomState
+    shared: SharedRoomState
     #: Later reads of this process have higher numbers (a socket never goes back).
     number: int = field(default_factory=lambda: next(_numbers))
     #: Per ``you`` (seat, host), the frame and its text: every watcher of the room, whoever
@@ -105,5 +106,5 @@ async def _read_after_window(code: str, pending: _Pending) -> None:
     pending.future.set_result(result)
 
 
-def _read(code: str) -> selectors.SharedRoomState:
+def _read(code: str) -> SharedRoomState:
     return selectors.shared_room_state(Room.objects.get(code=code))

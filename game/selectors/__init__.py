@@ -8,7 +8,7 @@ Nothing here writes; the services (``game.services``) do, and may call these.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,9 +25,9 @@ from django.db.models import (
 )
 from django.utils import timezone
 
+from ..domain.rooms import Presence, RoomSnapshot, SeatView, SharedRoomState, options_of
 from ..models import Connection, Game, GameEvent, GameResult, Player, Room, Seat
-from ..queries import live_guests, recent_event_rows, seat_rows
-from ..room_options import options_of
+from ..store.queries import live_guests, recent_event_rows, seat_rows
 
 #: How many of the current game's last events a ``state`` carries (the page's event log).
 RECENT_EVENTS = 50
@@ -184,75 +184,9 @@ def autoplay_in(away: dict[int, list[int]]) -> dict[int, dict[int, float]]:
     return found
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """One seat of a room as its ``state`` shows it."""
-
-    index: int
-    name: str
-    kind: str
-    level: str | None
-    connected: bool
-    host: bool
-    seed: str | None  # the dice seed it brings to the next game (None: a free seat)
-    #: Seconds until the computer plays for this seat's person, away during a game (else None).
-    autoplay_in: float | None = None
-
-
-@dataclass(frozen=True)
-class RoomSnapshot:
-    """A room, its game and its presence, as the socket of one guest sees them now."""
-
-    code: str
-    name: str
-    rules: str
-    status: str
-    seats: tuple[SeatView, ...]
-    watchers: int
-    #: The host's options for the next games, by name (``game.room_options``).
-    options: dict[str, Any]
-    practice: bool
-    #: Whether players see the standings (watchers always do): the room's option, resolved.
-    chances_for_players: bool
-    #: What a turn lasts in fact (the option times TURN_TIME_SCALE, 1 but in tests).
-    turn_seconds: float
-    #: The next game's server seed, committed to (its hash) before seeds are fixed.
-    commitment: str | None
-    #: Seconds left of the current turn, when the room has a turn time and a game runs.
-    turn_ends_in: float | None
-    you_seat: int | None
-    you_host: bool
-    game: dict[str, Any] | None  # ``game_state`` of the room's latest game
-    recent: list[dict[str, Any]]  # ``recent_events`` of that game
-    seq: int = 0
-
-
 def room_state(room: Room, guest: str | None) -> RoomSnapshot:
     """The room now, as the socket of ``guest`` sees it."""
     return shared_room_state(room).seen_by(guest)
-
-
-@dataclass(frozen=True)
-class SharedRoomState:
-    """A room now, the same for every socket (``snapshot`` with no ``you``), and what each
-    socket's own part is read from: read once per room change, shown to many sockets."""
-
-    snapshot: RoomSnapshot
-    #: Each seated person's guest key and seat index.
-    seat_of: dict[str, int]
-    host_key: str
-
-    def you(self, guest: str | None) -> tuple[int | None, bool]:
-        """What ``guest`` is in the room (their seat, whether they host): the one part of the
-        room that differs between sockets. Every watcher but the host is ``(None, False)``."""
-        if not guest:
-            return None, False
-        return self.seat_of.get(guest), guest == self.host_key
-
-    def seen_by(self, guest: str | None) -> RoomSnapshot:
-        """The room as the socket of ``guest`` sees it: only ``you`` differs."""
-        seat, host = self.you(guest)
-        return replace(self.snapshot, you_seat=seat, you_host=host)
 
 
 def shared_room_state(room: Room) -> SharedRoomState:
@@ -325,17 +259,6 @@ def with_someone_here(rooms: QuerySet[Room]) -> QuerySet[Room]:
 def others_here(room: Room, guest: str) -> bool:
     """Whether anyone but ``guest`` (a player or a watcher) has a live socket to the room."""
     return any(other != guest for other in _here(room))
-
-
-@dataclass(frozen=True)
-class Presence:
-    """Who is connected to a room: each seat's (index, connected), how many watch, and for
-    each seat whose person is away during a game, (index, seconds until the computer plays
-    for them)."""
-
-    seats: tuple[tuple[int, bool], ...]
-    watchers: int
-    autoplay_in: tuple[tuple[int, float], ...] = ()
 
 
 def presence(room: Room) -> Presence:

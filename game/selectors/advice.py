@@ -8,41 +8,14 @@ table), and only once the strategy table is ready: a room never waits for a buil
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .. import rules_cache
 from ..ai import CardState, advisor, standings_supported, table_ready
 from ..ai.multisets import positions_for
+from ..domain.advice import Advice, BoxChoice, HoldChoice
 from ..models import Game
-from ..queries import game_progress
+from ..store import rules_cache
+from ..store.queries import game_progress
 
 PLAYING: str = Game.Status.PLAYING  # type: ignore[assignment]  # a str; untyped Django shows a tuple
-
-
-@dataclass(frozen=True)
-class BoxChoice:
-    box: str
-    column: int
-    value: float  # the expected final score of scoring the dice there now
-
-
-@dataclass(frozen=True)
-class HoldChoice:
-    positions: tuple[int, ...]  # the dice kept, by position
-    dice: tuple[int, ...]  # their values
-    value: float  # the expected final score of keeping them
-
-
-@dataclass(frozen=True)
-class Advice:
-    """What each choice of the player to move is worth after their roll, best first."""
-
-    game_id: int
-    seq: int
-    player: int
-    rolls_left: int
-    boxes: list[BoxChoice]
-    holds: list[HoldChoice]
 
 
 def advice_for(game_id: int) -> Advice | None:

@@ -14,23 +14,15 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from .. import rules_cache
 from ..ai import CardState, Standings, standings_supported, table_ready
-from ..ai.standings import Standing, forget_futures
-from ..queries import game_progress
+from ..ai.standings import forget_futures
+from ..domain.games import GameStandings
 from ..rules import Ruleset, get_ruleset
+from ..store import rules_cache
+from ..store.queries import game_progress
 
 _by_rules: dict[str, Standings] = {}  # one per ruleset: the futures are kept per state
 _lock = threading.Lock()
-
-
-@dataclass(frozen=True)
-class GameStandings:
-    """Where each player of a game stands as of ``seq``, in player order."""
-
-    game_id: int
-    seq: int
-    players: list[Standing]
 
 
 def standings_available(rules: str) -> bool:

@@ -11,6 +11,7 @@ event loop: they send to the room's channel-layer group, nothing else. Reads tha
 nothing are in ``game.selectors``; the frames are ``game.protocol``'s.
 """
 
+from ..domain.games import PlayResult
 from .accounts import (
     check_active,
     check_guest_active,
@@ -41,7 +42,7 @@ from .broadcast import (
 )
 from .dice import dice_rng
 from .errors import ServiceError
-from .games import PlayResult, apply_command, end_game, load_for_decision, play
+from .games import apply_command, end_game, load_for_decision, play
 from .limits import check_rate_limit
 from .names import clean_nickname
 from .players import find_player, new_player, rename_player, set_language, set_profile_private

@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from django.utils import timezone
 
 from ..models import Room, Seat
-from ..queries import live_guests
 from ..selectors import STALE_AFTER, connected_guests, current_game, grace_ends
 from ..selectors.next_move import Plan, autoplay_plan
+from ..store.queries import live_guests
 from .errors import ServiceError, gettext_noop, no_room
 
 

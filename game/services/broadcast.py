@@ -28,10 +28,9 @@ from channels.layers import get_channel_layer
 from .. import protocol
 
 if TYPE_CHECKING:
-    from ..selectors import Presence
-    from ..selectors.advice import Advice
-    from ..selectors.standings import GameStandings
-    from .games import PlayResult
+    from ..domain.advice import Advice
+    from ..domain.games import GameStandings, PlayResult
+    from ..domain.rooms import Presence
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,11 @@ import datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import rules_cache
 from ..models import DailyAttempt, DailyChallenge, Game, Player, Room, Seat
 from ..rules import DailyDice
 from ..rules import Game as RulesGame
 from ..rules.fairness import commitment, new_server_seed
+from ..store import rules_cache
 from .accounts import check_active
 from .errors import ServiceError, gettext_noop
 from .games import store_events

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import threading
-from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any
 
@@ -19,33 +18,17 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from .. import rules_cache
+from ..domain.games import PlayResult
 from ..models import COMMAND_ID_MAX, DailyAttempt, Game, GameEvent, Room
-from ..queries import locked_game
 from ..rules import Action, Event, RulesError
 from ..rules import Game as RulesGame
 from ..rules.patches import state_patch
 from ..selectors import current_game, game_state
+from ..store import rules_cache
+from ..store.queries import locked_game
 from . import broadcast, review
 from .dice import dice_for, draw_server_seed
 from .errors import ServiceError, gettext_noop, no_room
-
-
-@dataclass
-class PlayResult:
-    """What a command did: the events it stored (``Event.to_dict()``, in order, the first at
-    ``first_seq``), who made them, what they changed in the game's state together
-    (``rules.patches``), and the state after them (``selectors.game_state``); or nothing if it
-    was a repeat. ``protocol.events`` makes the frame of it."""
-
-    events: list[dict[str, Any]] = field(default_factory=list)
-    first_seq: int = 0
-    game_id: int = 0
-    by: str = ""
-    duplicate: bool = False
-    seat: int | None = None
-    state: dict[str, Any] | None = None
-    changes: dict[str, Any] = field(default_factory=dict)
 
 
 def _copy(game: RulesGame) -> RulesGame:

@@ -19,9 +19,10 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ..domain.rooms import Presence
 from ..models import Connection, Room, Seat, ServerProcess
-from ..queries import live_sockets_of
-from ..selectors import STALE_AFTER, Presence, presence
+from ..selectors import STALE_AFTER, presence
+from ..store.queries import live_sockets_of
 from .errors import ServiceError, gettext_noop
 
 #: How often a server process refreshes its sockets: well inside ``selectors.STALE_AFTER``.

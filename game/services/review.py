@@ -7,6 +7,11 @@ computes and writes in one short transaction, so it may run anywhere; the end of
 it with :func:`analyse_in_background`, in a process of its own (a 6-player yahtzee game takes
 ~0.1 s, a triple game many seconds: docs/ai.md).
 
+Both run in the server's worker process (``game.workers.pool``): reviews first, then the
+options of one decision for a game's page (:func:`tried_options`, "Try it yourself"), a few at
+a time, each dropped if its request gave up before its turn came. A flood of tries never
+delays a review by more than the one try running.
+
 Reviews are durable: a game that finished without one (its worker died, its server was killed
 before the review was stored) is found by :func:`review_unreviewed`, which every server process
 runs at start and then every ``REVIEW_SWEEP_SECONDS`` (:func:`start_sweeping`). A claim in the
@@ -20,18 +25,24 @@ import os
 import threading
 import time
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, connections
 from django.db.models import Q
 
-from .. import review_worker
 from ..ai import review
+from ..ai.review import DecisionOptions
 from ..models import Game, GameAnalysis
 from ..rules import event_from_dict
+from ..selectors.review import NoOptions, tried_decision
+from ..workers import pool
 from .daily_review import record_review as record_daily_review
 from .errors import ServiceError, gettext_noop
+from .limits import check_rate_limit
 from .ratings import record_game
 
 log = logging.getLogger(__name__)
@@ -61,6 +72,14 @@ def analyse_game(game_id: int) -> GameAnalysis:
     return row
 
 
+def _analyse_job(game_id: int) -> None:
+    """:func:`analyse_game` in the worker process."""
+    try:
+        analyse_game(game_id)
+    finally:
+        connections.close_all()
+
+
 def _claim_key(game_id: int) -> str:
     return f"review-claim:{game_id}"
 
@@ -73,14 +92,14 @@ def claim_review(game_id: int) -> bool:
 
 
 def analyse_in_background(game_id: int) -> Future[None] | None:
-    """Queue :func:`analyse_game` in the review worker process (``game.review_worker``), so
+    """Queue :func:`analyse_game` in the worker process (``game.workers.pool``), so
     no socket of this server waits for it. It raises nothing: it runs after a game's last
     command committed, and nothing may turn that command into an error. A review not made
     (a claim held elsewhere, a failure, logged here) is left to :func:`review_unreviewed`."""
     try:
         if not claim_review(game_id):
             return None
-        future = review_worker.submit(game_id)
+        future = pool.submit(_analyse_job, game_id, priority=pool.URGENT)
     except Exception:  # noqa: BLE001 - the cache or the worker away: the sweep retries
         log.exception("Could not queue the review of game %s", game_id)
         return None
@@ -132,3 +151,55 @@ def start_sweeping(every: float) -> threading.Thread:
     thread = threading.Thread(target=sweep_forever, name="review-sweeper", daemon=True)
     thread.start()
     return thread
+
+
+#: How long a "Try it yourself" request waits for the worker (a late triple turn takes
+#: seconds; a review may come first).
+TRY_WAIT = 30
+#: Tries waiting for the worker at most; past it a try is refused as busy at once. Each is up
+#: to ~0.1 s of the worker (late triple turns): a full queue is about a second of work.
+TRY_QUEUE = 8
+#: A finished game's options never change: kept this long (seconds) once valued.
+TRY_KEPT = 24 * 3600
+
+
+def _try_job(game_id: int, seq: int) -> tuple[str, Any]:
+    """:func:`tried_decision` in the worker process: ("ok", options) or ("error", (code,
+    template, params)); an exception with arguments of its own does not cross processes."""
+    try:
+        return "ok", tried_decision(game_id, seq)
+    except NoOptions as exc:
+        return "error", (exc.code, exc.template, exc.params)
+    finally:
+        connections.close_all()
+
+
+def tried_options(game_id: int, seq: int, *, who: str, address: str) -> DecisionOptions:
+    """The options of the decision at ``seq`` of finished game ``game_id``, valued in the
+    worker after any review waiting there, and kept in the cache.
+
+    Raises :class:`ServiceError` ``rate_limited`` (``who``, a player, and ``address`` counted)
+    or ``busy`` (too many tries waiting, or none answered in ``TRY_WAIT``: the request's own
+    is dropped if it had not started), and :class:`NoOptions` (``selectors.review``).
+    """
+    check_rate_limit("try_decision", session=who, address=address)
+    key = f"try:{game_id}:{seq}"
+    found = cache.get(key)
+    if found is not None:
+        return found
+    busy = ServiceError("busy", gettext_noop("The analysis is busy; try again in a moment."))
+    try:
+        future = pool.submit(_try_job, game_id, seq, priority=pool.WHEN_IDLE, limit=TRY_QUEUE)
+    except pool.Busy:
+        raise busy from None
+    try:
+        outcome, value = future.result(timeout=TRY_WAIT)
+    except FutureTimeout:
+        future.cancel()
+        raise busy from None
+    except BrokenProcessPool:  # a new worker takes the next one
+        raise busy from None
+    if outcome == "error":
+        raise NoOptions(*value)
+    cache.set(key, value, timeout=TRY_KEPT)
+    return value

@@ -12,12 +12,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from .. import rules_cache
 from ..ai.actions import LEVELS
 from ..models import ROOM_NAME_MAX, Game, Player, Room, Seat
 from ..rules import MAX_PLAYERS, RULESETS, FairDice, InvalidSeed
 from ..rules import Game as RulesGame
 from ..rules.fairness import clean_client_seed, commitment
+from ..store import rules_cache
 from . import broadcast, names
 from .dice import default_client_seed, draw_server_seed
 from .errors import ServiceError, gettext_noop, no_room

@@ -9,8 +9,8 @@ from typing import Any
 from django.db import transaction
 
 from ..ai.actions import LEVELS
+from ..domain.rooms import OPTIONS
 from ..models import Room, Seat
-from ..room_options import OPTIONS
 from ..rules import MAX_PLAYERS
 from ..selectors import connected_guests
 from . import broadcast

@@ -2,7 +2,7 @@
 
 from django.utils import translation
 
-from game.translated import figure
+from game.domain.translated import figure
 
 
 def test_a_figure_is_rounded_as_python_rounds_it_and_written_the_readers_way():

@@ -13,9 +13,9 @@ from django.test import Client
 from django.utils import translation
 
 from game import services
-from game.languages import language_of_scope
 from game.models import Player
-from game.players import COOKIE
+from game.web.languages import language_of_scope
+from game.web.players import COOKIE
 
 pytestmark = pytest.mark.django_db
 

@@ -15,12 +15,12 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.utils import translation
 
-from game import translated
-from game.languages import language_of_scope
+from game.domain import translated
 from game.protocol.inbound import BadMessage, parse_frame
 from game.rules import YATZY, Scorecard, get_ruleset
 from game.rules.errors import BoxLabel, CodedError, RulesetTitle, UnknownRuleset
 from game.services.errors import ServiceError, no_room
+from game.web.languages import language_of_scope
 from tests.support.sockets import HOST, ORIGIN, TIMEOUT
 
 GAME = Path(__file__).resolve().parents[2] / "game"

@@ -9,9 +9,10 @@ import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from websockets.asyncio.client import connect
 
-from game import rules_cache, services
+from game import services
 from game.models import Game, GameEvent, Seat
 from game.protocol.client import event_messages
+from game.store import rules_cache
 from tests.support.rooms import make_session, room_with_players
 from tests.support.servers import Daphne
 

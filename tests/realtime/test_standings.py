@@ -8,9 +8,9 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from game import rules_cache
 from game.ai import CardState, advisor
 from game.models import Game, Room
+from game.store import rules_cache
 from tests.support.sockets import close_layer, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),

@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from game.models import Connection, Game, GameEvent, Room, Seat
-from game.queries import (
+from game.store.queries import (
     LockedGame,
     event_rows,
     game_progress,

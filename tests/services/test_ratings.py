@@ -57,7 +57,7 @@ def test_a_game_against_the_computer_that_plays_to_win_rates_against_its_anchor(
         ann_bea, rules, anchor):
     """Its anchor: below the optimal bot's, from the points it gives up to win
     (benchmarks/rating.py); its seat in the profile's head to head names the level."""
-    from game.profiles import head_to_head
+    from game.selectors.players import head_to_head
 
     ann, _ = ann_bea
     game = played_game([ann, "to_win"], rules=rules)

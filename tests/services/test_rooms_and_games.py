@@ -8,13 +8,14 @@ import threading
 import pytest
 from django.db import connection
 
-from game import protocol, rules_cache, selectors, services
+from game import protocol, selectors, services
 from game.models import Game, GameEvent, Room, Seat
 from game.protocol.client import event_messages, state_after
 from game.rules import NotYourTurn, Roll, RulesError, Score
 from game.selectors import standings
 from game.selectors.advice import advice_for
 from game.services import ServiceError
+from game.store import rules_cache
 from tests.support.rooms import as_action, next_move, play_to_end, room_with_players
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.test import Client
 
 from game import services
 from game.models import GameResult, Player, PlayerRating, Seat
-from game.players import COOKIE
+from game.web.players import COOKIE
 from tests.support.profiles import played_game, store_review
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,9 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from game import daily, services
+from game import services
 from game.models import DailyAttempt, DailyChallenge, Game, Room
+from game.selectors import daily
 from game.services.daily import ensure_challenges, utc_today
 
 pytestmark = pytest.mark.django_db

@@ -128,7 +128,7 @@ def test_the_lobbys_abandoned_check_reads_the_events_game_seq_index():
 
 
 def test_the_admins_pages_of_a_long_list_hold_the_rows_an_offset_would():
-    from game.admin import IdsFirstPaginator
+    from game.admin.common import IdsFirstPaginator
 
     for n in range(7):
         Room.objects.create(name=f"Table {n}")

@@ -38,7 +38,7 @@ def test_players_are_found_by_name_with_their_seats_and_games(admin_client):
 
 
 def test_a_regulars_page_lists_the_latest_seats_and_the_list_counts_them_all(admin_client):
-    from game.admin import PlayerSeatInline
+    from game.admin.players import PlayerSeatInline
     from game.models import Room, Seat
 
     ann, first = seated_player("Ann")

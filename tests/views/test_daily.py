@@ -16,11 +16,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from game import daily, services
+from game import services
 from game.models import DailyAttempt, DailyChallenge, Game, Player, Room, Seat
-from game.players import COOKIE
 from game.rules.fairness import check_dice_file
+from game.selectors import daily
 from game.services.daily import start_attempt, utc_today
+from game.web.players import COOKIE
 from tests.support.rooms import as_action, next_move
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from game import services
 from game.models import Game, Player, Room, Seat
-from game.players import COOKIE, COOKIE_AGE
+from game.web.players import COOKIE, COOKIE_AGE
 from tests.support.rooms import as_action, next_move, room_with_players
 
 pytestmark = pytest.mark.django_db

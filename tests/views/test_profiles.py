@@ -11,9 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from game import profiles, services
+from game import services
 from game.models import GameResult, Player, PlayerRating
-from game.players import COOKIE
+from game.selectors import players as profiles
+from game.web.players import COOKIE
 from tests.support.profiles import played_game, store_review
 
 pytestmark = pytest.mark.django_db

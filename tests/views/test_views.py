@@ -298,7 +298,7 @@ def test_admin_pages_render(admin_client):
 
 def test_admin_event_log_is_paged_says_who_acted_and_shows_standings(admin_client,
                                                                        monkeypatch):
-    from game.admin import GameAdmin
+    from game.admin.games import GameAdmin
 
     monkeypatch.setattr(GameAdmin, "EVENTS_PER_PAGE", 10)
     room, guests = room_with_players(["Ann", "Bob"], bots=["easy"])

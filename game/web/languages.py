@@ -10,13 +10,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
-from . import services
 from .players import current_player
 
 
@@ -25,7 +21,7 @@ def supported(code: str) -> str | None:
     return code if code in dict(settings.LANGUAGES) else None
 
 
-def _set_cookie(response: HttpResponse, code: str) -> None:
+def set_cookie(response: HttpResponse, code: str) -> None:
     response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code,
                         max_age=settings.LANGUAGE_COOKIE_AGE,
                         samesite=settings.LANGUAGE_COOKIE_SAMESITE,
@@ -47,7 +43,7 @@ class AccountLanguageMiddleware:
         response = self.get_response(request)
         if preferred and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != preferred \
                 and not getattr(request, "_language_chosen", False):
-            _set_cookie(response, preferred)
+            set_cookie(response, preferred)
         return response
 
     @staticmethod
@@ -57,26 +53,6 @@ class AccountLanguageMiddleware:
             return None
         player = current_player(request)
         return supported(player.language) if player is not None else None
-
-
-@require_POST
-def set_language(request: HttpRequest) -> HttpResponse:
-    """The switcher: read the site in ``language`` from now on, then back to ``next``."""
-    code = supported(request.POST.get("language", ""))
-    if code is None:
-        return HttpResponseBadRequest(_("That language is not one of this site's."),
-                                      content_type="text/plain; charset=utf-8")
-    next_url = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
-        next_url = "/"
-    response = HttpResponseRedirect(next_url)
-    _set_cookie(response, code)
-    request._language_chosen = True
-    player = current_player(request)
-    if player is not None and player.user_id is not None:
-        services.set_language(player, code)
-    return response
 
 
 def language_of_scope(scope: Mapping[str, Any]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from .presenters.rules_text import all_rulesets_text
+from ..presenters.rules_text import all_rulesets_text
 
 
 def rules(request: HttpRequest) -> HttpResponse:

@@ -4,19 +4,50 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import profiles, services
-from .players import current_player
-from .presenters import profile as charts
-from .ratings import RATED_RULES
-from .rules import RULESETS
+from .. import services
+from ..domain import translated
+from ..presenters import profile as charts
+from ..ratings import RATED_RULES
+from ..rules import RULESETS
+from ..selectors import players as profiles
+from ..web.clients import client_address
+from ..web.players import acting_player, current_player
 
 WEEK = timedelta(days=7)
+
+
+@require_POST
+def set_name(request: HttpRequest) -> HttpResponse:
+    """The site header's name control: the name this browser's player goes by from now on
+    (seats already taken keep theirs). Back to the page it was sent from."""
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        back = "/"
+    player = current_player(request)
+    try:
+        name = services.clean_nickname(request.POST.get("player_name", ""))
+        # Counted before anything is written: a browser without the cookie gets a new player
+        # row per name, so a script would otherwise make rows without end.
+        services.check_rate_limit("set_name", session=f"player{player.pk}" if player else "",
+                                  address=client_address(request))
+        player = acting_player(request)  # a disabled player is refused here
+        services.rename_player(player, name)
+    except services.ServiceError as exc:
+        messages.error(request, translated.message(exc))
+    else:
+        messages.success(request,
+                         _("You are %(name)s on this browser.") % {"name": player.name})
+    return redirect(back)
+
 
 
 def profile(request: HttpRequest, public_id: str) -> HttpResponse:

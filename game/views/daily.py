@@ -12,13 +12,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import daily, services, translated
-from .models import DailyChallenge
-from .players import acting_player, current_player
-from .presenters import profile as charts
-from .presenters.review import grade_label
-from .services.daily import DAILY_RULES, ensure_challenges, start_attempt, utc_today
-from .views import _guest_within_limit
+from .. import services
+from ..domain import translated
+from ..models import DailyChallenge
+from ..presenters import profile as charts
+from ..presenters.review import grade_label
+from ..selectors import daily
+from ..services.daily import DAILY_RULES, ensure_challenges, start_attempt, utc_today
+from ..web.players import acting_player, current_player, guest_within_limit
 
 #: How many days back the commitments list reaches.
 COMMITMENT_DAYS = 7
@@ -54,7 +55,7 @@ def play(request: HttpRequest, rules: str) -> HttpResponse:
     if rules not in DAILY_RULES:
         raise Http404("No daily challenge in these rules.")
     try:
-        guest = _guest_within_limit(request, "create_room")
+        guest = guest_within_limit(request, "create_room")
         player = acting_player(request)
         attempt = start_attempt(player, guest, rules)
     except services.ServiceError as exc:

@@ -18,8 +18,8 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
-from .rules import RULESETS, Ruleset, get_ruleset
-from .rules.errors import BoxLabel, CodedError, RulesetTitle
+from ..rules import RULESETS, Ruleset, get_ruleset
+from ..rules.errors import BoxLabel, CodedError, RulesetTitle
 
 # The English labels and titles of game.rules.rulesets, marked here for the catalogs (the
 # rules import no Django); tests/i18n checks that every one of the rules' is listed.

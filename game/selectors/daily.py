@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from .models import DailyAttempt, DailyChallenge, Player, Seat
-from .translated import figure
+from ..domain.translated import figure
+from ..models import DailyAttempt, DailyChallenge, Player, Seat
 
 BOARD_SIZE = 50
 #: Guests are listed apart, fewer of them.

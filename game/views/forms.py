@@ -9,9 +9,10 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from . import services, translated
-from .ai.actions import LEVELS
-from .models import (
+from .. import services
+from ..ai.actions import LEVELS
+from ..domain import translated
+from ..models import (
     CODE_ALPHABET,
     CODE_LENGTH,
     LEVEL_LABELS,
@@ -20,8 +21,8 @@ from .models import (
     RULES_CHOICES,
     Room,
 )
-from .rules import MAX_PLAYERS
-from .rules.fairness import CLIENT_SEED_MAX
+from ..rules import MAX_PLAYERS
+from ..rules.fairness import CLIENT_SEED_MAX
 
 #: A seat's choices in the lobby: a person, or a computer player of each level.
 SEAT_CHOICES = [

@@ -12,7 +12,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from . import services, translated
+from .. import services
+from ..domain import translated
 from .clients import client_address
 from .players import current_player, forget_player, use_player
 

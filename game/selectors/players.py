@@ -14,11 +14,11 @@ from datetime import datetime
 from django.core.paginator import Page, Paginator
 from django.utils.translation import pgettext_lazy
 
-from . import ratings
-from .ai.actions import LEVELS
-from .ai.review import GRADES
-from .models import GameResult, Player, PlayerRating, PlayerStats, Rivalry
-from .rules import RULESETS
+from .. import ratings
+from ..ai.actions import LEVELS
+from ..ai.review import GRADES
+from ..models import GameResult, Player, PlayerRating, PlayerStats, Rivalry
+from ..rules import RULESETS
 
 #: A computer opponent's name on a profile, by its level.
 COMPUTER_RIVALS = {"easy": pgettext_lazy("rival", "Computer (easy)"),

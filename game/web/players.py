@@ -14,8 +14,9 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
 
-from . import services
-from .models import NICKNAME_MAX, Player
+from .. import services
+from ..models import NICKNAME_MAX, Player
+from .clients import client_address
 
 COOKIE = "player"
 COOKIE_AGE = 365 * 24 * 60 * 60
@@ -104,3 +105,15 @@ def player_context(request: HttpRequest) -> dict[str, object]:
     return {"player_name": player.name if player else "", "name_max": NICKNAME_MAX,
             "player_profile_url": player.get_absolute_url() if player else "",
             "account_name": user.get_username() if user is not None else ""}
+
+
+def guest_within_limit(request: HttpRequest, action: str) -> str:
+    """The visitor's guest key once ``services.check_rate_limit`` let ``action`` pass. A new
+    visitor's key is counted first and kept in their session only then: a refused request
+    leaves no session row behind."""
+    known = services.guest_key(request.session, create=False)
+    guest = known or services.new_guest_key()
+    services.check_rate_limit(action, session=guest, address=client_address(request))
+    if not known:
+        request.session[services.SESSION_GUEST] = guest
+    return guest

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import connection
 
-from .models import Connection, Game, GameEvent, Player, Room, Seat
+from ..models import Connection, Game, GameEvent, Player, Room, Seat
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from .models import Game
+from ..models import Game
+from ..rules import Event, RulesError, event_from_dict
+from ..rules import Game as RulesGame
 from .queries import event_rows
-from .rules import Event, RulesError, event_from_dict
-from .rules import Game as RulesGame
 
 SIZE = 256
 

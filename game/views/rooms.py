@@ -1,0 +1,150 @@
+"""The lobby and a room's page: making a room, taking a seat, the one-click computer game."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.middleware.http import ConditionalGetMiddleware
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.decorators import decorator_from_middleware
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import selectors, services
+from ..ai.triple import ENDGAME_OPEN
+from ..domain import translated
+from ..models import TURN_TIMES, Room
+from ..presenters import rules_text
+from ..presenters.invite import invite_qr_svg
+from ..rules import MAX_PLAYERS, RULESETS, get_ruleset
+from ..rules.dice import DICE_COUNT
+from ..web.players import acting_player, guest_within_limit, player_name
+from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
+
+LOBBY_LIMIT = 20
+RECENT = timedelta(days=2)
+def lobby(request: HttpRequest) -> HttpResponse:
+    form = CreateRoomForm(request.POST or None, initial={"nickname": player_name(request)})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            guest = guest_within_limit(request, "create_room")
+            player = acting_player(request)
+            room = services.open_room(
+                guest, nickname=data["nickname"], name=data["name"], rules=data["rules"],
+                seats=data["seat_specs"], player=player, dice_seed=data["dice_seed"],
+                practice=data["practice"], chances=data["chances"] or "auto")
+        except services.ServiceError as exc:
+            form.add_error(None, translated.message(exc))
+        else:
+            if data["nickname"] and player.name != data["nickname"]:  # it follows them
+                services.rename_player(player, data["nickname"])
+            return redirect(room)
+    context = {
+        "form": form,
+        "rulesets": RULESETS.values(),
+        "computer_form": PlayComputerForm(),
+        "code_form": JoinByCodeForm(),
+        "default_nickname": player_name(request) or str(services.DEFAULT_NICKNAME),
+        **selectors.lobby_rooms(LOBBY_LIMIT, RECENT),
+    }
+    return render(request, "game/lobby.html", context, status=400 if form.errors else 200)
+
+
+# The lobby's lists, polled by lobby.js every few seconds: kept by the browser but revalidated
+# each time, and an ETag makes an unchanged answer a bodiless 304 (docs/architecture.md says
+# why polling rather than a socket).
+@require_GET
+@cache_control(no_cache=True, private=True)
+@decorator_from_middleware(ConditionalGetMiddleware)
+def lobby_rooms(request: HttpRequest) -> HttpResponse:
+    return render(request, "game/_lobby_rooms.html", selectors.lobby_rooms(LOBBY_LIMIT, RECENT))
+
+
+@require_POST
+def play_computer(request: HttpRequest) -> HttpResponse:
+    """One click: a room with the visitor (no name needed) and a computer player, started."""
+    form = PlayComputerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request,
+                       _("Choose the rules and the computer's strength from the lists."))
+        return redirect("game:lobby")
+    try:
+        guest = guest_within_limit(request, "create_room")
+        player = acting_player(request)
+        room = services.play_the_computer(
+            guest, nickname=player.name, rules=form.cleaned_data["rules"],
+            level=form.cleaned_data["level"], player=player)
+    except services.ServiceError as exc:
+        messages.error(request, translated.message(exc))
+        return redirect("game:lobby")
+    return redirect(room)
+
+
+@require_GET
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    form = JoinByCodeForm(request.GET)
+    if not form.is_valid():
+        for error in form.errors.get("code", []):
+            messages.error(request, error)
+        return redirect("game:lobby")
+    return redirect("game:room", code=form.cleaned_data["code"])
+
+
+def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = None,
+               status: int = 200) -> HttpResponse:
+    guest = services.guest_key(request.session, create=False)
+    seat = services.seat_of(room, guest)
+    nickname = seat.nickname if seat else player_name(request)
+    invite_url = request.build_absolute_uri(room.get_absolute_url())
+    context = {
+        "room": room,
+        "seat": seat.index if seat else None,
+        "nickname": nickname,
+        "join_form": join_form or JoinForm(room, initial={"nickname": nickname}),
+        "invite_url": invite_url,
+        "invite_qr": invite_qr_svg(invite_url),
+        "is_host": bool(guest) and guest == room.host_key,
+        "rulesets": RULESETS.values(),
+        "ruleset": translated.ruleset_data(room.rules),
+        "rules_text": rules_text.for_page(get_ruleset(room.rules)),
+        "turn_times": TURN_TIMES,
+        "max_seats": MAX_PLAYERS,
+        "dice_count": DICE_COUNT,
+        "daily_url": reverse("game:daily_day", kwargs={
+            "rules": room.rules, "day": room.daily.day.isoformat()}) if room.daily_id else "",
+        "endgame_open": ENDGAME_OPEN,  # Triple: where its valuation becomes exact
+    }
+    return render(request, "game/room.html", context, status=status)
+
+
+def room(request: HttpRequest, code: str) -> HttpResponse:
+    room = get_object_or_404(Room, code=code)
+    if room.daily_id and services.seat_of(
+            room, services.guest_key(request.session, create=False)) is None:
+        # a daily challenge has no watchers: its player's own page, from /daily/
+        return redirect("game:daily")
+    return _room_page(request, room)
+
+
+@require_POST
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    room = get_object_or_404(Room, code=code)
+    form = JoinForm(room, request.POST)
+    if form.is_valid():
+        try:
+            guest = guest_within_limit(request, "take_seat")
+            player = acting_player(request)
+            services.take_seat(code, guest, form.cleaned_data["nickname"],
+                               form.cleaned_data["seat"], form.cleaned_data["dice_seed"], player)
+        except services.ServiceError as exc:
+            form.add_error(None, translated.message(exc))
+        else:
+            if player.name != form.cleaned_data["nickname"]:  # the name follows them
+                services.rename_player(player, form.cleaned_data["nickname"])
+            return redirect(room)
+    return _room_page(request, room, form, status=400)
