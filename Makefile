@@ -70,17 +70,25 @@ run: setup
 lint: dev-setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+# The whole pytest run writes the JavaScript tests' fixture; a run narrowed by PYTEST_ARGS may
+# not, so then it is written first.
+ifeq ($(strip $(PYTEST_ARGS)),)
+JS_AFTER_PYTEST = node --test tests/js/
+else
+JS_AFTER_PYTEST = $(MAKE) test-js
+endif
 
 test: dev-setup
 	scripts/ensure-services
 	$(MAKE) node-tools
-	$(BIN)/ruff check .
-	$(BIN)/mypy
+	$(MAKE) lint
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
-	$(MAKE) test-js
+	$(JS_AFTER_PYTEST)
 
-# The room page's JavaScript (Node's own test runner, no packages): its fixture, whole games
-# played over the websocket, is written by a Python test first.
+# The pages' JavaScript (Node's own test runner, no packages): its fixture, whole games played
+# over the websocket, is written by a Python test first (make test's pytest run writes it).
 test-js: dev-setup
 	$(BIN)/python -m pytest -q tests/js/test_room_frames.py
 	node --test tests/js/
