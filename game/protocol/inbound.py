@@ -1,15 +1,18 @@
-"""The client's frames (docs/protocol.md, "Client → server"): their shape, checked before
-anything else looks at them, and what they ask for, as the rules' actions and the services'
-arguments.
+"""The client's frames (docs/protocol.md, "Client → server"), parsed once: :func:`parse`
+checks a text frame's size, JSON and fields and returns one typed message (a dataclass per
+frame type), whose values are the rules' actions and the services' arguments.
 
-A frame that fails a check raises :class:`BadMessage`; the consumer answers it with an
-``error`` and the socket stays open. What the values mean (a box that exists, a turn time in
-the list) is the rules' and the services' to check.
+A frame that fails a check raises :class:`BadMessage` (with the frame's ``id`` when it had a
+valid one, for the ``error`` that answers it); the socket stays open. What the values mean (a
+box that exists, a turn time in the list) is the rules' and the services' to check.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 from ..domain.games import COMMAND_ID_MAX
@@ -27,6 +30,128 @@ class BadMessage(CodedError):
     def __init__(self, code: str, template: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(template, params)
         self.code = code
+        #: The refused frame's own ``id``, when it had a valid one ("" otherwise).
+        self.command_id = ""
+
+
+# --- the messages -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Message:
+    #: The client's id of the command ("" when none): a repeat is answered, not applied again.
+    id: str
+
+
+@dataclass(frozen=True)
+class Sync(Message):
+    """Send me the whole state."""
+
+
+@dataclass(frozen=True)
+class Play(Message):
+    """A roll or a score: the rules' action."""
+
+    action: Action
+
+
+@dataclass(frozen=True)
+class Hold(Message):
+    """The dice the player to move now holds (positions, sorted): shown, never stored."""
+
+    held: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayForAway(Message):
+    """The host asks the computer to play an away player's turn now."""
+
+
+@dataclass(frozen=True)
+class RoomChange(Message):
+    """A command that changes the room as a whole (every socket gets a ``state``)."""
+
+
+@dataclass(frozen=True)
+class SetSeed(RoomChange):
+    seed: str
+
+
+@dataclass(frozen=True)
+class Start(RoomChange):
+    """Start the room's game (``start``) or the next one (``rematch``)."""
+
+
+@dataclass(frozen=True)
+class AddSeat(RoomChange):
+    pass
+
+
+@dataclass(frozen=True)
+class LeaveSeat(RoomChange):
+    pass
+
+
+@dataclass(frozen=True)
+class SeatBot(RoomChange):
+    seat: int
+    level: str
+
+
+@dataclass(frozen=True)
+class RemoveSeat(RoomChange):
+    seat: int
+
+
+@dataclass(frozen=True)
+class SetOptions(RoomChange):
+    options: dict[str, Any]
+
+
+def parse(text_data: str | None,
+          check_type: Callable[[str], None] | None = None) -> Message:
+    """The message of a text frame, or BadMessage. ``check_type`` sees the frame's type once
+    its envelope (type, id) is known and before its fields are read: a room that takes only
+    some types refuses the others there, whatever their fields."""
+    msg = parse_frame(text_data)
+    try:
+        kind = msg.get("type")
+        if not isinstance(kind, str):
+            raise BadMessage("bad_message",
+                             gettext_noop("A message needs a \"type\" string."))
+        cid = command_id(msg)
+        if check_type is not None:
+            check_type(kind)
+        parser = _PARSERS.get(kind)
+        if parser is None:
+            raise BadMessage("unknown_type", gettext_noop("Unknown message type %(type)s."),
+                             {"type": repr(kind[:40])})
+        return parser(msg, cid)
+    except BadMessage as exc:
+        with contextlib.suppress(BadMessage):  # an invalid id is answered without one
+            exc.command_id = command_id(msg)
+        raise
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any], str], Message]] = {
+    "sync": lambda msg, cid: Sync(cid),
+    "roll": lambda msg, cid: Play(cid, parse_action(msg)),
+    "score": lambda msg, cid: Play(cid, parse_action(msg)),
+    "hold": lambda msg, cid: Hold(cid, tuple(parse_held(msg))),
+    "play_for_away": lambda msg, cid: PlayForAway(cid),
+    "seed": lambda msg, cid: SetSeed(cid, parse_seed(msg)),
+    "start": lambda msg, cid: Start(cid),
+    "rematch": lambda msg, cid: Start(cid),
+    "add_seat": lambda msg, cid: AddSeat(cid),
+    "leave_seat": lambda msg, cid: LeaveSeat(cid),
+    "seat_bot": lambda msg, cid: SeatBot(cid, parse_seat(msg), parse_level(msg)),
+    "remove_seat": lambda msg, cid: RemoveSeat(cid, parse_seat(msg)),
+    "room_options": lambda msg, cid: SetOptions(cid, parse_options(msg)),
+}
+#: Every type a client may send.
+TYPES = frozenset(_PARSERS)
+
+
+# --- the fields ---------------------------------------------------------------------------
 
 
 def parse_frame(text_data: str | None) -> dict[str, Any]:

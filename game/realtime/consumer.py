@@ -9,9 +9,7 @@ Every bad frame gets an ``error`` with a stable code and the socket stays open
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from autobahn.exception import Disconnected
@@ -23,18 +21,10 @@ from django.utils import translation
 from .. import protocol, selectors, services
 from ..domain import translated
 from ..models import Room
+from ..protocol import inbound
 from ..protocol.client import RoomView
-from ..protocol.inbound import (
-    BadMessage,
-    command_id,
-    parse_action,
-    parse_frame,
-    parse_held,
-    parse_level,
-    parse_options,
-    parse_seat,
-    parse_seed,
-)
+from ..protocol.inbound import BadMessage
+from ..rules import Roll
 from ..rules.errors import CodedError, gettext_noop
 from ..web.clients import scope_client_address
 from ..web.languages import language_of_scope
@@ -46,22 +36,9 @@ from .throttle import Throttle, person_throttle
 
 log = logging.getLogger(__name__)
 
-#: The commands that change the seats or the options between games: each checks its fields
-#: (BadMessage) and calls its service (sync: run on a database thread).
-SEAT_COMMANDS: dict[str, Callable[[str, str | None, dict[str, Any]], object]] = {
-    "add_seat": lambda code, guest, msg: services.add_seat(code, guest),
-    "leave_seat": lambda code, guest, msg: services.leave_seat(code, guest),
-    "seat_bot": lambda code, guest, msg: services.seat_bot(
-        code, guest, parse_seat(msg), parse_level(msg)),
-    "remove_seat": lambda code, guest, msg: services.remove_seat(code, guest, parse_seat(msg)),
-    "room_options": lambda code, guest, msg: services.set_room_options(
-        code, guest, **parse_options(msg)),
-}
-
-#: The commands that change the room as a whole (each makes every socket of it get a
-#: ``state``): they share one budget per person in each server process (``WS_ROOM_BURST``,
-#: ``WS_ROOM_PER_SECOND``).
-ROOM_COMMANDS = frozenset({"seed", "start", "rematch", *SEAT_COMMANDS})
+#: The commands that change the room as a whole (``inbound.RoomChange``: each makes every
+#: socket of it get a ``state``) share one budget per person in each server process
+#: (``WS_ROOM_BURST``, ``WS_ROOM_PER_SECOND``).
 #: What a daily challenge's player may send: its game's moves and a resync.
 DAILY_COMMANDS = frozenset({"sync", "roll", "score", "hold"})
 
@@ -208,55 +185,54 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_error(BadMessage("rate_limited",
                                                  gettext_noop("Too many messages; slow down.")))
             return
-        msg: dict[str, Any] | None = None
+        cid = ""
         try:
-            msg = parse_frame(text_data)
-            await self.handle(msg)
-        except CodedError as exc:  # a bad frame, a refused command or an illegal move
-            await self.send_error(exc, msg)
+            message = inbound.parse(text_data, self._check_type)
+            cid = message.id
+            await self.handle(message)
+        except BadMessage as exc:  # a frame of the wrong shape: nothing was done
+            await self.send_error(exc, exc.command_id or cid)
+        except CodedError as exc:  # a refused command or an illegal move
+            await self.send_error(exc, cid)
         except Exception:  # noqa: BLE001 - one bad frame must not end the socket
             log.exception("room %s: a frame could not be handled", self.code)
             await self.send_error(BadMessage("server_error", gettext_noop(
-                "The server could not handle that message; nothing was changed by it.")), msg)
+                "The server could not handle that message; nothing was changed by it.")), cid)
 
-    async def handle(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if not isinstance(kind, str):
-            raise BadMessage("bad_message", gettext_noop("A message needs a \"type\" string."))
-        cid = command_id(msg)
+    def _check_type(self, kind: str) -> None:
         if self.room is not None and self.room.daily_id and kind not in DAILY_COMMANDS:
             raise BadMessage("daily", gettext_noop(
                 "A daily challenge is played alone to its end: no seats, options, rematch or "
                 "autoplay."))
-        if kind == "sync":
-            admitted = self.syncs.admit()
-            if admitted == "yes":
-                await self.send_state(reuse=True)
-            elif admitted == "refuse":
-                raise BadMessage("rate_limited", gettext_noop(
-                    "Too many sync requests; the state was sent a moment ago and every change "
-                    "follows it."))
-        elif kind in ("roll", "score"):
-            # The result straight to this socket, whatever the layer does with the group's.
-            result = await aplay(self.code, parse_action(msg), sender=self,
-                                 guest_key=self.guest or None, command_id=cid)
-            if result.duplicate:
-                await self.send_state()  # already applied: here is where things stand
-            elif self.view.practice and kind == "roll":
-                insight.after_roll(self.code, result.game_id)
-            elif result.events and self._driver_needed(result.events[-1]):
-                turn_driver.kick(self.code)
-        elif kind == "hold":
-            await self.share_holds(parse_held(msg))
-        elif kind == "play_for_away":
-            await in_db_thread(services.check_guest_active)(self.code, self.guest or None)
-            await turn_driver.play_for_away(self.code, self.guest or None)
-        elif kind in ROOM_COMMANDS:
-            if self._room_change_admitted():
-                await self.change_room(kind, msg)
-        else:
-            raise BadMessage("unknown_type", gettext_noop("Unknown message type %(type)s."),
-                             {"type": repr(kind[:40])})
+
+    async def handle(self, message: inbound.Message) -> None:
+        match message:
+            case inbound.Sync():
+                admitted = self.syncs.admit()
+                if admitted == "yes":
+                    await self.send_state(reuse=True)
+                elif admitted == "refuse":
+                    raise BadMessage("rate_limited", gettext_noop(
+                        "Too many sync requests; the state was sent a moment ago and every "
+                        "change follows it."))
+            case inbound.Play(action=action):
+                # The result straight to this socket, whatever the layer does with the group's.
+                result = await aplay(self.code, action, sender=self,
+                                     guest_key=self.guest or None, command_id=message.id)
+                if result.duplicate:
+                    await self.send_state()  # already applied: here is where things stand
+                elif self.view.practice and isinstance(action, Roll):
+                    insight.after_roll(self.code, result.game_id)
+                elif result.events and self._driver_needed(result.events[-1]):
+                    turn_driver.kick(self.code)
+            case inbound.Hold(held=held):
+                await self.share_holds(list(held))
+            case inbound.PlayForAway():
+                await in_db_thread(services.check_guest_active)(self.code, self.guest or None)
+                await turn_driver.play_for_away(self.code, self.guest or None)
+            case inbound.RoomChange():
+                if self._room_change_admitted():
+                    await self.change_room(message)
 
     def _room_change_admitted(self) -> bool:
         """Whether this socket's budget of room changes allows one more (refused once per
@@ -267,16 +243,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                              gettext_noop("Too many changes to the room; slow down."))
         return admitted == "yes"
 
-    async def change_room(self, kind: str, msg: dict[str, Any]) -> None:
+    async def change_room(self, message: inbound.RoomChange) -> None:
         """A command that changes the room as a whole: everyone gets a ``state``."""
         await in_db_thread(services.check_guest_active)(self.code, self.guest or None)
-        if kind == "seed":
-            await in_db_thread(services.set_dice_seed)(self.code, self.guest, parse_seed(msg))
-        elif kind in ("start", "rematch"):
+        if isinstance(message, inbound.Start):
             await in_db_thread(services.start_game)(self.code, self.guest)
             turn_driver.kick(self.code)
-        else:  # between games only (the services refuse during one)
-            await in_db_thread(SEAT_COMMANDS[kind])(self.code, self.guest or None, msg)
+        else:  # the seed, the seats and the options: between games only (services refuse)
+            await in_db_thread(_change_room)(self.code, self.guest, message)
 
     async def share_holds(self, held: list[int]) -> None:
         """The player to move shows the room which dice they hold, as they change them. Never
@@ -301,12 +275,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await services.asend_frame(
                 self.code, protocol.holding(turn["game"], turn["seq"], seat, held))
 
-    async def send_error(self, error: CodedError, msg: Any = None) -> None:
-        """``error`` to this socket, in its person's language."""
-        cid = ""
-        if isinstance(msg, dict):
-            with contextlib.suppress(BadMessage):
-                cid = command_id(msg)
+    async def send_error(self, error: CodedError, cid: str = "") -> None:
+        """``error`` to this socket, in its person's language (``cid``: the refused command's
+        id)."""
         with translation.override(self.language):
             message = translated.message(error)
         await self.send_json(protocol.error(error.code, message, cid))
@@ -431,3 +402,22 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         heartbeat.saw_presence(self.code, event["message"])
         self.view.saw_presence(event["message"])
         await self.send(text_data=event["text"])
+
+
+def _change_room(code: str, guest: str, message: inbound.RoomChange) -> None:
+    """A room change but the start, by its service (on a database thread)."""
+    match message:
+        case inbound.SetSeed(seed=seed):
+            services.set_dice_seed(code, guest, seed)
+        case inbound.AddSeat():
+            services.add_seat(code, guest or None)
+        case inbound.LeaveSeat():
+            services.leave_seat(code, guest or None)
+        case inbound.SeatBot(seat=seat, level=level):
+            services.seat_bot(code, guest or None, seat, level)
+        case inbound.RemoveSeat(seat=seat):
+            services.remove_seat(code, guest or None, seat)
+        case inbound.SetOptions(options=options):
+            services.set_room_options(code, guest or None, **options)
+        case _:
+            raise TypeError(f"not a room change: {message!r}")

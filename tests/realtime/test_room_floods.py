@@ -42,7 +42,7 @@ async def test_a_seed_flood_is_read_once_per_window_for_all_sockets(
 
     reads = []
     real = game.selectors.current_game  # one call per room read, whichever way it is read
-    monkeypatch.setattr(game.selectors, "current_game",
+    monkeypatch.setattr(game.selectors.rooms, "current_game",
                         lambda r: reads.append(r.code) or real(r))
     seeds = [f"flood-{i}" for i in range(CHANGES)]
     before = {c.name: len([m for m in c.messages if m["type"] == "state"]) for c in everyone}
@@ -117,7 +117,7 @@ async def test_changes_within_a_window_are_read_once_for_every_socket(
     watchers = [await connect(room.code, None, f"w{i}") for i in range(8)]
     reads = []
     real = game.selectors.current_game
-    monkeypatch.setattr(game.selectors, "current_game",
+    monkeypatch.setattr(game.selectors.rooms, "current_game",
                         lambda r: reads.append(r.code) or real(r))
 
     def change() -> None:
@@ -156,7 +156,7 @@ async def test_a_flood_is_built_once_per_view_not_per_watcher(
     reads, built, encoded = [], [], []
     real_game, real_state, real_encode = (game.selectors.current_game, game.protocol.state,
                                           game.protocol.encode)
-    monkeypatch.setattr(game.selectors, "current_game",
+    monkeypatch.setattr(game.selectors.rooms, "current_game",
                         lambda r: reads.append(r.code) or real_game(r))
     monkeypatch.setattr(game.protocol, "state",
                         lambda snapshot: built.append(snapshot.you_seat) or real_state(snapshot))
