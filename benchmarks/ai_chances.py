@@ -25,7 +25,6 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from game.ai import CardState, Standings, advisor, choose_action  # noqa: E402
 from game.ai.actions import Roll  # noqa: E402

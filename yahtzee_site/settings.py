@@ -139,7 +139,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    # Pub/sub: one PUBLISH per group message, fanned out by Redis (README: "Channel layer").
+    # Pub/sub: one PUBLISH per group message, fanned out by Redis (docs/scaling.md).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -231,7 +231,7 @@ CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="")
 AXES_CLIENT_IP_CALLABLE = "game.web.clients.client_address"
 
 # --- Accounts (django-allauth): optional; a username and a password, an email only to reset
-# the password. An account keeps one player on several devices (game/accounts.py).
+# the password. An account keeps one player on several devices (game/web/accounts.py).
 ACCOUNT_ADAPTER = "game.web.accounts.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
