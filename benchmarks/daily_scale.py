@@ -56,9 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     from django.db.models import Q
     from django.test import Client
 
+    from game.domain.clock import utc_today
     from game.models import DailyAttempt
     from game.selectors import daily
-    from game.services.daily import utc_today
     from game.web.players import COOKIE
 
     today = utc_today()

@@ -9,10 +9,10 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ..domain.clock import utc_today
 from ..domain.translated import figure
 from ..models import DailyAttempt, DailyChallenge
 from ..selectors import daily
-from ..services.daily import utc_today
 
 
 @admin.register(DailyChallenge)

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from game.services.stats import Tally, new_rows
+from ._stats_0018 import Tally, new_rows
 
 
 def count_recorded_games(apps, schema_editor):

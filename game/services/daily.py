@@ -14,8 +14,8 @@ from __future__ import annotations
 import datetime
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
+from ..domain.clock import utc_today
 from ..models import DailyAttempt, DailyChallenge, Game, Player, Room, Seat
 from ..rules import DailyDice
 from ..rules import Game as RulesGame
@@ -28,10 +28,6 @@ from .rooms import DEFAULT_NICKNAME
 
 #: The rulesets with a daily challenge.
 DAILY_RULES = ("yahtzee", "yatzy")
-
-
-def utc_today() -> datetime.date:
-    return timezone.now().astimezone(datetime.UTC).date()
 
 
 def ensure_challenges(day: datetime.date) -> dict[str, DailyChallenge]:

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ..domain.clock import utc_today
 from ..domain.games import PlayResult
 from ..models import COMMAND_ID_MAX, DailyAttempt, Game, GameEvent, Room
 from ..rules import Action, Event, RulesError
@@ -202,7 +203,7 @@ def apply_command(
             raise ServiceError("stale", gettext_noop("The game moved on before this command."))
 
         game = rules_cache.take(game_row)
-        if game.daily and game.daily < timezone.now().date().isoformat():
+        if game.daily and game.daily < utc_today().isoformat():
             rules_cache.keep(game_row.pk, game_row.seq, game)
             # its seed is public from midnight (UTC): a move now could be chosen knowing it
             raise ServiceError("day_over", gettext_noop(

@@ -14,11 +14,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
 from ..domain import translated
+from ..domain.clock import utc_today
 from ..models import DailyChallenge
 from ..presenters import profile as charts
 from ..presenters.review import grade_label
 from ..selectors import daily
-from ..services.daily import DAILY_RULES, ensure_challenges, start_attempt, utc_today
+from ..services.daily import DAILY_RULES, ensure_challenges, start_attempt
 from ..web.players import acting_player, current_player, guest_within_limit
 
 #: How many days back the commitments list reaches.

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from .. import selectors
 from ..domain import translated
+from ..domain.clock import utc_today
 from ..models import DailyAttempt, Game, GameAnalysis
 from ..presenters import rules_text
 from ..presenters.fairness import fairness_data
@@ -18,7 +19,6 @@ from ..presenters.replay import replay_data
 from ..presenters.review import review_view, tried_view
 from ..rules import get_ruleset
 from ..rules.errors import CodedError
-from ..services.daily import utc_today
 from ..services.review import tried_options
 from ..web.clients import client_address
 from ..web.players import current_player

@@ -18,10 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game import protocol, selectors, services
+from game.domain.clock import utc_today
 from game.models import DailyAttempt, DailyChallenge, Game, GameEvent, Player, Room
 from game.rules import DailyDice, Roll, Score, check_game
 from game.rules.fairness import server_seed_from
-from game.services.daily import ensure_challenges, start_attempt, utc_today
+from game.services.daily import ensure_challenges, start_attempt
 from game.store import rules_cache
 from tests.support.rooms import as_action, next_move
 

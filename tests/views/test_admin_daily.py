@@ -10,9 +10,10 @@ import pytest
 from django.urls import reverse
 
 from game import services
+from game.domain.clock import utc_today
 from game.models import DailyAttempt, DailyChallenge, Game, Room
 from game.selectors import daily
-from game.services.daily import ensure_challenges, utc_today
+from game.services.daily import ensure_challenges
 
 pytestmark = pytest.mark.django_db
 

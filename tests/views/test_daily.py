@@ -17,10 +17,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from game import services
+from game.domain.clock import utc_today
 from game.models import DailyAttempt, DailyChallenge, Game, Player, Room, Seat
 from game.rules.fairness import check_dice_file
 from game.selectors import daily
-from game.services.daily import start_attempt, utc_today
+from game.services.daily import start_attempt
 from game.web.players import COOKIE
 from tests.support.rooms import as_action, next_move
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from game.services.daily import ensure_challenges, utc_today
+from game.domain.clock import utc_today
+from game.services.daily import ensure_challenges
 
 
 class Command(BaseCommand):

@@ -22,8 +22,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from game.ai.review import GRADES
+from game.domain.clock import utc_today
 from game.models import DailyAttempt, Game, Player, Room, Seat
-from game.services.daily import DAILY_RULES, challenge, utc_today
+from game.services.daily import DAILY_RULES, challenge
 
 from .generate_history import EXPECTED_START, NAMES
 

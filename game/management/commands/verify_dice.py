@@ -10,9 +10,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from game.domain.clock import utc_today
 from game.models import Game
 from game.rules import InvalidSeed, check_game
-from game.services.daily import utc_today
 
 from .advise import OneLineErrors, bad
 
