@@ -138,3 +138,17 @@ class Peer:
     def sync(self, timeout: float = 10.0) -> Message:
         self.send({"type": "sync"})
         return self.until(lambda m: m["type"] == "state", timeout)
+
+    def sync_once_admitted(self, within: float = 30.0) -> Message:
+        """A ``state`` once this socket's budgets let a ``sync`` through again, whatever their
+        refill rates: another sync each time the last went unanswered (dropped) or refused."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            self.send({"type": "sync"})
+            try:
+                answer = self.until(lambda m: m["type"] in ("state", "error"), 0.5)
+            except AssertionError:
+                continue  # dropped unanswered: the budget is still empty
+            if answer["type"] == "state":
+                return answer
+        raise AssertionError(f"{self.name}: no sync admitted within {within} s")
