@@ -17,6 +17,22 @@ from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 TURN_TIMES = (0, 60, 120, 300)
 
 
+class Pace(models.TextChoices):
+    """How a room's game is played: everyone at the table at once, or turn by turn over days
+    (nobody is played for after a minute away; each move has days, ``MOVE_DAYS``)."""
+
+    LIVE = "live", pgettext_lazy("room pace", "Live")
+    DAYS = "days", pgettext_lazy("room pace", "Over days")
+
+
+#: The days a player of an over-days game has for each move, to choose from.
+MOVE_DAYS = (1, 2, 3, 7)
+#: The share of a move's time after which its player is reminded (lichess: 80 %).
+REMIND_AT = 0.8
+#: Over-days games a person may be seated in at once (finished ones aside).
+OVER_DAYS_CAP = 20
+
+
 class Chances(models.TextChoices):
     AUTO = "auto", gettext_lazy("With computer players")
     ON = "on", pgettext_lazy("chances shown", "Always")

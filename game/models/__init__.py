@@ -19,6 +19,7 @@ from .fields import (
     new_room_code,
 )
 from .games import Game, GameAnalysis, GameEvent
+from .notifications import Notification, PushSubscription
 from .players import Player
 from .presence import Connection, ServerProcess
 from .ratings import GameResult, PlayerRating, PlayerStats, Rivalry
@@ -28,6 +29,7 @@ __all__ = [
     "BOT_LEVEL_CHOICES", "CODE_ALPHABET", "CODE_LENGTH", "COMMAND_ID_MAX", "LEVEL_LABELS",
     "NICKNAME_MAX", "PUBLIC_ID_LENGTH", "ROOM_NAME_MAX", "RULES_CHOICES", "TURN_TIMES",
     "Connection", "DailyAttempt", "DailyChallenge", "Game", "GameAnalysis", "GameEvent",
-    "GameResult", "Player", "PlayerRating", "PlayerStats", "Rivalry", "Room", "Seat",
-    "ServerProcess", "new_player_token", "new_public_id", "new_room_code",
+    "GameResult", "Notification", "Player", "PlayerRating", "PlayerStats", "PushSubscription",
+    "Rivalry", "Room", "Seat", "ServerProcess", "new_player_token", "new_public_id",
+    "new_room_code",
 ]

@@ -49,6 +49,17 @@ class Game(models.Model):
                               related_name="games")
     created = models.DateTimeField(gettext_lazy("created"), auto_now_add=True)
     finished = models.DateTimeField(gettext_lazy("finished"), null=True, blank=True, db_index=True)
+    #: An over-days game: its room's days per move when it started (0: a live game). Then the
+    #: player to move (``waiting_for``), when their move's time runs out (the computer plays
+    #: it) and when they are reminded are kept here, as each turn starts.
+    move_days = models.PositiveSmallIntegerField(gettext_lazy("days per move"), default=0)
+    waiting_for = models.ForeignKey("Player", verbose_name=gettext_lazy("waiting for"),
+                                    null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    move_deadline = models.DateTimeField(gettext_lazy("move deadline"), null=True, blank=True,
+                                         db_index=True)
+    remind_at = models.DateTimeField(gettext_lazy("remind at"), null=True, blank=True,
+                                     db_index=True)
 
     class Meta:
         verbose_name = gettext_lazy("game")

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .fields import NICKNAME_MAX, new_player_token, new_public_id
 
@@ -39,6 +39,17 @@ class Player(models.Model):
     disabled = models.BooleanField(gettext_lazy("disabled"), default=False)
     #: The language an account's person reads the site in on every device ("": the browser's).
     language = models.CharField(gettext_lazy("language"), max_length=8, blank=True, default="")
+
+    class EmailNotices(models.TextChoices):
+        OFF = "off", pgettext_lazy("email notices", "Never")
+        REMINDERS = "reminders", pgettext_lazy("email notices", "Before a move's time runs out")
+        TURNS = "turns", pgettext_lazy("email notices", "Every turn")
+
+    #: Over-days games: a notification on this person's devices when it is their turn (once
+    #: they allowed one on a device), and emails (accounts with a confirmed address).
+    notify_push = models.BooleanField(gettext_lazy("notify on devices"), default=True)
+    notify_email = models.CharField(gettext_lazy("email notices"), max_length=9,
+                                    choices=EmailNotices.choices, default=EmailNotices.REMINDERS)
     created = models.DateTimeField(gettext_lazy("created"), auto_now_add=True)
 
     class Meta:

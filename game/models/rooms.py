@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ..domain.rooms import Chances as ChancesChoices
+from ..domain.rooms import Pace as PaceChoices
 from ..rules.fairness import CLIENT_SEED_MAX, commitment
 from .fields import BOT_LEVEL_CHOICES, NICKNAME_MAX, ROOM_NAME_MAX, RULES_CHOICES, new_room_code
 from .players import Player
@@ -36,6 +37,12 @@ class Room(models.Model):
     practice = models.BooleanField(gettext_lazy("practice"), default=False)
 
     Chances = ChancesChoices
+    Pace = PaceChoices
+
+    #: Live, or over days: then ``move_days`` days a move, and nobody is played for when away.
+    pace = models.CharField(gettext_lazy("pace"), max_length=4, choices=Pace.choices,
+                            default=Pace.LIVE)
+    move_days = models.PositiveSmallIntegerField(gettext_lazy("days per move"), default=0)
 
     #: Whether the players see each other's chances to win (watchers always do).
     chances = models.CharField(gettext_lazy("chances"),
