@@ -23,6 +23,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     settings.GC_THAW_SECONDS = 0
     settings.REVIEW_SWEEP_SECONDS = 0  # nor does it look for games to review, as servers do
+    settings.CORRESPONDENCE_SCAN_SECONDS = 0  # nor for over-days moves out of time
 
 
 #: Fixtures that build a strategy table (minutes of CPU on a busy machine).

@@ -13,6 +13,7 @@ from django.conf import settings  # noqa: E402
 
 from game.realtime.origin import SameOriginValidator  # noqa: E402
 from game.realtime.routing import websocket_urlpatterns  # noqa: E402
+from game.services.correspondence import start_scanning  # noqa: E402
 from game.services.review import start_sweeping  # noqa: E402
 
 from .collector import FreezeSurvivors  # noqa: E402
@@ -34,3 +35,7 @@ if settings.GC_THAW_SECONDS > 0:
 # Reviews are durable: games that finished without one are found now and then (services/review.py).
 if settings.REVIEW_ON_FINISH and settings.REVIEW_SWEEP_SECONDS > 0:
     start_sweeping(settings.REVIEW_SWEEP_SECONDS)
+
+# Over-days games: moves out of time, reminders and notices, whoever is connected or not.
+if settings.CORRESPONDENCE_SCAN_SECONDS > 0:
+    start_scanning(settings.CORRESPONDENCE_SCAN_SECONDS)

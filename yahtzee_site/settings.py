@@ -393,6 +393,14 @@ REVIEW_ON_FINISH = env.bool("REVIEW_ON_FINISH", default=True)
 #: server was killed before the review was stored) once at start and then this often, and has
 #: them analysed. 0: never (a process that is no server, like the test run's).
 REVIEW_SWEEP_SECONDS = env.float("REVIEW_SWEEP_SECONDS", default=60.0)
+# Over-days games: how often each server process looks for moves out of time, reminders due
+# and notices to send (game/services/correspondence.py); 0: never (the test process).
+CORRESPONDENCE_SCAN_SECONDS = env.float("CORRESPONDENCE_SCAN_SECONDS", default=30.0)
+# The address the site is reached at, for links in what it sends with no request to answer
+# (a notice's email, a push notification): scheme and host, no trailing slash.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# Tests only: a file holding seconds added to the clock of over-days games (game.domain.clock).
+CLOCK_FILE = env.str("CLOCK_FILE", default="")
 #: How long one process's claim on a game's review keeps the others off it (a triple review
 #: takes many seconds, and reviews queue); a claim of a process that died lapses after it.
 REVIEW_CLAIM_SECONDS = env.int("REVIEW_CLAIM_SECONDS", default=600)

@@ -1,12 +1,33 @@
-"""The site's one clock: what time it is, and which UTC day (the daily challenge's day, a daily
-game's last move). Everything that asks for the day asks here."""
+"""The site's one clock for what runs over days: what time it is, and which UTC day (the
+daily challenge's day, a daily game's last move). Everything that asks for the day, and every
+deadline of an over-days game, asks here.
+
+``CLOCK_FILE`` (tests only) names a file holding seconds to add to the real time: a test moves
+every server process's clock forward by writing it, and no test sleeps through a day.
+"""
 
 from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
 from django.utils import timezone
 
 
+def now() -> datetime.datetime:
+    return timezone.now() + datetime.timedelta(seconds=_offset())
+
+
 def utc_today() -> datetime.date:
-    return timezone.now().astimezone(datetime.UTC).date()
+    return now().astimezone(datetime.UTC).date()
+
+
+def _offset() -> float:
+    path = getattr(settings, "CLOCK_FILE", "")
+    if not path:
+        return 0.0
+    try:
+        with open(path) as moved:
+            return float(moved.read().strip() or 0)
+    except FileNotFoundError:
+        return 0.0

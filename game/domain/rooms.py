@@ -17,12 +17,16 @@ from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 TURN_TIMES = (0, 60, 120, 300)
 
 
+LIVE = "live"
+OVER_DAYS = "days"
+
+
 class Pace(models.TextChoices):
     """How a room's game is played: everyone at the table at once, or turn by turn over days
     (nobody is played for after a minute away; each move has days, ``MOVE_DAYS``)."""
 
-    LIVE = "live", pgettext_lazy("room pace", "Live")
-    DAYS = "days", pgettext_lazy("room pace", "Over days")
+    LIVE = LIVE, pgettext_lazy("room pace", "Live")
+    DAYS = OVER_DAYS, pgettext_lazy("room pace", "Over days")
 
 
 #: The days a player of an over-days game has for each move, to choose from.

@@ -27,7 +27,7 @@ from ..rules.patches import state_patch
 from ..selectors import current_game, game_state
 from ..store import rules_cache
 from ..store.queries import locked_game
-from . import broadcast, review
+from . import broadcast, correspondence, review
 from .dice import dice_for, draw_server_seed
 from .errors import ServiceError, gettext_noop, no_room
 
@@ -65,6 +65,8 @@ def store_events(
     game_row.seq = first_seq + len(events) - 1
     game_row.snapshot = final
     result.state = game_state(game_row)
+    if game_row.move_days and (game.is_over or any(e.kind == "turn_started" for e in events)):
+        correspondence.turn_started(game_row, game)  # an over-days game: who is to move, until when
     if not game.is_over:
         _update_game(game_row)
         return result

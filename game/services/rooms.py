@@ -18,7 +18,7 @@ from ..rules import MAX_PLAYERS, RULESETS, FairDice, InvalidSeed
 from ..rules import Game as RulesGame
 from ..rules.fairness import clean_client_seed, commitment
 from ..store import rules_cache
-from . import broadcast, names
+from . import broadcast, correspondence, names
 from .dice import default_client_seed, draw_server_seed
 from .errors import ServiceError, gettext_noop, no_room
 from .games import store_events
@@ -61,8 +61,10 @@ def clean_dice_seed(raw: object) -> str:
 def create_room(
     *, name: str, rules: str, seats: Sequence[SeatSpec], host_key: str, practice: bool = False,
     chances: str = "auto",  # Room.Chances
+    pace: str = "live", move_days: int = 0,  # Room.Pace; over days: MOVE_DAYS
 ) -> Room:
     name = clean_room_name(name)
+    move_days = correspondence.check_move_days(pace, move_days)
     if rules not in RULESETS:
         raise ServiceError("bad_room", gettext_noop("Choose one of the rulesets: %(rulesets)s."),
                            {"rulesets": ", ".join(RULESETS)})
@@ -78,7 +80,8 @@ def create_room(
             "Chances are shown with computer players, always or never."))
     with transaction.atomic():
         room = Room.objects.create(name=name, rules=rules, seats_count=len(seats),
-                                   host_key=host_key, practice=practice, chances=chances)
+                                   host_key=host_key, practice=practice, chances=chances,
+                                   pace=pace, move_days=move_days)
         # The first game's seed, before any player can choose theirs; only its hash is shown.
         room.next_server_seed = draw_server_seed(room.pk, 0)
         room.save(update_fields=["next_server_seed"])
@@ -137,6 +140,8 @@ def take_seat(code: str, guest: str, nickname: str, index: int | None,
         if not seat.is_free:
             raise ServiceError("seat_taken",
                                gettext_noop("That seat is taken; choose a free one."))
+        if room.pace == Room.Pace.DAYS:
+            correspondence.check_over_days_cap(player.pk if player else None)
         alike = names.look_alike(nickname, [s.display_name for s in room.seats.all()])
         if alike is not None:
             raise ServiceError("name_taken", gettext_noop(
@@ -220,7 +225,7 @@ def start_game(code: str, guest: str | None) -> Game:
                                        player_names=", ".join(names)[:200],
                                        server_seed=server_seed,
                                        commitment=commitment(server_seed),
-                                       client_seeds=client_seeds)
+                                       client_seeds=client_seeds, move_days=room.move_days)
         game = RulesGame(room.rules, names, rng=FairDice(server_seed, client_seeds))
         store_events(game_row, game, list(game.events), by="system", seat=None)
         transaction.on_commit(lambda: rules_cache.keep(game_row.pk, game_row.seq, game))
@@ -244,7 +249,7 @@ def default_room_name(nickname: str) -> str:
 
 def open_room(guest: str, *, nickname: str, name: str, rules: str, seats: Sequence[SeatSpec],
               player: Player | None = None, dice_seed: str = "", practice: bool = False,
-              chances: str = "auto") -> Room:
+              chances: str = "auto", pace: str = "live", move_days: int = 0) -> Room:
     """A room with its creator in the first seat for a person (``name`` "" for
     ``default_room_name``): the lobby's "Play with friends". A room of computers alone has
     no seat for them: they host it and watch (``nickname`` "")."""
@@ -255,7 +260,8 @@ def open_room(guest: str, *, nickname: str, name: str, rules: str, seats: Sequen
     nickname = "" if watching else clean_nickname(nickname)
     with transaction.atomic():
         room = create_room(name=name or default_room_name(nickname), rules=rules, seats=seats,
-                           host_key=guest, practice=practice, chances=chances)
+                           host_key=guest, practice=practice, chances=chances, pace=pace,
+                           move_days=move_days)
         if not watching:
             take_seat(room.code, guest, nickname, None, dice_seed, player)
     return room

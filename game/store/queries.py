@@ -38,7 +38,7 @@ class LockedGame:
 #: so); the others (dates, totals) stay deferred: the ORM loads one if something asks for it,
 #: with a query of its own (tests/selectors/test_queries.py counts a command's queries).
 _COLUMNS = ("id", "room_id", "rules", "status", "players", "seq", "snapshot", "server_seed",
-            "commitment", "client_seeds", "daily_id")
+            "commitment", "client_seeds", "daily_id", "move_days")
 _JSON = {"players", "snapshot", "client_seeds"}
 
 
