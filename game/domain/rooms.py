@@ -102,7 +102,8 @@ class RoomSnapshot:
     practice: bool
     #: Whether players see the standings (watchers always do): the room's option, resolved.
     chances_for_players: bool
-    #: What a turn lasts in fact (the option times TURN_TIME_SCALE, 1 but in tests).
+    #: What a turn lasts in fact (the option times TURN_TIME_SCALE, 1 but in tests; over
+    #: days, the days per move).
     turn_seconds: float
     #: The next game's server seed, committed to (its hash) before seeds are fixed.
     commitment: str | None
@@ -113,6 +114,9 @@ class RoomSnapshot:
     game: dict[str, Any] | None  # ``game_state`` of the room's latest game
     recent: list[dict[str, Any]]  # ``recent_events`` of that game
     seq: int = 0
+    #: Live, or over days (``Pace``): then each move has ``move_days`` days.
+    pace: str = LIVE
+    move_days: int = 0
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,8 @@ def state(snapshot: RoomSnapshot) -> Frame:
             "practice": snapshot.practice,
             "chances_for_players": snapshot.chances_for_players,
             "turn_seconds": snapshot.turn_seconds,
+            "pace": snapshot.pace,
+            "move_days": snapshot.move_days,
             "commitment": snapshot.commitment,
         },
         "turn_ends_in": _seconds(snapshot.turn_ends_in),

@@ -84,6 +84,8 @@ def turn_deadline(room: Room, game_row: Game) -> datetime | None:
     """When the current turn's time runs out (the room's turn time after the turn's
     ``turn_started`` was stored), or None: no turn time, or no turn. Derived from stored rows
     only, so a restarted server keeps the same deadline."""
+    if game_row.move_days:  # over days: kept on the row as the turn started
+        return None if game_row.snapshot.get("finished", True) else game_row.move_deadline
     if not room.turn_time or game_row.snapshot.get("finished", True):
         return None
     started = (GameEvent.objects.filter(game=game_row, kind="turn_started", seq__lte=game_row.seq)

@@ -3,7 +3,8 @@ decision (``game.realtime.turn_driver`` runs it, and plays what it says).
 
 A computer player moves while someone is in the room; a person's turn is played by autoplay
 once they have been away for ``AWAY_GRACE`` (while someone else is here to wait for them), or
-once the room's turn time ran out; never in a daily challenge (its player's game alone).
+once the room's turn time ran out; never in a daily challenge (its player's game alone), and
+never here in a game over days (its moves out of time are the scan's: services.correspondence).
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def next_plan(room_code: str) -> Plan | None:
         if not someone_here(room):
             return None  # nobody is here: the game pauses, and goes on when someone comes
         return Plan(seq=game_row.seq, seat=seat.index, level=seat.bot_level or "easy")
+    if room.pace == Room.Pace.DAYS:
+        return None  # a person has days for their move: nobody plays it for them here
     deadline = turn_deadline(room, game_row)
     due = deadline
     if not (seat.guest_key and seat.guest_key in connected_guests(room)):

@@ -64,8 +64,10 @@ def presences(rooms: Iterable[Room]) -> dict[str, tuple[Presence, bool]]:
     seats = seat_rows(ids)
     here = live_guests(ids, timezone.now() - STALE_AFTER)
     found = {pk: presence_of(seats[pk], here[pk]) for pk in ids}
+    # Over days, nobody is played for when away: no countdown to show.
     times = autoplay_in({pk: away for pk, (now_here, _) in found.items()
-                         if (away := [i for i, c in now_here.seats if not c])})
+                         if by_id[pk].pace == Room.Pace.LIVE
+                         and (away := [i for i, c in now_here.seats if not c])})
     return {by_id[pk].code: (replace(now_here, autoplay_in=tuple(sorted(
                 times.get(pk, {}).items()))), driver)
             for pk, (now_here, driver) in found.items()}

@@ -89,7 +89,7 @@ def shared_room_state(room: Room) -> SharedRoomState:
     game_row = current_game(room)
     autoplay: dict[int, float] = {}
     if game_row is not None and game_row.status == Game.Status.PLAYING \
-            and room.status == Room.Status.PLAYING:
+            and room.status == Room.Status.PLAYING and room.pace == Room.Pace.LIVE:
         now = timezone.now()
         autoplay = {s.index: seconds_until(grace_ends(s.last_seen, game_row.created), now)
                     for s in seats if not connected.get(s.index, True)}
@@ -107,7 +107,10 @@ def shared_room_state(room: Room) -> SharedRoomState:
         options=options_of(room),
         practice=room.practice,
         chances_for_players=room.players_see_chances(seats),
-        turn_seconds=room.turn_time * float(settings.TURN_TIME_SCALE),
+        turn_seconds=(room.move_days * 86400.0 if room.pace == Room.Pace.DAYS
+                      else room.turn_time * float(settings.TURN_TIME_SCALE)),
+        pace=room.pace,
+        move_days=room.move_days,
         commitment=room.next_commitment or None,
         turn_ends_in=(max(0.0, (deadline - timezone.now()).total_seconds())
                       if deadline else None),

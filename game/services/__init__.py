@@ -40,6 +40,7 @@ from .broadcast import (
     take_dropped,
     within_timeout,
 )
+from .correspondence import seat_here
 from .dice import dice_rng
 from .errors import ServiceError
 from .games import apply_command, end_game, load_for_decision, play
@@ -76,7 +77,8 @@ from .rooms import (
 from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_room_options
 
 __all__ = [
-    "rebuild_ratings", "record_game", "record_games", "set_language", "set_profile_private",
+    "rebuild_ratings", "record_game", "record_games", "seat_here", "set_language",
+    "set_profile_private",
     "check_active", "check_guest_active", "claim_player", "clean_account_name", "merge_players",
     "player_of", "set_player_disabled",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",

@@ -23,16 +23,19 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 
 from ..domain import clock
 from ..domain.rooms import LIVE, MOVE_DAYS, OVER_DAYS, OVER_DAYS_CAP, REMIND_AT
-from ..models import Game, GameEvent, Notification, Room, Seat
+from ..models import Game, GameEvent, Notification, Player, Room, Seat
 from ..rules import Game as RulesGame
+from . import broadcast
 from .errors import ServiceError, gettext_noop
 
 log = logging.getLogger(__name__)
@@ -86,6 +89,26 @@ def turn_started(game_row: Game, game: RulesGame) -> None:
         waiting_for_id=seat[1], move_deadline=now + days, remind_at=now + days * REMIND_AT)
     Notification.objects.get_or_create(game_id=game_row.pk, seq=game_row.seq,
                                        player_id=seat[1], kind=Notification.Kind.YOUR_TURN)
+
+
+def seat_here(room: Room, player: Player, session: MutableMapping[str, Any]) -> Seat | None:
+    """In an over-days room, ``player``'s seat is played from the browser that opens the room
+    now (its session's guest key): a turn is taken on any device, signed in or as the same
+    guest. Its other devices watch until they open the room again."""
+    from .rooms import guest_key
+
+    seat = Seat.objects.filter(room=room, player=player).exclude(kind=Seat.Kind.BOT).first()
+    if seat is None:
+        return None
+    guest = guest_key(session)
+    if seat.guest_key != guest:
+        old = seat.guest_key
+        Seat.objects.filter(pk=seat.pk).update(guest_key=guest)
+        if room.host_key and room.host_key == old:
+            Room.objects.filter(pk=room.pk).update(host_key=guest)
+        seat.guest_key = guest
+        broadcast.send_room_changed(room.code)
+    return seat
 
 
 # --- the scan ---------------------------------------------------------------------------

@@ -7,11 +7,12 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 
 from .. import services
 from ..ai.actions import LEVELS
 from ..domain import translated
+from ..domain.rooms import MOVE_DAYS
 from ..models import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -69,6 +70,10 @@ def nickname_field(*, required: bool = True, css_class: str = "") -> forms.CharF
                            widget=forms.TextInput(attrs=attrs))
 
 
+def _days(count: int) -> Any:
+    return ngettext_lazy("%(count)d day", "%(count)d days", "count") % {"count": count}
+
+
 class CreateRoomForm(forms.Form):
     """The lobby's "Play with friends": a name is all it needs; the rest are options."""
 
@@ -91,6 +96,14 @@ class CreateRoomForm(forms.Form):
         help_text=gettext_lazy("Watchers see them, so “Never” only hides them: a player can "
                                "also watch."))
     dice_seed = dice_seed_field()
+    pace = forms.ChoiceField(
+        choices=Room.Pace.choices, initial=Room.Pace.LIVE, required=False,
+        widget=forms.RadioSelect, label=gettext_lazy("How you play"))
+    move_days = forms.TypedChoiceField(
+        coerce=int, choices=[(d, _days(d)) for d in MOVE_DAYS], initial=2, required=False,
+        label=gettext_lazy("Time for each move"),
+        help_text=gettext_lazy("Over days: each player moves when they like, within this "
+                               "time; the computer plays a move whose time runs out."))
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("auto_id", "friends_%s")

@@ -17,12 +17,13 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import selectors, services
 from ..ai.triple import ENDGAME_OPEN
 from ..domain import translated
+from ..domain.rooms import LIVE, OVER_DAYS
 from ..models import TURN_TIMES, Room
 from ..presenters import rules_text
 from ..presenters.invite import invite_qr_svg
 from ..rules import MAX_PLAYERS, RULESETS, get_ruleset
 from ..rules.dice import DICE_COUNT
-from ..web.players import acting_player, guest_within_limit, player_name
+from ..web.players import acting_player, current_player, guest_within_limit, player_name
 from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
 
 LOBBY_LIMIT = 20
@@ -37,7 +38,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
             room = services.open_room(
                 guest, nickname=data["nickname"], name=data["name"], rules=data["rules"],
                 seats=data["seat_specs"], player=player, dice_seed=data["dice_seed"],
-                practice=data["practice"], chances=data["chances"] or "auto")
+                practice=data["practice"], chances=data["chances"] or "auto",
+                pace=data["pace"] or LIVE,
+                move_days=(data["move_days"] or 0) if data["pace"] == OVER_DAYS else 0)
         except services.ServiceError as exc:
             form.add_error(None, translated.message(exc))
         else:
@@ -124,6 +127,11 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
 
 def room(request: HttpRequest, code: str) -> HttpResponse:
     room = get_object_or_404(Room, code=code)
+    if room.pace == OVER_DAYS:
+        # Over days, a seat is its player's on whichever device they open the room with.
+        player = current_player(request)
+        if player is not None:
+            services.seat_here(room, player, request.session)
     if room.daily_id and services.seat_of(
             room, services.guest_key(request.session, create=False)) is None:
         # a daily challenge has no watchers: its player's own page, from /daily/
