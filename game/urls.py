@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import daily, games, players, rooms, rules
+from .views import correspondence, daily, games, players, rooms, rules
 
 app_name = "game"
 urlpatterns = [
@@ -23,4 +23,7 @@ urlpatterns = [
     path("daily/<slug:rules>/play", daily.play, name="daily_play"),
     path("daily/<slug:rules>/<str:day>/", daily.day_page, name="daily_day"),
     path("rules/", rules.rules, name="rules"),
+    path("games/yours/", correspondence.your_games, name="your_games"),
+    path("games/yours/notices", correspondence.notice_settings, name="notice_settings"),
+    path("notices/unsubscribe/<str:token>/", correspondence.unsubscribe, name="unsubscribe"),
 ]

@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.formats import number_format
-from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 
 from ..rules import RULESETS, Ruleset, get_ruleset
 from ..rules.errors import BoxLabel, CodedError, RulesetTitle
@@ -94,3 +94,16 @@ def figure(value: float, places: int, *, signed: bool = False) -> str:
     # Through a Decimal: number_format cuts a float's digits instead of rounding them.
     text = number_format(Decimal(f"{value:.{places}f}"), places)
     return f"+{text}" if signed and not text.startswith("-") else text
+
+
+def time_left(seconds: float) -> str:
+    """"2 days", "5 hours", "40 minutes": how long a move has left, roughly, rounded down."""
+    seconds = max(0.0, seconds)
+    if seconds >= 86400:
+        days = int(seconds // 86400)
+        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+    if seconds >= 3600:
+        hours = int(seconds // 3600)
+        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+    minutes = max(1, int(seconds // 60))
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}

@@ -46,6 +46,7 @@ from .errors import ServiceError
 from .games import apply_command, end_game, load_for_decision, play
 from .limits import check_rate_limit
 from .names import clean_nickname
+from .notices import set_notices
 from .players import find_player, new_player, rename_player, set_language, set_profile_private
 from .presence import (
     HEARTBEAT_SECONDS,
@@ -77,7 +78,7 @@ from .rooms import (
 from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_room_options
 
 __all__ = [
-    "rebuild_ratings", "record_game", "record_games", "seat_here", "set_language",
+    "rebuild_ratings", "record_game", "record_games", "seat_here", "set_language", "set_notices",
     "set_profile_private",
     "check_active", "check_guest_active", "claim_player", "clean_account_name", "merge_players",
     "player_of", "set_player_disabled",

@@ -26,9 +26,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from ..domain import clock
-from ..models import Connection, Game, GameEvent, Notification, Player, Seat
+from ..domain import clock, translated
+from ..models import Connection, Game, Notification, Player, Seat
 from ..selectors import STALE_AFTER
+from ..selectors.correspondence import last_move
 from .errors import ServiceError, gettext_noop
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,7 @@ def _words(notice: Notification) -> dict[str, str]:
         body = _("%(room)s · %(left)s left") % {"room": room.name, "left": left}
     else:
         title = _("Your turn")
-        last = last_move(game, notice.player_id)
+        last = last_move_words(game, notice.player_id)
         body = (_("%(room)s · %(last)s · %(left)s left") % {
             "room": room.name, "last": last, "left": left}) if last else (
             _("%(room)s · %(left)s left") % {"room": room.name, "left": left})
@@ -118,38 +119,21 @@ def _words(notice: Notification) -> dict[str, str]:
 def _time_left(game: Game) -> str:
     if game.move_deadline is None:
         return ""
-    return time_left_words((game.move_deadline - clock.now()).total_seconds())
+    return translated.time_left((game.move_deadline - clock.now()).total_seconds())
 
 
-def time_left_words(seconds: float) -> str:
-    """"2 days", "5 hours", "40 minutes": how long a move has left, roughly, rounded down."""
-    from django.utils.translation import ngettext
-
-    seconds = max(0.0, seconds)
-    if seconds >= 86400:
-        days = int(seconds // 86400)
-        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
-    if seconds >= 3600:
-        hours = int(seconds // 3600)
-        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
-    minutes = max(1, int(seconds // 60))
-    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
-
-
-def last_move(game: Game, player_id: int | None) -> str:
-    """The last box another player scored in ``game``: "Bea scored 25 in Full house"."""
+def last_move_words(game: Game, player_id: int | None) -> str:
+    """The last box another player scored: "Bea scored 25 in Full house" ("" before any)."""
     from ..domain.translated import box_name_label
 
     mine = Seat.objects.filter(room_id=game.room_id, player_id=player_id).values_list(
         "index", flat=True).first()
-    row = (GameEvent.objects.filter(game=game, kind="scored").exclude(seat=mine)
-           .order_by("-seq").values_list("seat", "payload").first())
-    if row is None or row[0] is None or row[0] >= len(game.players):
+    move = last_move(game, mine)
+    if move is None:
         return ""
-    seat, payload = row
     return _("%(name)s scored %(points)s in %(box)s") % {
-        "name": game.players[seat], "points": payload.get("points", 0),
-        "box": box_name_label(str(payload.get("box", "")).split("@")[0])}
+        "name": move.name, "points": move.points,
+        "box": box_name_label(move.box.split("@")[0])}
 
 
 def _push(player: Player, text: dict[str, str]) -> bool:

@@ -20,13 +20,17 @@ from ..domain import translated
 from ..domain.rooms import LIVE, OVER_DAYS
 from ..models import TURN_TIMES, Room
 from ..presenters import rules_text
+from ..presenters.correspondence import your_game_line
 from ..presenters.invite import invite_qr_svg
 from ..rules import MAX_PLAYERS, RULESETS, get_ruleset
 from ..rules.dice import DICE_COUNT
+from ..selectors.correspondence import your_games
 from ..web.players import acting_player, current_player, guest_within_limit, player_name
 from .forms import CreateRoomForm, JoinByCodeForm, JoinForm, PlayComputerForm
 
 LOBBY_LIMIT = 20
+#: Over-days games the lobby lists ("Your games" has them all).
+LOBBY_YOUR_GAMES = 3
 RECENT = timedelta(days=2)
 def lobby(request: HttpRequest) -> HttpResponse:
     form = CreateRoomForm(request.POST or None, initial={"nickname": player_name(request)})
@@ -47,8 +51,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
             if data["nickname"] and player.name != data["nickname"]:  # it follows them
                 services.rename_player(player, data["nickname"])
             return redirect(room)
+    me = current_player(request)
     context = {
         "form": form,
+        # Over-days games waiting for this person first: the lobby shows the first few.
+        "your_games": [your_game_line(g) for g in your_games(me.pk)][:LOBBY_YOUR_GAMES]
+        if me is not None else [],
         "rulesets": RULESETS.values(),
         "computer_form": PlayComputerForm(),
         "code_form": JoinByCodeForm(),

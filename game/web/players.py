@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 
 from .. import services
 from ..models import NICKNAME_MAX, Player
+from ..selectors import correspondence
 from .clients import client_address
 
 COOKIE = "player"
@@ -102,9 +103,14 @@ def player_context(request: HttpRequest) -> dict[str, object]:
     """The site header's name control, on every page."""
     player = current_player(request)
     user = _signed_in(request)
+    over_days = player is not None and correspondence.has_games(player.pk)
     return {"player_name": player.name if player else "", "name_max": NICKNAME_MAX,
             "player_profile_url": player.get_absolute_url() if player else "",
-            "account_name": user.get_username() if user is not None else ""}
+            "account_name": user.get_username() if user is not None else "",
+            # The header's link to "Your games" and how many wait for this person's move.
+            "has_games_over_days": over_days,
+            "your_turn_count": correspondence.your_turn_count(player.pk)
+            if player is not None and over_days else 0}
 
 
 def guest_within_limit(request: HttpRequest, action: str) -> str:
