@@ -71,7 +71,8 @@ def deliver(notice_id: int) -> str:
     else:
         with translation.override(player.language or settings.LANGUAGE_CODE):
             text = _words(notice)
-            if player.notify_push and _push(player, text):
+            if (player.notify_push and player.push_subscriptions.exists()
+                    and _push(player, text)):
                 channels.append("push")
             if _wants_email(player, notice.kind) and _email(player, text):
                 channels.append("email")
