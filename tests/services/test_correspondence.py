@@ -192,7 +192,7 @@ def test_a_notice_is_emailed_once_with_a_one_click_unsubscribe(moved, mailed, cl
     message = mailed.wait_for("bea@example.com")
     body = mailed.body(message)
     assert "Ann's table" in message["Subject"] and "https://yahtzee.example/r/" in body
-    unsubscribe = message["List-Unsubscribe"].strip("<>")
+    unsubscribe = str(message["List-Unsubscribe"]).strip().strip("<>")
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     outcomes = dict(Notification.objects.values_list("player_id", "outcome"))
     assert outcomes == {ann.pk: "moved", bea.pk: "sent"}
