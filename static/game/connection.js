@@ -173,22 +173,3 @@ export function randomId() {
   crypto.getRandomValues(bytes); // works on plain http too, unlike crypto.randomUUID
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
-
-/** Tracks the last seen `seq`; says whether an event is next, old or after a gap. */
-export class SeqTracker {
-  constructor() {
-    this.last = null;
-  }
-
-  reset(seq) {
-    this.last = typeof seq === "number" ? seq : null;
-  }
-
-  /** "next", "duplicate" or "gap" for an incoming event's seq. */
-  check(seq) {
-    if (this.last === null) return "gap";
-    if (seq === this.last + 1) return "next";
-    if (seq <= this.last) return "duplicate";
-    return "gap";
-  }
-}
