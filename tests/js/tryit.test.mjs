@@ -9,8 +9,8 @@ import { loadFixture, usePageRuleset } from "./fixture.mjs";
 
 usePageRuleset(loadFixture().games.find((g) => g.rules === "yahtzee").ruleset);
 const { boxOption, decisionToTry, holdOption, optionText, playedText, triedVerdict } =
-  await import("../../static/game/tryit.js");
-const { slipsOf, slipsText } = await import("../../static/game/review.js");
+  await import("../../static/game/game/tryit.js");
+const { slipsOf, slipsText } = await import("../../static/game/game/review.js");
 
 // What GET /games/<id>/try/<seq> answers (presenters/review.py tried_view): a known position,
 // 1 3 3 5 6 on an empty card with two rolls left (docs/ai.md).

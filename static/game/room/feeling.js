@@ -4,8 +4,8 @@
 // switch remembered per browser, and "your turn" reaching a player looking at another tab (the
 // tab title, a sound, and a notification where they allowed it).
 
-import { h, replaceChildren } from "./dom.js";
-import { gettext, interpolate } from "./i18n.js";
+import { h, replaceChildren } from "../shared/dom.js";
+import { gettext, interpolate } from "../shared/i18n.js";
 
 const SOUND_KEY = "room-sound";
 const SCORED_MS = 1600; // as long as the just-scored animation (room.css)

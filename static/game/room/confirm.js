@@ -5,9 +5,9 @@
 // functions of their own (`scoreWarning`), so a coach that warns about a costly choice asks
 // the same way.
 
-import { h, replaceChildren } from "./dom.js";
-import { gettext, interpolate } from "./i18n.js";
-import { slotLabel } from "./labels.js";
+import { h, replaceChildren } from "../shared/dom.js";
+import { gettext, interpolate } from "../shared/i18n.js";
+import { slotLabel } from "../shared/labels.js";
 
 /** A box scores "far below" the best one when it gives up this much and more than half. */
 const FAR_BELOW = 15;

@@ -3,10 +3,10 @@
 // move, and a chart of each player's expected final score that moves the replay when clicked.
 // Every figure comes from the stored review; nothing is computed here but the drawing.
 
-import { h, replaceChildren, svg } from "./dom.js";
-import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
-import { slotLabel } from "./labels.js";
-import { RULESET, parseSlot } from "./ruleset.js";
+import { h, replaceChildren, svg } from "../shared/dom.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../shared/i18n.js";
+import { slotLabel } from "../shared/labels.js";
+import { RULESET, parseSlot } from "../shared/ruleset.js";
 
 export const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 /** Each grade in words, as the verdicts say it (looked up in the catalog when read). */

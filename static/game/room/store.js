@@ -3,9 +3,9 @@
 // page: room.js feeds the frames in, then draws every part from the new state, so no frame can
 // leave a part of the page stale. docs/protocol.md describes the frames.
 
-import { gettext, interpolate } from "./i18n.js";
-import { describeEvent } from "./labels.js";
-import { applyPatch } from "./patch.js";
+import { gettext, interpolate } from "../shared/i18n.js";
+import { describeEvent } from "../shared/labels.js";
+import { applyPatch } from "../shared/patch.js";
 
 /** Log lines kept (newest first). */
 export const LOG_LIMIT = 200;

@@ -1,9 +1,9 @@
 // The turn line (whose turn, the round, and whether the computer plays it for a person who
 // is away or out of time), the roll button and the rolls left.
 
-import { fill, h, replaceChildren } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
-import { awayNote, clockText } from "../labels.js";
+import { fill, h, replaceChildren } from "../../shared/dom.js";
+import { gettext, interpolate, ngettext } from "../../shared/i18n.js";
+import { awayNote, clockText } from "../../shared/labels.js";
 import { canRoll, isConnected, isHost, turnLine } from "../store.js";
 
 /** els: {turn, rollBtn, rollsLeft, table, playAway}. Only while a game is shown. */

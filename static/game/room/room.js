@@ -5,13 +5,13 @@ import { Coach } from "./coach.js";
 import { Confirm, scoreWarning } from "./confirm.js";
 import { Feeling } from "./feeling.js";
 import { CommandSender, RoomConnection } from "./connection.js";
-import { DiceTray } from "./dice.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { DiceTray } from "../shared/dice.js";
+import { gettext, interpolate, ngettext } from "../shared/i18n.js";
 import { loadHolds, saveHolds } from "./holds.js";
 import { installShortcuts } from "./keyboard.js";
-import { rulesTitle } from "./labels.js";
-import { offerCopy } from "./share.js";
-import { RULESET } from "./ruleset.js";
+import { rulesTitle } from "../shared/labels.js";
+import { offerCopy } from "../shared/share.js";
+import { RULESET } from "../shared/ruleset.js";
 import { renderStandings } from "./standings.js";
 import {
   awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen, initialState,

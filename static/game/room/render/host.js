@@ -1,8 +1,8 @@
 // Between games: the join form of a watcher, the host's controls (start, rematch, seats,
 // turn time) and the notes that say what the room waits for.
 
-import { h } from "../dom.js";
-import { formatNumber, gettext, interpolate } from "../i18n.js";
+import { h } from "../../shared/dom.js";
+import { formatNumber, gettext, interpolate } from "../../shared/i18n.js";
 import { isConnected, isHost, myPlayer, status } from "../store.js";
 
 /** The join form (watchers only): shown while the room waits and has a free seat; it offers

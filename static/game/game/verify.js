@@ -4,9 +4,9 @@
 // stored.
 
 import { checkGame } from "./dice-check.js";
-import { fill, h, replaceChildren } from "./dom.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
-import { playerNumber } from "./labels.js";
+import { fill, h, replaceChildren } from "../shared/dom.js";
+import { gettext, interpolate, ngettext } from "../shared/i18n.js";
+import { playerNumber } from "../shared/labels.js";
 
 const $ = (id) => document.getElementById(id);
 const data = JSON.parse($("fairness-data").textContent);

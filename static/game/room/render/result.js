@@ -1,9 +1,9 @@
 // The result panel of a finished game: the end card (a win, a calm loss, or who won for a
 // watcher), then everyone's totals.
 
-import { replaceChildren } from "../dom.js";
+import { replaceChildren } from "../../shared/dom.js";
 import { endCard } from "../ending.js";
-import { renderResult } from "../scorecard.js";
+import { renderResult } from "../../shared/scorecard.js";
 import { myPlayer } from "../store.js";
 
 /** els: {panel, title, detail, body, link}. */

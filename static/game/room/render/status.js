@@ -1,7 +1,7 @@
 // What the page says about itself: the connection, the last error, a computer getting ready.
 
-import { h, replaceChildren } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { h, replaceChildren } from "../../shared/dom.js";
+import { gettext, interpolate, ngettext } from "../../shared/i18n.js";
 
 /** How long an error stays on screen. */
 export const ERROR_MS = 8000;

@@ -2,7 +2,7 @@
 // seq, a divider between the games of the room. Lines already shown stay in place (a live
 // region announces only what is added).
 
-import { h } from "../dom.js";
+import { h } from "../../shared/dom.js";
 
 export function renderLog(state, log) {
   const shown = new Map();

@@ -3,15 +3,15 @@
 // module draws the frame chosen by the buttons, the keys, the move list or the URL (#seq=N).
 // It scores nothing itself: every figure comes from the rules engine on the server.
 
-import { dieFace, dieName } from "./dice.js";
-import { fill, h, replaceChildren } from "./dom.js";
-import { gettext, interpolate, pgettext } from "./i18n.js";
-import { boxLabel, boxShort, describeEvent } from "./labels.js";
+import { dieFace, dieName } from "../shared/dice.js";
+import { fill, h, replaceChildren } from "../shared/dom.js";
+import { gettext, interpolate, pgettext } from "../shared/i18n.js";
+import { boxLabel, boxShort, describeEvent } from "../shared/labels.js";
 import { waitForAnalysis } from "./analysis_wait.js";
 import { Review, loadAnalysis, slipsOf, slipsText } from "./review.js";
 import { TryIt } from "./tryit.js";
-import { RULESET } from "./ruleset.js";
-import { renderScorecard, shortNames } from "./scorecard.js";
+import { RULESET } from "../shared/ruleset.js";
+import { renderScorecard, shortNames } from "../shared/scorecard.js";
 
 const started = performance.now();
 const $ = (id) => document.getElementById(id);

@@ -1,8 +1,8 @@
 // The words at the end of a game, for each reader: a win is celebrated, a loss gets a calm
 // card with the place and the score, a watcher reads who won. Pure: no page access.
 
-import { LANGUAGE, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
-import { joinNames } from "./labels.js";
+import { LANGUAGE, gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
+import { joinNames } from "../shared/labels.js";
 
 // An ordinal's form by its plural category in the page's language (Intl.PluralRules): English
 // has four (1st, 2nd, 3rd, 4th), Swedish and French two (1:a 3:e, 1er 2e), German one (1.).

@@ -3,12 +3,12 @@
 // choice. Every option's value comes from the server (GET /games/<id>/try/<seq>: the review's
 // own valuation, presenters/review.py tried_view); this module only looks the choice up.
 
-import { dieFace, dieName } from "./dice.js";
-import { h, replaceChildren } from "./dom.js";
-import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+import { dieFace, dieName } from "../shared/dice.js";
+import { h, replaceChildren } from "../shared/dom.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
 import { GRADE_WORDS, SYMBOLS, choiceText, chosenText, points } from "./review.js";
-import { RULESET, parseSlot, slotName } from "./ruleset.js";
-import { slotLabel } from "./labels.js";
+import { RULESET, parseSlot, slotName } from "../shared/ruleset.js";
+import { slotLabel } from "../shared/labels.js";
 
 /**
  * The decision a reader may try from frame `index`: the next move if it is a graded decision

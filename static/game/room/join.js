@@ -1,5 +1,5 @@
 // The room page's join form: one button, "Join as Bea", saying the name typed beside it.
-import { gettext, interpolate } from "./i18n.js";
+import { gettext, interpolate } from "../shared/i18n.js";
 
 const name = document.getElementById("join_nickname");
 const join = document.getElementById("join-btn");

@@ -1,8 +1,8 @@
 // Where everyone stands after each turn (a `standings` frame, docs/protocol.md): one bar split
 // by each player's chance to win, and for each player, in words, that chance and the final
 // score they will likely reach, with a visible legend (no hover needed: phones have none).
-import { h, replaceChildren } from "./dom.js";
-import { gettext, interpolate } from "./i18n.js";
+import { h, replaceChildren } from "../shared/dom.js";
+import { gettext, interpolate } from "../shared/i18n.js";
 
 /** "46 %", ">99 %", "<1 %". */
 export const pct = (x) => (x >= 0.995 ? gettext(">99 %") : x > 0 && x < 0.005 ? gettext("<1 %")

@@ -3,12 +3,12 @@
 // hint in a practice room, the Joker note and the "How boxes score" panel.
 
 import { costText } from "../coach.js";
-import { h, replaceChildren } from "../dom.js";
-import { gettext, interpolate } from "../i18n.js";
-import { bonusHelp, boxHelp } from "../help.js";
-import { slotLabel } from "../labels.js";
-import { RULESET, parseSlot, slotName } from "../ruleset.js";
-import { renderScorecard } from "../scorecard.js";
+import { h, replaceChildren } from "../../shared/dom.js";
+import { gettext, interpolate } from "../../shared/i18n.js";
+import { bonusHelp, boxHelp } from "../../shared/help.js";
+import { slotLabel } from "../../shared/labels.js";
+import { RULESET, parseSlot, slotName } from "../../shared/ruleset.js";
+import { renderScorecard } from "../../shared/scorecard.js";
 import { awayPlayers, canHold, canScore, isMyTurn, myPlayer } from "../store.js";
 
 /** ui: {tray, dice (the tray's element), coach}. */

@@ -2,7 +2,7 @@
 // asks for its analysis part again (GET data-poll) with a growing pause, a bounded number of
 // times, and swaps it in when it is ready; meanwhile it says how long it has been waiting.
 
-import { gettext, interpolate } from "./i18n.js";
+import { gettext, interpolate } from "../shared/i18n.js";
 
 /** The pauses (ms) between asks: 1 s growing by half up to 8 s each, about 2 minutes in all. */
 export function pollDelays({ first = 1000, factor = 1.5, most = 8000, total = 120000 } = {}) {

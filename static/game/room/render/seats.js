@@ -1,8 +1,8 @@
 // The seats (who plays, who is here, whose turn, the totals), the host's seat buttons between
 // games, and how many watch.
 
-import { h, replaceChildren } from "../dom.js";
-import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { h, replaceChildren } from "../../shared/dom.js";
+import { gettext, interpolate, ngettext, pgettext } from "../../shared/i18n.js";
 import { isHost, playerOfSeat, seatOfPlayer, status } from "../store.js";
 
 /** actions: {seatCommand(type, fields)}. */

@@ -1,6 +1,6 @@
 // A daily challenge's result page: its share text, by the share sheet or the clipboard.
-import { gettext } from "./i18n.js";
-import { offerCopy, offerShare } from "./share.js";
+import { gettext } from "../shared/i18n.js";
+import { offerCopy, offerShare } from "../shared/share.js";
 
 const text = document.getElementById("share-text");
 if (text) {

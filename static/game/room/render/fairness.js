@@ -1,8 +1,8 @@
 // The commitment of the running game's server seed (or the next game's), the seed once
 // revealed, and every player's seed; a seated player may change theirs between games.
 
-import { h, replaceChildren } from "../dom.js";
-import { gettext } from "../i18n.js";
+import { h, replaceChildren } from "../../shared/dom.js";
+import { gettext } from "../../shared/i18n.js";
 import { status } from "../store.js";
 
 /** els: {commitmentLabel, commitment, revealedLabel, revealedRow, revealed, seeds, form,

@@ -5,8 +5,8 @@
 // button or H) and, before a choice that gives up more than the threshold, asks first through
 // the room's one confirmation bar (confirm.js).
 
-import { formatNumber, gettext, interpolate } from "./i18n.js";
-import { slotLabel } from "./labels.js";
+import { formatNumber, gettext, interpolate } from "../shared/i18n.js";
+import { slotLabel } from "../shared/labels.js";
 
 const STORE = "coach-threshold";
 export const THRESHOLDS = [0.2, 1, 5, Infinity]; // Infinity: never ask
