@@ -211,7 +211,7 @@ function gridStep(span, height) {
 }
 
 /** The value of a step line (points [[seq, value]...] in seq order) at `seq`. */
-function valueAt(line, seq) {
+export function valueAt(line, seq) {
   let lo = 0;
   let hi = line.length - 1;
   if (seq < line[0][0]) return line[0][1];
@@ -221,6 +221,36 @@ function valueAt(line, seq) {
     else hi = mid - 1;
   }
   return line[lo][1];
+}
+
+/**
+ * The chart's geometry for a chart `clientWidth` wide (280 at least): its size, the seqs and
+ * the values it spans, the grid's step, and x(seq), y(value) in its SVG's units.
+ */
+export function chartScale(series, frames, clientWidth) {
+  const width = Math.max(280, clientWidth);
+  const height = width < 500 ? 210 : 260;
+  const first = frames[0].seq;
+  const last = frames[frames.length - 1].seq;
+  const values = series.flat().map((p) => p[1]);
+  const span = Math.max(...values) - Math.min(...values) || 10;
+  const step = gridStep(span, height - PAD.top - PAD.bottom);
+  const low = Math.floor(Math.min(...values) / step) * step;
+  const high = Math.ceil(Math.max(...values) / step) * step || low + step;
+  const plot = width - PAD.left - PAD.right;
+  return {
+    width, height, first, last, low, high, step,
+    x: (seq) => PAD.left + ((seq - first) / Math.max(1, last - first)) * plot,
+    y: (v) => PAD.top + ((high - v) / (high - low)) * (height - PAD.top - PAD.bottom),
+  };
+}
+
+/** Each slip (Review.markedSlips) with where its mark goes, in percent of the chart's width
+ * (`left`) and height (`top`): at its moment, on its player's line. */
+export function markPlaces(slips, series, scale) {
+  return slips.map((d) => ({ ...d,
+    left: (scale.x(d.seq) / scale.width) * 100,
+    top: (scale.y(valueAt(series[d.player], d.seq)) / scale.height) * 100 }));
 }
 
 class Chart {
@@ -250,18 +280,12 @@ class Chart {
   }
 
   draw() {
-    const width = Math.max(280, this.el.clientWidth);
-    const height = width < 500 ? 210 : 260;
-    const first = this.frames[0].seq;
-    const last = this.frames[this.frames.length - 1].seq;
-    const values = this.series.flat().map((p) => p[1]);
-    const span = Math.max(...values) - Math.min(...values) || 10;
-    const step = gridStep(span, height - PAD.top - PAD.bottom);
-    const low = Math.floor(Math.min(...values) / step) * step;
-    const high = Math.ceil(Math.max(...values) / step) * step || low + step;
+    const scale = chartScale(this.series, this.frames, this.el.clientWidth);
+    const { width, height, first, last, low, high, step } = scale;
     const plot = width - PAD.left - PAD.right;
-    this.x = (seq) => PAD.left + ((seq - first) / Math.max(1, last - first)) * plot;
-    this.y = (v) => PAD.top + ((high - v) / (high - low)) * (height - PAD.top - PAD.bottom);
+    this.scale = scale;
+    this.x = scale.x;
+    this.y = scale.y;
     this.width = width;
     this.first = first;
     this.last = last;
@@ -326,15 +350,14 @@ class Chart {
     const slips = this.slips();
     const current = this.marksEl.querySelector("button[tabindex='0']");
     const keep = current ? Number(current.dataset.seq) : null;
-    const buttons = slips.map((d) => {
-      const line = this.series[d.player];
+    const buttons = markPlaces(slips, this.series, this.scale).map((d) => {
       const mark = h("button", {
         type: "button", class: `chart-mark g-${d.grade} p${d.player}`, tabindex: "-1",
         "aria-label": d.label, title: d.label, dataset: { seq: String(d.seq) },
         onclick: () => this.pick(d.index),
       }, h("span", { "aria-hidden": "true" }, SYMBOLS[d.grade]));
-      mark.style.left = `${(this.x(d.seq) / this.width) * 100}%`;
-      mark.style.top = `${(this.y(valueAt(line, d.seq)) / this.height) * 100}%`;
+      mark.style.left = `${d.left}%`;
+      mark.style.top = `${d.top}%`;
       return mark;
     });
     const focused = buttons.find((b) => Number(b.dataset.seq) === keep) || buttons[0];

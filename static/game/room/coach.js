@@ -7,6 +7,7 @@
 
 import { formatNumber, gettext, interpolate } from "../shared/i18n.js";
 import { slotLabel } from "../shared/labels.js";
+import { fromAdvice } from "../shared/options.js";
 
 const STORE = "coach-threshold";
 export const THRESHOLDS = [0.2, 1, 5, Infinity]; // Infinity: never ask
@@ -38,54 +39,35 @@ export class Coach {
   /** Keep `msg` if it is about the position `game` is at. */
   update(msg, game) {
     if (game && msg.game === game.id && msg.seq === game.seq) {
-      this.advice = msg;
+      this.advice = { game: msg.game, seq: msg.seq, options: fromAdvice(msg, game.dice) };
       this.hint = false;
     }
   }
 
-  /** The advice for `game` as it stands, or null (another roll, another turn, none). */
+  /** The valued options (shared/options.js) for `game` as it stands, or null (another roll,
+   * another turn, none). */
   current(game) {
     const a = this.advice;
-    return a && game && a.game === game.id && a.seq === game.seq ? a : null;
-  }
-
-  boxValue(game, box, column) {
-    const a = this.current(game);
-    const found = a && a.boxes.find((b) => b.box === box && b.column === column);
-    return found ? found.value : null;
+    return a && game && a.game === game.id && a.seq === game.seq ? a.options : null;
   }
 
   /** What scoring `box` now costs against the best choice (a hold or a box), or null. */
   boxCost(game, box, column) {
-    const best = this.best(game);
-    const value = this.boxValue(game, box, column);
-    return best && value !== null ? Math.max(0, best.value - value) : null;
+    const option = this.current(game)?.box(box, column);
+    return option ? option.loss : null;
   }
 
-  /** The hold (positions) whose dice are those at `positions`, with its value. */
-  holdOf(game, positions) {
-    const a = this.current(game);
-    if (!a) return null;
-    const dice = [...positions].map((i) => game.dice[i]).sort((x, y) => x - y).join(",");
-    return a.holds.find((h) => h.dice.join(",") === dice) || null;
-  }
-
-  /** The best choice now: {kind: "hold"|"box", value, hold?, box?, column?}. */
+  /** The best choice now (a hold: its `positions` and `keep`; a box), or null. */
   best(game) {
-    const a = this.current(game);
-    if (!a) return null;
-    const hold = a.holds[0];
-    const box = a.boxes[0];
-    if (hold && (!box || hold.value >= box.value)) return { kind: "hold", ...hold };
-    return box ? { kind: "box", ...box } : null;
+    return this.current(game)?.best() || null;
   }
 
   /** Why scoring there deserves a second look (it costs more than the threshold), or null. */
   scoreWarning(game, box, column, columns) {
     const best = this.best(game);
-    const value = this.boxValue(game, box, column);
-    if (!best || value === null) return null;
-    const cost = best.value - value;
+    const option = this.current(game)?.box(box, column);
+    if (!best || !option) return null;
+    const cost = option.loss;
     if (!(cost > this.threshold)) return null;
     // A tenth is shown: never "1.0 point", always "points".
     const values = { box: slotLabel(box, column, columns), points: fmt(cost) };
@@ -94,7 +76,7 @@ export class Coach {
         ? interpolate(gettext("The coach: %(box)s costs %(points)s points against scoring %(best)s."),
           { ...values, best: slotLabel(best.box, best.column, columns) })
         : interpolate(gettext("The coach: %(box)s costs %(points)s points against keeping %(best)s."),
-          { ...values, best: keeping(best.dice) }),
+          { ...values, best: keeping(best.keep) }),
       yes: gettext("Score it anyway"),
     };
   }
@@ -102,17 +84,17 @@ export class Coach {
   /** Why rolling with these held positions deserves a second look, or null. */
   rollWarning(game, positions, columns) {
     const best = this.best(game);
-    const mine = this.holdOf(game, positions);
+    const mine = this.current(game)?.hold(positions);
     if (!best || !mine) return null;
-    const cost = best.value - mine.value;
+    const cost = mine.loss;
     if (!(cost > this.threshold)) return null;
-    const values = { mine: keeping(mine.dice), points: fmt(cost) };
+    const values = { mine: keeping(mine.keep), points: fmt(cost) };
     return {
       message: best.kind === "box"
         ? interpolate(gettext("The coach: keeping %(mine)s costs %(points)s points against scoring %(best)s."),
           { ...values, best: slotLabel(best.box, best.column, columns) })
         : interpolate(gettext("The coach: keeping %(mine)s costs %(points)s points against keeping %(best)s."),
-          { ...values, best: keeping(best.dice) }),
+          { ...values, best: keeping(best.keep) }),
       yes: gettext("Roll anyway"),
     };
   }

@@ -12,6 +12,7 @@ import { installShortcuts } from "./keyboard.js";
 import { rulesTitle } from "../shared/labels.js";
 import { offerCopy } from "../shared/share.js";
 import { RULESET } from "../shared/ruleset.js";
+import { firstColumn } from "../shared/scorecard.js";
 import { renderStandings } from "./standings.js";
 import {
   awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen, initialState,
@@ -24,7 +25,7 @@ import { renderLog } from "./render/log.js";
 import { renderResultPanel } from "./render/result.js";
 import { renderSeats, renderWatchers } from "./render/seats.js";
 import { ERROR_MS, renderConnection, renderError, renderPreparing } from "./render/status.js";
-import { firstColumn, renderCards, renderDice, scoreKey } from "./render/table.js";
+import { renderCards, renderDice, scoreKey } from "./render/table.js";
 import { renderClock, renderTurn } from "./render/turn.js";
 
 const root = document.getElementById("room");

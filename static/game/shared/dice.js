@@ -1,4 +1,6 @@
-// The dice drawn as SVG with pips; each die is a real toggle button (aria-pressed = held).
+// The dice drawn as SVG with pips: the room's tray (each die a real toggle button,
+// aria-pressed = held, updated in place) and the dice of a finished game's board (drawn anew
+// for each move: read-only, or buttons while the reader tries a choice).
 
 import { h, svg } from "./dom.js";
 import { gettext, interpolate, pgettext } from "./i18n.js";
@@ -43,6 +45,34 @@ export function dieFace(value) {
   return face;
 }
 
+/** The tag under a held die (shown by the stylesheet on a held die only). */
+export function heldTag() {
+  // Translators: the tag under a held die, on a 320 px phone too: 6 letters at most.
+  return h("span", { class: "die-held-tag", "aria-hidden": "true" }, pgettext("die tag", "Held"));
+}
+
+/**
+ * The dice of a position as list items, drawn anew: `dice` (values, or null before the first
+ * roll: `count` blank dice), `held` (a Set of positions). Read-only, each named in hidden text;
+ * with `onToggle(position)`, each a toggle button named by its label.
+ */
+export function diceItems(dice, held, { count = dice ? dice.length : 0, onToggle = null } = {}) {
+  return [...Array(dice ? dice.length : count).keys()].map((pos) => {
+    const value = dice ? dice[pos] : null;
+    const kept = value !== null && held.has(pos);
+    const data = { value: value === null ? "" : String(value) };
+    if (onToggle) {
+      return h("li", {}, h("button", {
+        type: "button", class: `die${kept ? " held" : ""}`, "aria-pressed": String(kept),
+        dataset: data, "aria-label": dieName(pos, value, kept), onclick: () => onToggle(pos),
+      }, dieFace(value), heldTag()));
+    }
+    return h("li", { class: `die${value === null ? " blank" : ""}${kept ? " held" : ""}`,
+      dataset: data },
+    dieFace(value), heldTag(), h("span", { class: "visually-hidden" }, dieName(pos, value, kept)));
+  });
+}
+
 /** The dice tray: one button per die, created once and updated in place so focus survives. */
 export class DiceTray {
   /** count: how many dice the game rolls (the page's data). */
@@ -55,8 +85,7 @@ export class DiceTray {
         onclick: () => onToggle(i),
       });
       button.append(dieFace(null), h("span", { class: "die-key", "aria-hidden": "true" }, i + 1),
-        // Translators: the tag under a held die, on a 320 px phone too: 6 letters at most.
-        h("span", { class: "die-held-tag", "aria-hidden": "true" }, pgettext("die tag", "Held")));
+        heldTag());
       container.append(button);
       this.buttons.push(button);
     }

@@ -1,7 +1,7 @@
 // Everyone's scorecard side by side: one column per player (three per player in triple),
 // totals and bonuses, and for the player to move what each open box would score now.
 
-import { h } from "./dom.js";
+import { h, replaceChildren } from "./dom.js";
 import { boxHelp } from "./help.js";
 import { gettext, interpolate } from "./i18n.js";
 import { boxLabel, boxShort, slotLabel } from "./labels.js";
@@ -107,6 +107,28 @@ export function renderScorecard(view, onScore) {
   }
   table.append(sums);
   return table;
+}
+
+/** The column a triple scorecard shows first (null: all three). All three fit a desktop for up
+ * to three players; a phone, for up to `phonePlayers`: two on the room's page, none on a
+ * finished game's page (which has always opened on one column there). */
+export function firstColumn(game, wide, phonePlayers = 2) {
+  return game.players.length <= (wide ? 3 : phonePlayers) ? null : 0;
+}
+
+/** The buttons that choose the scorecard column shown (`column`, null: all), for a triple
+ * game's `game`; hidden with one column. */
+export function renderColumnSwitch(switcher, game, column, onColumn) {
+  const columns = game.scorecards[0].columns;
+  switcher.hidden = columns.length <= 1;
+  if (columns.length <= 1) return;
+  const choices = [...columns.keys(), "all"];
+  replaceChildren(switcher, choices.map((c) => h("button", {
+    type: "button", class: "switch",
+    "aria-pressed": String(c === "all" ? column === null : column === c),
+    onclick: () => onColumn(c === "all" ? null : c),
+  }, c === "all" ? gettext("All") : interpolate(gettext("Col. %(column)s ×%(multiplier)s"),
+    { column: c + 1, multiplier: columns[c].multiplier }))));
 }
 
 /** One name for each sum, wherever a scorecard or a result shows it (looked up in the

@@ -8,7 +8,7 @@ import { gettext, interpolate } from "../../shared/i18n.js";
 import { bonusHelp, boxHelp } from "../../shared/help.js";
 import { slotLabel } from "../../shared/labels.js";
 import { RULESET, parseSlot, slotName } from "../../shared/ruleset.js";
-import { renderScorecard } from "../../shared/scorecard.js";
+import { renderColumnSwitch, renderScorecard } from "../../shared/scorecard.js";
 import { awayPlayers, canHold, canScore, isMyTurn, myPlayer } from "../store.js";
 
 /** ui: {tray, dice (the tray's element), coach}. */
@@ -24,15 +24,9 @@ export function renderDice(state, ui) {
   ui.dice.classList.toggle("watching", !mine);
   // The coach's hint: the dice its best hold keeps.
   const best = mine && ui.coach.hint ? ui.coach.best(g) : null;
-  const keep = new Set(best && best.kind === "hold" ? best.hold : []);
+  const keep = new Set(best && best.kind === "hold" ? best.positions : []);
   ui.dice.querySelectorAll(".die").forEach((die, i) => die.classList.toggle("hint", keep.has(i)));
   ui.dice.classList.toggle("hint-nothing", Boolean(best && best.kind === "hold" && !keep.size));
-}
-
-/** The column a triple game shows first (null: all three): they fit a desktop for up to
- * three players, a phone for two. */
-export function firstColumn(game, wide) {
-  return game.players.length <= (wide ? 3 : 2) ? null : 0;
 }
 
 /**
@@ -42,7 +36,7 @@ export function firstColumn(game, wide) {
 export function renderCards(state, els, ui) {
   const g = state.game;
   const columns = g.scorecards[0].columns.length;
-  renderSwitcher(state, els.switcher, columns, ui.onColumn);
+  renderColumnSwitch(els.switcher, g, state.column, ui.onColumn);
   const forbidden = (g.options || []).filter((o) => !o.allowed);
   els.jokerNote.hidden = forbidden.length === 0;
   if (forbidden.length) {
@@ -77,18 +71,6 @@ export function renderCards(state, els, ui) {
 /** The confirmation key of scoring a box ("score:chance", "score:chance@2"). */
 export function scoreKey(box, column, columns) {
   return `score:${slotName(box, column, columns)}`;
-}
-
-function renderSwitcher(state, switcher, columns, onColumn) {
-  switcher.hidden = columns <= 1;
-  if (columns <= 1) return;
-  const choices = [...Array(columns).keys(), "all"];
-  replaceChildren(switcher, choices.map((c) => h("button", {
-    type: "button", class: "switch",
-    "aria-pressed": String(c === "all" ? state.column === null : state.column === c),
-    onclick: () => onColumn(c === "all" ? null : c),
-  }, c === "all" ? gettext("All")
-    : interpolate(gettext("Col. %(column)s ×%(multiplier)s"), { column: c + 1, multiplier: c + 1 }))));
 }
 
 /** Practice rooms: each box I may score shows what it is worth; the hint marks the best
