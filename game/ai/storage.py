@@ -435,15 +435,3 @@ def score_table_ready(rules: str | Ruleset, joker: JokerRule | None = None) -> b
         if _score_key(ruleset) in _score_cache:
             return True
     return table_ready(ruleset) and score_table_path(ruleset).exists()
-
-
-def score_build_progress(rules: str | Ruleset, joker: JokerRule | None = None
-                         ) -> float | None:
-    """How far (0–100 %) a build of ``rules``' score table has come; None when none runs."""
-    path = score_table_path(solver_ruleset(rules, joker))
-    if not _held(path.with_suffix(".lock")):
-        return None
-    found = _read_progress(path.with_suffix(".progress"))
-    if found is None or found[1] <= 0:
-        return 0.0
-    return min(100.0, 100.0 * found[0] / found[1])

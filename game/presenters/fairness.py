@@ -1,6 +1,6 @@
 """What anyone needs to check a game's dice (docs/fairness.md), from its row and event log.
 
-The same JSON feeds the game page's verifier (``static/game/verify.js``), the download
+The same JSON feeds the game page's verifier (``static/game/game/verify.js``), the download
 ``/games/<id>/dice.json`` that the script in ``docs/fairness.md`` reads, and nothing else::
 
     {"game": 7, "finished": true, "unfinished": false,

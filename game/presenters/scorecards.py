@@ -13,7 +13,7 @@ from ..models import Game
 from ..rules import Ruleset, get_ruleset
 
 #: The sums under the boxes, each a key of a scorecard column in ``Game.snapshot``, named as
-#: the room page and the game page name them (``TOTALS`` in static/game/scorecard.js).
+#: the room page and the game page name them (``TOTALS`` in static/game/shared/scorecard.js).
 SUMS = ((pgettext_lazy("sum", "Upper section"), "upper_subtotal"),
         (pgettext_lazy("sum", "Upper bonus"), "upper_bonus"),
         (pgettext_lazy("sum", "Yahtzee bonus"), "yahtzee_bonus"),

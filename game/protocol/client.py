@@ -1,6 +1,6 @@
 """What a client makes of the server's frames: the room it holds, kept from a ``state`` and
 updated by the frames after it. The consumer keeps its socket's :class:`RoomView` this way; the
-tests' clients (and, in JavaScript, ``static/game/patch.js``) apply ``events`` frames with
+tests' clients (and, in JavaScript, ``static/game/shared/patch.js``) apply ``events`` frames with
 :func:`state_after`.
 """
 

@@ -15,7 +15,7 @@ A patch is JSON, read against the value it applies to:
 
 Like JSON Merge Patch (RFC 7386) but able to reach into arrays (a player's scorecard, one
 open box) and with ``null`` as a value, not a deletion: a state's objects keep their keys
-through a game, so nothing is ever deleted. ``static/game/patch.js`` is the browser's
+through a game, so nothing is ever deleted. ``static/game/shared/patch.js`` is the browser's
 :func:`apply_patch`; ``game.protocol.client`` applies a whole ``events`` frame as a client does.
 """
 

@@ -18,6 +18,7 @@ from ..presenters.fairness import fairness_data
 from ..presenters.replay import replay_data
 from ..presenters.review import review_view, tried_view
 from ..rules import get_ruleset
+from ..rules.dice import DICE_COUNT
 from ..rules.errors import CodedError
 from ..services.review import tried_options
 from ..web.clients import client_address
@@ -62,6 +63,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ruleset_data": translated.ruleset_data(ruleset),
         "rules_text": rules_text.for_page(ruleset),
         "replay": replay_data(events),
+        "dice_positions": range(1, DICE_COUNT + 1),  # the board's dice before it is drawn
         "analysis": review_view(stored) if game.status == Game.Status.FINISHED else None,
         "standings": sorted(
             ({"name": name, "total": total, "winner": i in game.winners}

@@ -293,7 +293,7 @@ def test_the_readme_recipe_serves_a_game_over_https_and_wss_from_both_daphnes(
         refused = ann.goto(f"{SITE}/admin/")
         assert refused is not None and refused.status == 403
         assert "nginx" in ann.content()
-        served = ann.goto(f"{SITE}/static/game/site.css")  # other paths still pass
+        served = ann.goto(f"{SITE}/static/game/shared/site.css")  # other paths still pass
         assert served is not None and served.status == 200
         assert not errors, errors
     finally:

@@ -78,7 +78,7 @@ def test_only_commands_the_server_applies_once_are_sent_again(daphne_server, new
     page = new_context(DESKTOP).new_page()
     page.goto(daphne_server.url + "/")
     answers = page.evaluate("""async () => {
-      const { CommandSender } = await import("/static/game/connection.js");
+      const { CommandSender } = await import("/static/game/room/connection.js");
       const sent = [];
       const conn = { send: (type, fields, { id }) => { sent.push([type, id]); return id; } };
       const sender = new CommandSender(conn, () => {});

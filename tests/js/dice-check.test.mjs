@@ -1,11 +1,11 @@
-// static/game/dice-check.js, the check behind "Verify the dice": every roll of a game redone
+// static/game/game/dice-check.js, the check behind "Verify the dice": every roll of a game redone
 // from its seeds. The fixture is a game's dice.json made by game.rules (the Python check of
 // tests/rules/test_dice_file_lengths.py reads the same file).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { checkGame } from "../../static/game/dice-check.js";
+import { checkGame } from "../../static/game/game/dice-check.js";
 
 const game = () => JSON.parse(readFileSync(new URL("./dice-check.fixture.json", import.meta.url)));
 

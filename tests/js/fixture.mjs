@@ -7,8 +7,9 @@ import { fileURLToPath } from "node:url";
 
 const FIXTURE = fileURLToPath(new URL("../../var/js-fixtures/room-frames.json", import.meta.url));
 
-/** {games: [{rules, players, ruleset, frames: [{frame, game}]}]}: `game` is the server's state
- * of the game after an `events` frame (null after the other frames). */
+/** {games: [{rules, players, ruleset, frames: [{frame, game}], replay}]}: `game` is the
+ * server's state of the game after an `events` frame (null after the other frames); `replay`
+ * the game page's replay data of the same game (game/presenters/replay.py). */
 export function loadFixture() {
   if (!existsSync(FIXTURE)) {
     throw new Error(`${FIXTURE} is missing: it is written by `

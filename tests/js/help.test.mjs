@@ -10,7 +10,7 @@ const TEXT = {
 globalThis.document = {
   getElementById: (id) => (id === "rules-text" ? { textContent: JSON.stringify(TEXT) } : null),
 };
-const { boxHelp, bonusHelp } = await import("../../static/game/help.js");
+const { boxHelp, bonusHelp } = await import("../../static/game/shared/help.js");
 
 test("a box's sentence and the bonus lines are the page's", () => {
   assert.equal(boxHelp("full_house"), "25 pour un brelan et une paire.");

@@ -19,10 +19,10 @@ globalThis.django = {
 };
 
 const { LANGUAGE, formatNumber, interpolate, ngettext, pgettext } =
-  await import("../../static/game/i18n.js");
-const { chancePoints } = await import("../../static/game/review.js");
-const { joinNames } = await import("../../static/game/labels.js");
-const { ordinal } = await import("../../static/game/ending.js");
+  await import("../../static/game/shared/i18n.js");
+const { chancePoints } = await import("../../static/game/game/review.js");
+const { joinNames } = await import("../../static/game/shared/labels.js");
+const { ordinal } = await import("../../static/game/room/ending.js");
 
 test("the page's language and its catalog", () => {
   assert.equal(LANGUAGE, "de");

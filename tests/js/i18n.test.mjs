@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import {
   LANGUAGE, formatNumber, gettext, interpolate, ngettext, pgettext,
-} from "../../static/game/i18n.js";
+} from "../../static/game/shared/i18n.js";
 
 test("without a catalog the language is English and messages are themselves", () => {
   assert.equal(LANGUAGE, "en");

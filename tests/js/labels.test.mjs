@@ -9,8 +9,8 @@ import { loadFixture, usePageRuleset } from "./fixture.mjs";
 const triple = loadFixture().games.find((g) => g.rules === "triple");
 usePageRuleset(triple.ruleset);
 const { awayNote, boxLabel, boxShort, clockText, describeEvent, rulesTitle, slotLabel } =
-  await import("../../static/game/labels.js");
-const { parseSlot, slotName } = await import("../../static/game/ruleset.js");
+  await import("../../static/game/shared/labels.js");
+const { parseSlot, slotName } = await import("../../static/game/shared/ruleset.js");
 
 test("a box in a column is written as the server writes it, and read back", () => {
   assert.equal(slotName("chance", 0, 1), "chance");

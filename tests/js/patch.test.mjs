@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { applyPatch } from "../../static/game/patch.js";
+import { applyPatch } from "../../static/game/shared/patch.js";
 import { loadFixture } from "./fixture.mjs";
 
 const { games } = loadFixture();

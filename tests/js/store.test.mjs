@@ -11,7 +11,7 @@ usePageRuleset(games[0].ruleset);
 const {
   LOG_LIMIT, awayLeft, awayPlayers, canHold, connectionChanged, initialState, isMyTurn, reduce, toggleHeld,
   turnLine,
-} = await import("../../static/game/store.js");
+} = await import("../../static/game/room/store.js");
 
 const ctx = { now: 1_000_000, savedHolds: () => new Set() };
 

@@ -16,6 +16,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from game import services
 from game.models import Game
+from game.presenters.replay import replay_data
 from game.rules import get_ruleset
 
 FIXTURE = Path(__file__).resolve().parents[2] / "var" / "js-fixtures" / "room-frames.json"
@@ -116,7 +117,15 @@ async def _record(rules: str, names: list[str]) -> dict[str, Any]:
     for page in pages:
         await page.comm.disconnect()
     return {"rules": rules, "players": names, "ruleset": get_ruleset(rules).to_dict(),
-            "frames": [{"frame": f, "game": after.get(id(f))} for f in mine.frames]}
+            "frames": [{"frame": f, "game": after.get(id(f))} for f in mine.frames],
+            "replay": await database_sync_to_async(_replay)(code)}
+
+
+def _replay(code: str) -> dict[str, Any]:
+    """The game's page's replay of the room's game, from its stored events."""
+    row = Game.objects.filter(room__code=code).order_by("-pk").first()
+    assert row is not None
+    return replay_data(row.events.order_by("seq"))
 
 
 async def test_whole_games_write_the_room_page_fixture(settings):

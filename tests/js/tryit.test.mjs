@@ -8,9 +8,10 @@ import { test } from "node:test";
 import { loadFixture, usePageRuleset } from "./fixture.mjs";
 
 usePageRuleset(loadFixture().games.find((g) => g.rules === "yahtzee").ruleset);
-const { boxOption, decisionToTry, holdOption, optionText, playedText, triedVerdict } =
-  await import("../../static/game/tryit.js");
-const { slipsOf, slipsText } = await import("../../static/game/review.js");
+const { decisionToTry, optionText, playedText, triedVerdict } =
+  await import("../../static/game/game/tryit.js");
+const { fromAdvice, fromTried } = await import("../../static/game/shared/options.js");
+const { slipsOf, slipsText } = await import("../../static/game/game/review.js");
 
 // What GET /games/<id>/try/<seq> answers (presenters/review.py tried_view): a known position,
 // 1 3 3 5 6 on an empty card with two rolls left (docs/ai.md).
@@ -53,28 +54,63 @@ test("the decision to try: the next move's from the position before it, or this 
 });
 
 test("held dice are looked up as the kept values, whatever their positions", () => {
-  assert.equal(holdOption(TRIED, new Set([0, 3])).loss, 0); // the two 3s
-  assert.equal(holdOption(TRIED, new Set([3, 0])).grade, "best");
-  assert.equal(holdOption(TRIED, new Set()).loss, 1.933); // re-roll all five
-  assert.equal(holdOption(TRIED, new Set([1, 0, 3])).grade, "inaccuracy");
-  assert.equal(holdOption(TRIED, new Set([0, 1, 2, 3, 4])), null); // all five: score instead
-  assert.equal(boxOption(TRIED, "chance", 0).loss, 13.205);
-  assert.equal(boxOption(TRIED, "yahtzee", 0), null); // not a legal box for these dice
+  const options = fromTried(TRIED);
+  assert.equal(options.hold(new Set([0, 3])).loss, 0); // the two 3s
+  assert.equal(options.hold(new Set([3, 0])).grade, "best");
+  assert.equal(options.hold(new Set()).loss, 1.933); // re-roll all five
+  assert.equal(options.hold(new Set([1, 0, 3])).grade, "inaccuracy");
+  assert.equal(options.hold(new Set([0, 1, 2, 3, 4])), null); // all five: score instead
+  assert.equal(options.box("chance", 0).loss, 13.205);
+  assert.equal(options.box("yahtzee", 0), null); // not a legal box for these dice
+  assert.equal(options.best().kind, "hold");
+  assert.deepEqual(options.best().keep, [3, 3]);
+});
+
+test("the coach's advice and a try's answer are the same options once read", () => {
+  // The same position as TRIED, as a practice room's `advice` frame says it.
+  const advice = {
+    type: "advice", game: 1, seq: 3, player: 0, rolls_left: 2,
+    boxes: [{ box: "threes", column: 0, value: 246.0 }, { box: "chance", column: 0, value: 238.2 }],
+    holds: [{ hold: [0, 3], dice: [3, 3], value: 251.405 }, { hold: [0, 1, 3], dice: [1, 3, 3], value: 250.9 },
+      { hold: [0], dice: [3], value: 250.1 }, { hold: [], dice: [], value: 249.472 }],
+  };
+  const coach = fromAdvice(advice, TRIED.dice);
+  const tried = fromTried(TRIED);
+  for (const held of [[0, 3], [3, 0], [], [1, 0, 3], [3]]) {
+    const a = coach.hold(new Set(held));
+    const t = tried.hold(new Set(held));
+    assert.deepEqual([a.kind, a.keep, a.value], [t.kind, t.keep, t.value]);
+    assert.ok(Math.abs(a.loss - t.loss) < 1e-9, `${held}: ${a.loss} against ${t.loss}`);
+  }
+  assert.deepEqual(coach.hold(new Set([0, 3])).positions, [0, 3]); // the frame says which dice
+  for (const box of ["threes", "chance"]) {
+    const a = coach.box(box, 0);
+    const t = tried.box(box, 0);
+    assert.deepEqual([a.kind, a.box, a.column, a.value], [t.kind, t.box, t.column, t.value]);
+    assert.ok(Math.abs(a.loss - t.loss) < 1e-9);
+  }
+  assert.deepEqual(coach.best(), { kind: "hold", keep: [3, 3], positions: [0, 3], value: 251.405, loss: 0 });
+  // A box before a hold only when it is worth more; with no roll left, the best box.
+  assert.equal(fromAdvice({ ...advice, holds: [] }, TRIED.dice).best().box, "threes");
+  // A triple try's slot names are read as a box and a column.
+  const triple = fromTried({ ...TRIED, boxes: [{ box: "chance@3", points: 18, expected: 1, loss: 2, grade: "blunder" }] });
+  assert.deepEqual([triple.box("chance", 2).points, triple.box("chance", 0)], [18, null]);
 });
 
 test("the verdict names the choice, its grade, what it gave up and the game's choice", () => {
-  const best = triedVerdict(holdOption(TRIED, new Set([0, 3])), TRIED, 1);
+  const options = fromTried(TRIED);
+  const best = triedVerdict(options.hold(new Set([0, 3])), options, 1);
   assert.equal(best.grade, "best");
   assert.equal(best.title, "Keep 3 3: the best choice");
   assert.match(best.detail, /^No choice is worth more here\. Expected final score 251\.4\.$/);
 
   const played = playedText(FRAMES[3], DECISIONS.get(4));
   assert.equal(played, "Held nothing, a mistake (1.93 lost)");
-  const blunder = triedVerdict(boxOption(TRIED, "chance", 0), TRIED, 1, played);
+  const blunder = triedVerdict(options.box("chance", 0), options, 1, played);
   assert.equal(blunder.title, "Score Chance (18): a blunder ??");
   assert.equal(blunder.detail, "13.21 points behind the best, keep 3 3. Expected final score "
     + "238.2. In the game: Held nothing, a mistake (1.93 lost).");
-  assert.equal(optionText({ keep: [] }), "re-roll all five");
+  assert.equal(optionText({ kind: "hold", keep: [] }), "re-roll all five");
 });
 
 test("the slips: graded ones only, autoplay's left out, one player's or everyone's", () => {

@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { waitingText, pollDelays } from "../../static/game/analysis_wait.js";
-import { costText } from "../../static/game/coach.js";
-import { endCard, ordinal, placeOf } from "../../static/game/ending.js";
-import { likelyRange, pct, standingLine } from "../../static/game/standings.js";
+import { waitingText, pollDelays } from "../../static/game/game/analysis_wait.js";
+import { costText } from "../../static/game/room/coach.js";
+import { endCard, ordinal, placeOf } from "../../static/game/room/ending.js";
+import { likelyRange, pct, standingLine } from "../../static/game/room/standings.js";
 
 const game = (players, totals, winners) => ({
   players, winners, scorecards: totals.map((total) => ({ total })),
@@ -77,7 +77,7 @@ test("the review's back-off grows, is capped and ends", () => {
 });
 
 test("the review says the chance to win a decision gave up in percentage points", async () => {
-  const { chancePoints, CHANCE_MARK } = await import("../../static/game/review.js");
+  const { chancePoints, CHANCE_MARK } = await import("../../static/game/game/review.js");
   assert.equal(chancePoints(0.0123), "1.2 pp");
   assert.equal(chancePoints(0.0004), "under 0.1 pp");
   assert.equal(chancePoints(0), "0 pp");

@@ -64,5 +64,5 @@ def test_pages_and_static_files_are_compressed_and_hashed_files_cached_a_year(pr
         assert len(gzip.decompress(body)) > len(body)
 
     # The unhashed name still answers (an old page, a script's import), for a short time only.
-    headers, _ = get(production_site + "/static/game/site.css")
+    headers, _ = get(production_site + "/static/game/shared/site.css")
     assert "immutable" not in headers["cache-control"]

@@ -1,0 +1,21 @@
+// The result panel of a finished game: the end card (a win, a calm loss, or who won for a
+// watcher), then everyone's totals.
+
+import { replaceChildren } from "../../shared/dom.js";
+import { endCard } from "../ending.js";
+import { renderResult } from "../../shared/scorecard.js";
+import { myPlayer } from "../store.js";
+
+/** els: {panel, title, detail, body, link}. */
+export function renderResultPanel(state, els) {
+  const g = state.game;
+  els.panel.hidden = !g || !g.finished;
+  if (els.panel.hidden) return;
+  const card = endCard(g, myPlayer(state));
+  els.panel.dataset.kind = card.kind;
+  els.title.textContent = card.title;
+  els.detail.textContent = card.detail;
+  els.detail.hidden = !card.detail;
+  els.link.href = els.link.dataset.template.replace(/\/0\/$/, `/${g.id}/`);
+  replaceChildren(els.body, renderResult(g));
+}

@@ -1,0 +1,334 @@
+// The room page: one socket, one state (store.js), and every part of the page drawn from that
+// state after each frame and each click (render/*.js).
+
+import { Coach } from "./coach.js";
+import { Confirm, scoreWarning } from "./confirm.js";
+import { Feeling } from "./feeling.js";
+import { CommandSender, RoomConnection } from "./connection.js";
+import { DiceTray } from "../shared/dice.js";
+import { gettext, interpolate, ngettext } from "../shared/i18n.js";
+import { loadHolds, saveHolds } from "./holds.js";
+import { installShortcuts } from "./keyboard.js";
+import { rulesTitle } from "../shared/labels.js";
+import { offerCopy } from "../shared/share.js";
+import { RULESET } from "../shared/ruleset.js";
+import { firstColumn } from "../shared/scorecard.js";
+import { renderStandings } from "./standings.js";
+import {
+  awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen, initialState,
+  isConnected, isMyTurn, myPlayer, reduce, rollDrawn, showColumn, status, syncAsked, toggleHeld,
+  turnLeft,
+} from "./store.js";
+import { renderFairness } from "./render/fairness.js";
+import { renderHostControls, renderJoin, renderWatchingNote } from "./render/host.js";
+import { renderLog } from "./render/log.js";
+import { renderResultPanel } from "./render/result.js";
+import { renderSeats, renderWatchers } from "./render/seats.js";
+import { ERROR_MS, renderConnection, renderError, renderPreparing } from "./render/status.js";
+import { renderCards, renderDice, scoreKey } from "./render/table.js";
+import { renderClock, renderTurn } from "./render/turn.js";
+
+const root = document.getElementById("room");
+const $ = (id) => document.getElementById(id);
+
+let state = initialState({
+  code: root.dataset.code,
+  rules: root.dataset.rules,
+  status: root.dataset.status,
+  seat: root.dataset.seat === "" ? null : Number(root.dataset.seat),
+  host: root.dataset.host === "1",
+  joinForm: $("join") !== null,
+  maxSeats: Number(root.dataset.maxSeats),
+  dice: Number(root.dataset.dice),
+});
+
+const confirm = new Confirm($("confirm"));
+const coach = new Coach(); // practice rooms: the advice after each of my rolls
+const feeling = new Feeling(
+  { banner: $("celebrate"), result: $("result"), soundBtn: $("sound-btn"),
+    notifyBtn: $("notify-btn") },
+  document.title);
+const tray = new DiceTray($("dice"), state.page.dice, toggleHold);
+const wsScheme = location.protocol === "https:" ? "wss" : "ws";
+const conn = new RoomConnection(`${wsScheme}://${location.host}/ws/rooms/${state.page.code}/`, {
+  onMessage: receive,
+  onStatus: connectionStatus,
+});
+const sender = new CommandSender(conn, () => update(commandGivenUp(state)));
+
+/** Set the state and draw the page from it. */
+function update(next) {
+  state = next;
+  redraw();
+}
+
+// --- frames from the server -------------------------------------------------------------------
+
+function receive(msg) {
+  // Too fast: the command in flight goes again in a moment, with no error shown.
+  if (msg.type === "error" && msg.code === "rate_limited" && sender.refused()) return;
+  const before = state;
+  let next = reduce(state, msg,
+    { now: Date.now(), savedHolds: (game) => loadHolds(state.page.code, game) });
+  if (next.reload) {
+    location.reload();
+    return;
+  }
+  const applied = msg.type === "events" && next.seq !== before.seq;
+  if (msg.type === "state" || applied || msg.type === "error") sender.settle();
+  if (msg.type === "state") syncAnswered();
+  // The dice or the turn changed: a question asked before is stale.
+  if (msg.type === "state" || applied) confirm.cancel();
+  if (msg.type === "advice") coach.update(msg, next.game);
+  if (next.needsSync) {
+    next = syncAsked(next);
+    resync();
+  }
+  if (next.game && next.column === undefined && next.game.scorecards[0].columns.length > 1) {
+    next = showColumn(next, firstColumn(next.game, window.matchMedia("(min-width: 60rem)").matches));
+  }
+  if (applied) {
+    for (const e of msg.events) feeling.onEvent(e.event || {}, next.game.players, myPlayer(next));
+    saveHolds(next.page.code, next.game, next.held);
+  }
+  if (msg.type === "error") hideErrorLater(next.error);
+  update(next);
+  if (applied) {
+    const kinds = msg.events.map((e) => (e.event || {}).kind);
+    if (kinds.includes("turn_started") && isMyTurn(state)) feeling.yourTurn();
+    if (kinds.includes("game_finished")) $("result-title").focus();
+  }
+}
+
+function hideErrorLater(error) {
+  setTimeout(() => { if (state.error === error) update(errorSeen(state)); }, ERROR_MS);
+}
+
+// One sync at a time: the state it brings covers every event until then. The server answers
+// a few syncs at once, then one per 5 s (docs/protocol.md); one refused is asked again later.
+let syncTimer = null;
+function resync() {
+  if (syncTimer !== null) return;
+  conn.send("sync", {}, { command: false });
+  syncTimer = setTimeout(() => { syncTimer = null; resync(); }, 6000);
+}
+
+function syncAnswered() {
+  clearTimeout(syncTimer);
+  syncTimer = null;
+}
+
+let backTimer = null;
+function connectionStatus(what, detail) {
+  clearTimeout(backTimer);
+  if (what === "back") {
+    backTimer = setTimeout(() => update(connectionChanged(state, "open")), 4000);
+  }
+  update(connectionChanged(state, what, detail.retryInMs || 0, Boolean(detail.liveAway)));
+}
+
+// --- commands -----------------------------------------------------------------------------------
+
+function command(type, fields = {}) {
+  if (state.busy) return;
+  if (!sender.send(type, fields)) {
+    receive({ type: "error", code: "offline",
+      message: gettext("You are offline; the page reconnects by itself.") });
+    return;
+  }
+  update(commandSent(state)); // until an answer, or until the sender gives up waiting for one
+}
+
+function roll() {
+  if (!canRoll(state)) return;
+  const g = state.game;
+  const hold = g.dice ? [...state.held].sort() : [];
+  const send = () => command("roll", { hold });
+  const warning = g.dice && coach.rollWarning(g, hold, g.scorecards[0].columns.length);
+  if (!warning) {
+    send();
+    return;
+  }
+  confirm.ask(`roll:${hold.join("")}`, warning, send);
+}
+
+function hint() {
+  if (!coach.current(state.game) || !isMyTurn(state)) return;
+  coach.hint = !coach.hint;
+  redraw();
+}
+
+function toggleHold(i) {
+  if (!canHold(state)) return;
+  update(toggleHeld(state, i));
+  saveHolds(state.page.code, state.game, state.held);
+  conn.send("hold", { held: [...state.held].sort() }, { command: false });
+}
+
+function scoreBox(box, column) {
+  if (!isMyTurn(state) || !state.game.dice || state.busy) return;
+  const g = state.game;
+  const option = (g.options || []).find((o) => o.box === box && o.column === column);
+  const columns = g.scorecards[0].columns.length;
+  const warning = coach.scoreWarning(g, box, column, columns)
+    || (option && scoreWarning(option, g.options, columns));
+  const send = () => command("score", { box, column });
+  if (!warning) {
+    send();
+    return;
+  }
+  confirm.ask(scoreKey(box, column, columns), warning, send);
+  redraw();
+}
+
+/** The host starts; free seats are dropped at the start, so that is asked first. */
+function startGame(type) {
+  const free = state.room.seats.filter((s) => !s.name).length;
+  if (!free) {
+    command(type);
+    return;
+  }
+  confirm.ask(`start:${type}`, {
+    message: interpolate(ngettext(
+      "%(count)s seat is free: start without it? Free seats are removed when the game starts.",
+      "%(count)s seats are free: start without them? Free seats are removed when the game starts.",
+      free), { count: free }),
+    yes: gettext("Start anyway"),
+  }, () => command(type));
+}
+
+function seatCommand(type, fields = {}) {
+  if (!isConnected(state) || state.busy) return;
+  command(type, fields);
+}
+
+// --- drawing ------------------------------------------------------------------------------------
+
+const baseTitle = document.title;
+const els = {
+  turn: { turn: $("turn"), rollBtn: $("roll-btn"), rollsLeft: $("rolls-left"), table: $("table"),
+    playAway: $("play-away-btn") },
+  host: {
+    start: $("start-btn"), rematch: $("rematch-btn"), addSeat: $("add-seat-btn"),
+    turnTimeField: $("turn-time-field"), turnTime: $("turn-time"),
+    chancesField: $("chances-field"), chances: $("chances-option"),
+    hostControls: $("host-controls"), turnTimeNote: $("turn-time-note"),
+    waitingNote: $("waiting-note"),
+  },
+  fairness: {
+    commitmentLabel: $("commitment-label"), commitment: $("commitment"),
+    revealedLabel: $("revealed-label"), revealedRow: $("revealed-row"), revealed: $("revealed"),
+    seeds: $("dice-seeds"), form: $("seed-form"), input: $("seed-input"),
+  },
+  cards: {
+    switcher: $("column-switch"), jokerNote: $("joker-note"), scorecard: $("scorecard"),
+    hintBtn: $("hint-btn"), coachRow: $("coach-row"), rulesHelp: $("rules-help"),
+    rulesBoxes: $("rules-boxes"), rulesBonuses: $("rules-bonuses"),
+  },
+  result: { panel: $("result"), title: $("result-title"), detail: $("result-detail"),
+    body: $("result-body"), link: $("game-page-link") },
+};
+const table = {
+  tray, dice: $("dice"), coach, feeling, confirm, onScore: scoreBox,
+  onColumn: (c) => update(showColumn(state, c)),
+};
+
+/** Every part of the page, from the state. */
+function redraw() {
+  const now = Date.now();
+  const st = status(state);
+  // A tab in the background still tells its player when it is their move.
+  document.title = isMyTurn(state)
+    ? interpolate(gettext("Your turn · %(title)s"), { title: baseTitle }) : baseTitle;
+  root.dataset.status = st;
+  root.dataset.synced = String(state.synced);
+  if ($("rules-title")) $("rules-title").textContent = rulesTitle(state.page.rules);
+  renderConnection(state, $("conn"), { retryNow: () => conn.retryNow() });
+  renderError(state, $("error"), now);
+  renderPreparing(state, $("preparing"));
+  renderJoin(state, $("join"));
+  renderWatchingNote(state, $("watching-note"));
+  renderHostControls(state, els.host);
+  renderSeats(state, $("seats"), { seatCommand });
+  renderWatchers(state, $("watchers"));
+  renderStandings($("standings"), state.standings, state.game,
+    state.game ? state.game.players : []);
+  // Triple has no chances to win: the note says what is exact there and what is estimated.
+  $("triple-note").hidden = !(state.game && !state.game.finished && RULESET
+    && RULESET.columns > 1);
+  renderFairness(state, els.fairness);
+  feeling.render(Boolean(state.you && state.you.seat !== null));
+  const playing = Boolean(state.game);
+  // Keyboard help only for those who have keys to press: a watcher has none.
+  $("keys-help").hidden = myPlayer(state) === null;
+  $("table").hidden = !playing || state.game.finished;
+  $("cards").hidden = !playing;
+  renderClock($("turn-clock"), turnLeft(state, now));
+  if (playing) {
+    renderTurn(state, els.turn, now);
+    renderDice(state, table);
+    state = rollDrawn(state);
+    renderCards(state, els.cards, table);
+  }
+  renderResultPanel(state, els.result);
+  renderLog(state, $("log"));
+}
+
+// The clock ticks on its own; at 0:00 the turn line says that the computer plays the turn,
+// and while the player to move is away it counts down to the computer playing for them.
+let clockLeft = null;
+let awayShown = null;
+setInterval(() => {
+  const now = Date.now();
+  const left = turnLeft(state, now);
+  renderClock($("turn-clock"), left);
+  const away = awayLeft(state, now);
+  if ((left === 0 && clockLeft !== 0) || away !== awayShown) {
+    if (state.game) renderTurn(state, els.turn, now);
+  }
+  clockLeft = left;
+  awayShown = away;
+}, 250);
+
+// --- wiring -------------------------------------------------------------------------------------
+
+installShortcuts({ toggle: toggleHold, roll, hint });
+if ($("hint-btn")) $("hint-btn").addEventListener("click", hint);
+if ($("coach-threshold")) {
+  const select = $("coach-threshold");
+  select.value = coach.threshold === Infinity ? "never" : String(coach.threshold);
+  select.addEventListener("change", () => {
+    coach.setThreshold(select.value === "never" ? Infinity : Number(select.value));
+  });
+}
+$("seed-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  command("seed", { seed: $("seed-input").value });
+});
+$("roll-btn").addEventListener("click", roll);
+$("play-away-btn").addEventListener("click", () => command("play_for_away"));
+$("start-btn").addEventListener("click", () => startGame("start"));
+$("rematch-btn").addEventListener("click", () => startGame("rematch"));
+$("add-seat-btn").addEventListener("click", () => seatCommand("add_seat"));
+$("turn-time").addEventListener("change", (e) => {
+  seatCommand("room_options", { turn_time: Number(e.target.value) });
+});
+$("chances-option").addEventListener("change", (e) => {
+  seatCommand("room_options", { chances: e.target.value });
+});
+offerCopy($("copy-link"), () => location.href, gettext("Link copied"));
+window.addEventListener("pagehide", () => conn.close());
+window.addEventListener("pageshow", (e) => { if (e.persisted) conn.connect(); });
+
+redraw();
+conn.connect();
+// For the end-to-end tests and curious people: a peek at the client state (read-only).
+// `receive` feeds a frame as if from the server (tests use it for rare states and seq gaps).
+window.yahtzeeRoom = {
+  get state() {
+    return { ...state, connected: isConnected(state) };
+  },
+  seq: { get last() { return state.seq; } },
+  receive,
+  confirm,
+};
