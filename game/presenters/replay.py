@@ -18,8 +18,9 @@ Format (version 2)::
 ``start`` is ``rules.Game.to_dict()`` (as a room's ``state`` frame carries it) without
 ``options``: what each open box would score is the live room's help to the player to move,
 which the replay does not show (a "Try it yourself" brings its own), and with them the
-page's data would be two to five times as large. Each frame has its stored event's own fields (``event``; a
-``game_started`` without ``players``: the replay's own) and, for every frame but the first,
+page's data would be two to five times as large. Each frame has its stored event's own
+fields (``event``; a ``game_started`` without ``players``: the replay's own) and, for every
+frame but the first,
 ``changes``: the patch (``rules.patches.state_patch``) that turns the state before the event
 into the state after it, absent when nothing changed. ``autoplay: true`` marks a move played
 for an away player.
