@@ -70,6 +70,9 @@ test("countdowns read as a clock; the computer playing for someone away says whe
   assert.equal(clockText(52), "0:52");
   assert.equal(clockText(125), "2:05");
   assert.equal(clockText(0), "0:00");
+  assert.equal(clockText(7384), "2:03:04");  // a long turn time
+  assert.equal(clockText(180000), "2 d 2 h");  // a move over days
+  assert.equal(clockText(86399), "23:59:59");
   assert.equal(awayNote(52), "the computer plays their turn in 0:52");
   assert.equal(awayNote(1), "the computer plays their turn in 0:01");
   assert.equal(awayNote(0), "the computer plays their turn now");

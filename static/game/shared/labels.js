@@ -21,9 +21,18 @@ const SHORT = {
   large_straight: () => pgettext("box short", "Lg. str."),
 };
 
-/** A countdown's seconds as a clock reads them: 52 → "0:52", 125 → "2:05". */
+/** A countdown's seconds as a clock reads them: 52 → "0:52", 125 → "2:05", 7384 →
+ * "2:03:04"; a move over days in days and hours: 180000 → "2 d 2 h". */
 export function clockText(seconds) {
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  const two = (n) => String(n).padStart(2, "0");
+  if (seconds >= 86400) {
+    return interpolate(gettext("%(days)s d %(hours)s h"), {
+      days: Math.floor(seconds / 86400), hours: Math.floor((seconds % 86400) / 3600) });
+  }
+  if (seconds >= 3600) {
+    return `${Math.floor(seconds / 3600)}:${two(Math.floor((seconds % 3600) / 60))}:${two(seconds % 60)}`;
+  }
+  return `${Math.floor(seconds / 60)}:${two(seconds % 60)}`;
 }
 
 /** What waits for an away player, `left` seconds before the computer plays for them. */

@@ -48,7 +48,8 @@ export function renderHostControls(state, els) {
   const between = host && (st === "waiting" || st === "finished");
   els.addSeat.hidden = !between || state.room.seats.length >= state.page.maxSeats;
   els.addSeat.disabled = !idle;
-  els.turnTimeField.hidden = !between;
+  // Over days each move has days: the live turn time is not an option there.
+  els.turnTimeField.hidden = !between || state.room.pace === "days";
   if (document.activeElement !== els.turnTime) els.turnTime.value = String(state.room.turn_time || 0);
   els.turnTime.disabled = !idle;
   els.chancesField.hidden = !between;
