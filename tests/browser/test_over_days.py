@@ -100,7 +100,7 @@ def test_two_friends_play_over_three_days_on_their_phones(
     ann.locator("#start-btn").click()
     expect(ann.locator("#turn")).to_contain_text("round 1 of")
     # A day for the move, counted in hours and minutes on the clock.
-    expect(ann.locator("#turn-clock")).to_contain_text(re.compile(r"^2[34]:\d\d:\d\d$"))
+    expect(ann.locator("#turn-clock")).to_contain_text(re.compile(r"2[34]:\d\d:\d\d"))
     move(ann)
     assert_fits(ann)
     ann.screenshot(path=str(screenshots / "over-days-room-phone.png"), full_page=True)
