@@ -15,7 +15,12 @@ def your_game_line(game: YourGame) -> dict[str, Any]:
     """What "Your games" shows of one game: its state in words, whose move, the time left and
     the last move another player made."""
     left = translated.time_left(game.seconds_left) if game.seconds_left is not None else ""
-    if game.state == "your_turn":
+    out_of_time = game.seconds_left is not None and game.seconds_left <= 0
+    if out_of_time and game.state in ("your_turn", "their_turn"):
+        # The next scan plays it (within CORRESPONDENCE_SCAN_SECONDS).
+        status = _("%(name)s to move · time is up: the computer plays the move") % {
+            "name": game.to_move}
+    elif game.state == "your_turn":
         status = _("Your turn · %(left)s left") % {"left": left}
     elif game.state == "their_turn":
         status = _("%(name)s to move · %(left)s left") % {"name": game.to_move, "left": left}
