@@ -47,7 +47,7 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 choices=[
                     ("off", "Never"),
-                    ("reminders", "Before a move's time runs out"),
+                    ("reminders", "Before a move’s time runs out"),
                     ("turns", "Every turn"),
                 ],
                 default="reminders",

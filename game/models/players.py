@@ -42,7 +42,7 @@ class Player(models.Model):
 
     class EmailNotices(models.TextChoices):
         OFF = "off", pgettext_lazy("email notices", "Never")
-        REMINDERS = "reminders", pgettext_lazy("email notices", "Before a move's time runs out")
+        REMINDERS = "reminders", pgettext_lazy("email notices", "Before a move’s time runs out")
         TURNS = "turns", pgettext_lazy("email notices", "Every turn")
 
     #: Over-days games: a notification on this person's devices when it is their turn (once
