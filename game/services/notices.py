@@ -104,7 +104,7 @@ def _words(notice: Notification) -> dict[str, str]:
     left = _time_left(game)
     if notice.kind == Notification.Kind.TIMED_OUT:
         title = _("The computer played your turn")
-        body = _("%(room)s: your move's time ran out.") % {"room": room.name}
+        body = _("%(room)s: your move’s time ran out.") % {"room": room.name}
     elif notice.kind == Notification.Kind.REMINDER:
         title = _("Your move is waiting")
         body = _("%(room)s · %(left)s left") % {"room": room.name, "left": left}
@@ -208,5 +208,5 @@ def set_notices(player: Player, *, push: bool, email: str) -> None:
     """A person's choice of channels for over-days games."""
     if email not in Player.EmailNotices.values:
         raise ServiceError("bad_notices", gettext_noop(
-            "Emails are sent never, before a move's time runs out, or every turn."))
+            "Emails are sent never, before a move’s time runs out, or every turn."))
     Player.objects.filter(pk=player.pk).update(notify_push=bool(push), notify_email=email)
