@@ -4,6 +4,7 @@ person has the room open. Time is moved by the clock file, never slept through."
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -15,7 +16,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from game import services
+from game import protocol, selectors, services
 from game.domain import clock
 from game.domain.rooms import OVER_DAYS_CAP, REMIND_AT
 from game.models import Connection, Game, GameEvent, Notification, Player, Room, Seat
@@ -96,6 +97,12 @@ def test_a_turn_over_days_keeps_its_deadline_reminder_and_notice(moved):
     assert abs((game.move_deadline - clock.now()).total_seconds() - 2 * DAY) < 60
     assert [kind for kind, _ in notices_of(bea)] == ["your_turn"]
     assert not Notification.objects.filter(player=ann, kind="reminder").exists()
+    # The dice's commit-reveal spans the days: the running game's state names the commitment,
+    # never the seed, whoever asks (a watcher, a player).
+    for guest in (None, guests[0], guests[1]):
+        frame = json.dumps(protocol.state(selectors.room_state(room, guest)))
+        assert game.commitment in frame and game.server_seed not in frame
+        assert '"pace": "days"' in frame and '"move_days": 2' in frame
 
 
 def test_a_live_room_has_no_deadline_and_no_notice(moved):
