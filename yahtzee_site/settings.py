@@ -229,6 +229,9 @@ AXES_LOCKOUT_TEMPLATE = "account/locked_out.html"
 #: right-most entry is used). Empty: the address of the connection itself.
 CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="")
 AXES_CLIENT_IP_CALLABLE = "game.clients.client_address"
+#: The account a sign-in is for, as the sign-in finds it (case-insensitively): failures as
+#: "target" lock "TARGET" too.
+AXES_USERNAME_CALLABLE = "game.accounts.lockout_username"
 
 # --- Accounts (django-allauth): optional; a username and a password, an email only to reset
 # the password. An account keeps one player on several devices (game/accounts.py).

@@ -19,6 +19,7 @@ from .accounts import (
     merge_players,
     player_of,
     set_player_disabled,
+    sign_in_key,
 )
 from .away import pass_host_roles, play_for_away
 from .broadcast import (
@@ -77,7 +78,7 @@ from .seating import add_seat, leave_seat, remove_seat, seat_bot, set_room_optio
 __all__ = [
     "rebuild_ratings", "record_game", "record_games", "set_language", "set_profile_private",
     "check_active", "check_guest_active", "claim_player", "clean_account_name", "merge_players",
-    "player_of", "set_player_disabled",
+    "player_of", "set_player_disabled", "sign_in_key",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",
     "LAYER_TIMEOUT", "SeatSpec", "ServiceError", "add_seat", "agroup_add", "agroup_discard",
     "apply_command", "asend_advice", "asend_events",

@@ -36,6 +36,16 @@ def clean_account_name(raw: object) -> str:
     return name
 
 
+def sign_in_key(name: object) -> str:
+    """The account name ``name`` signs in to, as the failed sign-ins are counted: the sign-in
+    finds its account whatever the case (allauth compares names case-insensitively), so a
+    lockout of "target" must hold for "TARGET" too. Bounded before any work: a name longer
+    than any account's cannot sign in, and a megabyte of it costs nothing to count."""
+    if not isinstance(name, str):
+        return ""
+    return name[:USERNAME_MAX + 1].strip().lower()
+
+
 def player_of(user: AbstractBaseUser) -> Player | None:
     """The player an account keeps, if it has one yet."""
     return Player.objects.filter(user_id=user.pk).first()
