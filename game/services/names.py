@@ -42,6 +42,11 @@ _SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")
 _RESERVED = re.compile(r"^(bot|computer|autoplay|free seat|admin|staff|system|you)\b")
 
 
+#: How many characters a name may have as typed, per character it may have once normalised:
+#: room for accents typed as combining marks and for runs of spaces, not for a flood.
+RAW_LENGTH_FACTOR = 4
+
+
 def _invisible(ch: str) -> bool:
     if ch in _BLANK_LOOKING or "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef":
         return True  # fillers and variation selectors
@@ -71,6 +76,10 @@ def clean_name(raw: object, *, what: str, max_length: int, code: str) -> str:
     refusals = _NAME_REFUSALS[what]
     if not isinstance(raw, str):
         raise ServiceError(code, refusals["text"])
+    if len(raw) > max_length * RAW_LENGTH_FACTOR:
+        # Before any work on it: NFKC makes up to 18 characters of one ("ﷺ"), so a megabyte
+        # normalised holds the server's only core for seconds.
+        raise ServiceError(code, refusals["length"], {"max": max_length})
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if not 1 <= len(name) <= max_length:
         raise ServiceError(code, refusals["length"], {"max": max_length})
