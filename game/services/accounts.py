@@ -11,15 +11,18 @@ account's player keeps the skeleton of its name (``Player.account_key``, unique)
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import translation
 
 from .. import ratings
 from ..models import NICKNAME_MAX, DailyAttempt, GameResult, Player, PlayerRating, Seat
 from . import stats
 from .errors import ServiceError, gettext_noop
-from .names import clean_nickname, skeleton
+from .names import clean_nickname, name_keys, skeleton
+from .rooms import DEFAULT_NICKNAME
 
 #: Django's own limit on a username.
 USERNAME_MAX = 150
@@ -29,11 +32,25 @@ def clean_account_name(raw: object) -> str:
     """``raw`` as a new account's name: a nickname's checks (normalised, one script a word,
     no label of the site), and no account whose name reads alike; ServiceError if refused."""
     name = clean_nickname(raw, max_length=NICKNAME_MAX)
-    if Player.objects.filter(account_key=skeleton(name)).exists():
+    if skeleton(name) in _default_names():
+        # Every player without a name of their own is shown as it (the one-click game).
+        raise ServiceError("name_taken", gettext_noop("“%(name)s” is the name the site gives "
+                                                      "players without one; choose another "
+                                                      "name."), {"name": name})
+    if Player.objects.filter(account_key__in=name_keys(name)).exists():
         raise ServiceError("name_taken", gettext_noop("An account named like “%(name)s” exists "
                                                       "already; choose another name."),
                            {"name": name})
     return name
+
+
+def _default_names() -> set[str]:
+    """The skeletons of the name players without one are shown as, in every language."""
+    names = set()
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            names.add(skeleton(str(DEFAULT_NICKNAME)))
+    return names
 
 
 def sign_in_key(name: object) -> str:
