@@ -20,7 +20,6 @@ from functools import lru_cache
 
 from confusable_homoglyphs.categories import alias as script_of
 from confusable_homoglyphs.confusables import confusables_data
-
 from django.conf import settings
 from django.utils import translation
 

@@ -22,7 +22,7 @@ from . import broadcast, names
 from .dice import default_client_seed, draw_server_seed
 from .errors import ServiceError, gettext_noop, no_room
 from .games import store_events
-from .names import clean_nickname, clean_shown_name
+from .names import clean_shown_name
 
 SESSION_GUEST = "guest"
 
