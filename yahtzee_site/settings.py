@@ -152,10 +152,11 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-# Rate-limit counters (game/services/limits.py): shared by all processes through Redis.
+# Rate-limit counters (game/services/limits.py): shared by all processes through Redis; while
+# Redis is away, each process's own (yahtzee_site/cache.py): no page fails for it.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+        {"BACKEND": "yahtzee_site.cache.RedisOrLocalCache", "LOCATION": REDIS_URL,
          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
         if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ) | {
