@@ -384,9 +384,12 @@ TURN_TIME_SCALE = env.float("TURN_TIME_SCALE", default=1.0)
 PRESENCE_HEARTBEAT = env.float("PRESENCE_HEARTBEAT", default=20.0)
 PRESENCE_STALE_AFTER = env.float("PRESENCE_STALE_AFTER", default=60.0)
 #: Every server process holding sockets says it is alive this often (seconds, one small row);
-#: one silent for SERVER_DEAD_AFTER crashed: its sockets stop counting at once, everywhere.
-SERVER_BEAT = env.float("SERVER_BEAT", default=2.0)
-SERVER_DEAD_AFTER = env.float("SERVER_DEAD_AFTER", default=10.0)
+#: one silent for SERVER_DEAD_AFTER crashed: its sockets stop counting at once, everywhere,
+#: and its review claims lapse. On one host a process whose pid is gone is known dead at the
+#: next look (services.presence). Taken for dead wrongly (a beat held up for seconds), a
+#: process registers its sockets again at its next beat.
+SERVER_BEAT = env.float("SERVER_BEAT", default=1.0)
+SERVER_DEAD_AFTER = env.float("SERVER_DEAD_AFTER", default=5.0)
 #: What one visitor may do, per session (an address sharing many people gets five times more).
 ROOMS_PER_HOUR = env.int("ROOMS_PER_HOUR", default=20)
 JOINS_PER_MINUTE = env.int("JOINS_PER_MINUTE", default=20)
@@ -403,7 +406,8 @@ REVIEW_ON_FINISH = env.bool("REVIEW_ON_FINISH", default=True)
 #: Each server process looks for finished games without a stored review (its worker died, a
 #: server was killed before the review was stored) once at start and then this often, and has
 #: them analysed. 0: never (a process that is no server, like the test run's).
-REVIEW_SWEEP_SECONDS = env.float("REVIEW_SWEEP_SECONDS", default=60.0)
+REVIEW_SWEEP_SECONDS = env.float("REVIEW_SWEEP_SECONDS", default=20.0)
 #: How long one process's claim on a game's review keeps the others off it (a triple review
-#: takes many seconds, and reviews queue); a claim of a process that died lapses after it.
+#: takes many seconds, and reviews queue); a claim of a process known dead lapses at once
+#: (SERVER_DEAD_AFTER), of one that never held a socket after this.
 REVIEW_CLAIM_SECONDS = env.int("REVIEW_CLAIM_SECONDS", default=600)
