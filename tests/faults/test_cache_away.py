@@ -20,19 +20,18 @@ pytestmark = pytest.mark.timeout(240)
 
 PASSWORD = "correct horse battery"
 
-# An account, yesterday's daily challenges and a finished-looking game id to ask about.
-SEED = """
+# An account, a staff account and yesterday's daily challenges.
+SEED = f"""
 import json, datetime, django
 django.setup()
 from django.contrib.auth import get_user_model
-from game import services
 from game.services.daily import ensure_challenges, utc_today
-get_user_model().objects.create_user("zoe", "zoe@example.com", "%s")
-get_user_model().objects.create_superuser("staff", "staff@example.com", "%s")
+get_user_model().objects.create_user("zoe", "zoe@example.com", "{PASSWORD}")
+get_user_model().objects.create_superuser("staff", "staff@example.com", "{PASSWORD}")
 yesterday = utc_today() - datetime.timedelta(days=1)
 ensure_challenges(yesterday)
-print(json.dumps({"day": yesterday.isoformat()}))
-""" % (PASSWORD, PASSWORD)
+print(json.dumps({{"day": yesterday.isoformat()}}))
+"""
 
 
 def seeded(site: Site) -> dict[str, str]:
