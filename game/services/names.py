@@ -45,9 +45,9 @@ _SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")
 _RESERVED = ("bot", "computer", "autoplay", "free seat", "admin", "staff", "system", "you")
 #: The labels of computer players and free seats as the pages show them, in every language of
 #: the site (their translations come from the catalogs, the pages' and the scripts'): "Dator
-#: (lätt)" is a computer in Swedish. Pairs of a context ("" for none) and a message.
-_TRANSLATED_LABELS = (("", gettext_noop("Computer")), ("", gettext_noop("Bot")),
-                      ("", gettext_noop("free seat")),
+#: (lätt)" is a computer in Swedish. Pairs of a context ("" for none) and a message, each
+#: marked for translation where the pages use it.
+_TRANSLATED_LABELS = (("", "Computer"), ("move by", "Bot"), ("", "free seat"),
                       *(("rival", f"Computer ({level})")
                         for level in ("easy", "medium", "optimal", "plays to win")))
 _SCRIPT_LABELS = ("Computer", "The computer")
