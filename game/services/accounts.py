@@ -14,11 +14,19 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import translation
 
 from .. import ratings
-from ..models import NICKNAME_MAX, DailyAttempt, GameResult, Player, PlayerRating, Seat
+from ..models import (
+    NICKNAME_MAX,
+    DailyAttempt,
+    GameEvent,
+    GameResult,
+    Player,
+    PlayerRating,
+    Seat,
+)
 from . import stats
 from .errors import ServiceError, gettext_noop
 from .names import clean_nickname, name_keys, skeleton
@@ -110,7 +118,8 @@ def claim_player(user: AbstractBaseUser, guest: Player | None) -> Player:
                     account.user_id, account.account_key = user.pk, skeleton(name)
                     account.name = account.name or name
                     account.save(update_fields=["user", "account_key", "name"])
-                    DailyAttempt.objects.filter(player_id=account.pk).update(account=True)
+                    _unrolled(DailyAttempt.objects.filter(player_id=account.pk)) \
+                        .update(account=True)
                 else:
                     account = Player.objects.create(user_id=user.pk, account_key=skeleton(name),
                                                     name=name)
@@ -124,21 +133,30 @@ def claim_player(user: AbstractBaseUser, guest: Player | None) -> Player:
     return account
 
 
+def _unrolled(attempts: QuerySet[DailyAttempt]) -> QuerySet[DailyAttempt]:
+    """The daily attempts of ``attempts`` whose game has no roll yet."""
+    return attempts.exclude(Exists(GameEvent.objects.filter(game_id=OuterRef("game_id"),
+                                                            kind="rolled")))
+
+
 def _merge_dailies(guest: Player, account: Player) -> None:
-    """A guest's daily attempts become the account's, on the account's board; on a day both
-    played, the earlier attempt is the player's one attempt and the later one leaves the
-    boards (its game stays stored): a second identity that saw the dice first gains nothing."""
+    """A guest's daily attempts become the account's; on a day both played, the earlier
+    attempt is the player's one attempt and the later one leaves the boards (its game stays
+    stored): a second identity that saw the dice first gains nothing. An attempt joins the
+    accounts' board only if no die of it was rolled before: one played as a guest stays a
+    guest's (else the best of several throwaway guests' tries would be signed into an
+    account that never played)."""
     taken = {a.challenge_id: a for a in DailyAttempt.objects.filter(player_id=account.pk)}
+    fresh = set(_unrolled(DailyAttempt.objects.filter(player_id=guest.pk))
+                .values_list("pk", flat=True))
     for attempt in DailyAttempt.objects.filter(player_id=guest.pk):
         own = taken.get(attempt.challenge_id)
         if own is not None:
             later = own if own.created > attempt.created else attempt
             later.delete()
-            if later is own:
-                attempt.player_id, attempt.account = account.pk, True
-                attempt.save(update_fields=["player", "account"])
-            continue
-        attempt.player_id, attempt.account = account.pk, True
+            if later is not own:
+                continue
+        attempt.player_id, attempt.account = account.pk, attempt.pk in fresh
         attempt.save(update_fields=["player", "account"])
 
 
