@@ -193,6 +193,10 @@ class NameFlood:
         except OSError:
             self.counts["refused"] += 1
             return
+        # A script, not a browser: it follows no redirect (the lobby each time would measure
+        # a page flood, not the names').
+        opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(session.jar), _NoRedirect())
         n = 0
         while time.perf_counter() < until:
             body = bodies[n % len(bodies)] + "&csrfmiddlewaretoken=" + session.cookie("csrftoken")
@@ -203,7 +207,7 @@ class NameFlood:
             request.add_header("Referer", session.url("/"))
             request.add_header("Origin", session.base_url)
             try:
-                with session.opener.open(request, timeout=30) as r:
+                with opener.open(request, timeout=30) as r:
                     r.read()
                     self.counts[f"http_{r.status}"] += 1
             except urllib.error.HTTPError as e:
@@ -215,6 +219,11 @@ class NameFlood:
     async def stop(self) -> dict[str, int]:
         await asyncio.gather(*(asyncio.to_thread(t.join, 60) for t in self.threads))
         return dict(self.counts)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
 
 
 def _name_body(chars: int) -> str:
