@@ -175,7 +175,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # Every request body is bounded before anything parses it: the site's largest form (the
 # admin's, a page of ticked rows) is a few kilobytes; Django's 2.5 MB let one POST hold a
 # name that costs seconds of CPU to normalise. Over it: 400, nothing parsed.
-DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_BYTES", default=64 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_BYTES", default=16 * 1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 400
 DATA_UPLOAD_MAX_NUMBER_FILES = 0  # the site takes no files
 

@@ -166,7 +166,7 @@ async def _drain(ws: ClientConnection, counts: Counter) -> None:
 #: as Django's default upload limit let through (2.4 MB encoded: seconds of CPU to normalise
 #: before the limits of POST /name were checked); the small one just under the site's limit
 #: (docs/fairness.md, "Limits"), which only the rate limit stops.
-NAME_FLOOD_CHARS = (270_000, 7_000)
+NAME_FLOOD_CHARS = (270_000, 1_700)
 
 
 @dataclass
