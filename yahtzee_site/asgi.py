@@ -16,16 +16,21 @@ from game.realtime.routing import websocket_urlpatterns  # noqa: E402
 from game.services.correspondence import start_scanning  # noqa: E402
 from game.services.review import start_sweeping  # noqa: E402
 
+from .body_limit import BoundedBody, bound_daphne_bodies  # noqa: E402
 from .collector import FreezeSurvivors  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # A body over the site's limit is refused before it is read (yahtzee_site/body_limit.py).
+        "http": BoundedBody(django_asgi_app),
         "websocket": SameOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )
+
+# Daphne keeps no more of a request's body than the site takes (yahtzee_site/body_limit.py).
+bound_daphne_bodies()
 
 # Full collections scan only what came since the last one (yahtzee_site/collector.py);
 # 0 leaves the collector as Python sets it (the test process, which imports this module).

@@ -152,10 +152,11 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-# Rate-limit counters (game/services/limits.py): shared by all processes through Redis.
+# Rate-limit counters (game/services/limits.py): shared by all processes through Redis; while
+# Redis is away, each process's own (yahtzee_site/cache.py): no page fails for it.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+        {"BACKEND": "yahtzee_site.cache.RedisOrLocalCache", "LOCATION": REDIS_URL,
          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
         if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ) | {
@@ -170,6 +171,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Every request body is bounded before anything parses it: the site's largest form (the
+# admin's, a page of ticked rows) is a few kilobytes; Django's 2.5 MB let one POST hold a
+# name that costs seconds of CPU to normalise. Over it: 400, nothing parsed.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_BYTES", default=16 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 400
+DATA_UPLOAD_MAX_NUMBER_FILES = 0  # the site takes no files
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a guest keeps their seat for a month
 SESSION_COOKIE_HTTPONLY = True
@@ -229,6 +237,9 @@ AXES_LOCKOUT_TEMPLATE = "account/locked_out.html"
 #: right-most entry is used). Empty: the address of the connection itself.
 CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="")
 AXES_CLIENT_IP_CALLABLE = "game.web.clients.client_address"
+#: The account a sign-in is for, as the sign-in finds it (case-insensitively): failures as
+#: "target" lock "TARGET" too.
+AXES_USERNAME_CALLABLE = "game.web.accounts.lockout_username"
 
 # --- Accounts (django-allauth): optional; a username and a password, an email only to reset
 # the password. An account keeps one player on several devices (game/web/accounts.py).
@@ -373,9 +384,12 @@ TURN_TIME_SCALE = env.float("TURN_TIME_SCALE", default=1.0)
 PRESENCE_HEARTBEAT = env.float("PRESENCE_HEARTBEAT", default=20.0)
 PRESENCE_STALE_AFTER = env.float("PRESENCE_STALE_AFTER", default=60.0)
 #: Every server process holding sockets says it is alive this often (seconds, one small row);
-#: one silent for SERVER_DEAD_AFTER crashed: its sockets stop counting at once, everywhere.
-SERVER_BEAT = env.float("SERVER_BEAT", default=2.0)
-SERVER_DEAD_AFTER = env.float("SERVER_DEAD_AFTER", default=10.0)
+#: one silent for SERVER_DEAD_AFTER crashed: its sockets stop counting at once, everywhere,
+#: and its review claims lapse. On one host a process whose pid is gone is known dead at the
+#: next look (services.presence). Taken for dead wrongly (a beat held up for seconds), a
+#: process registers its sockets again at its next beat.
+SERVER_BEAT = env.float("SERVER_BEAT", default=1.0)
+SERVER_DEAD_AFTER = env.float("SERVER_DEAD_AFTER", default=5.0)
 #: What one visitor may do, per session (an address sharing many people gets five times more).
 ROOMS_PER_HOUR = env.int("ROOMS_PER_HOUR", default=20)
 JOINS_PER_MINUTE = env.int("JOINS_PER_MINUTE", default=20)
@@ -392,7 +406,7 @@ REVIEW_ON_FINISH = env.bool("REVIEW_ON_FINISH", default=True)
 #: Each server process looks for finished games without a stored review (its worker died, a
 #: server was killed before the review was stored) once at start and then this often, and has
 #: them analysed. 0: never (a process that is no server, like the test run's).
-REVIEW_SWEEP_SECONDS = env.float("REVIEW_SWEEP_SECONDS", default=60.0)
+REVIEW_SWEEP_SECONDS = env.float("REVIEW_SWEEP_SECONDS", default=20.0)
 # Over-days games: how often each server process looks for moves out of time, reminders due
 # and notices to send (game/services/correspondence.py); 0: never (the test process).
 CORRESPONDENCE_SCAN_SECONDS = env.float("CORRESPONDENCE_SCAN_SECONDS", default=30.0)
@@ -402,5 +416,6 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 # Tests only: a file holding seconds added to the clock of over-days games (game.domain.clock).
 CLOCK_FILE = env.str("CLOCK_FILE", default="")
 #: How long one process's claim on a game's review keeps the others off it (a triple review
-#: takes many seconds, and reviews queue); a claim of a process that died lapses after it.
+#: takes many seconds, and reviews queue); a claim of a process known dead lapses at once
+#: (SERVER_DEAD_AFTER), of one that never held a socket after this.
 REVIEW_CLAIM_SECONDS = env.int("REVIEW_CLAIM_SECONDS", default=600)

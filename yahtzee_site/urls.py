@@ -4,6 +4,10 @@ from django.views.decorators.cache import cache_page
 from django.views.i18n import JavaScriptCatalog
 
 from game.views import languages
+from game.web.accounts import AdminSignInForm
+
+# The admin's sign-in counts failures per address as the site's does (game.web.accounts).
+admin.site.login_form = AdminSignInForm
 
 urlpatterns = [
     path("admin/", admin.site.urls),

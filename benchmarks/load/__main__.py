@@ -67,6 +67,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="also run each app load beside a seed flood: one person seated alone "
                         "in their own room, TABS tabs each sending a new seed every 126 ms, "
                         "watched by --seed-flood-watchers sockets (benchmarks/load/hostile.py)")
+    p.add_argument("--name-flood", type=int, default=0, metavar="VISITORS",
+                   help="also run each app load beside VISITORS threads posting huge names to "
+                        "POST /name as fast as they are answered (benchmarks/load/hostile.py)")
     p.add_argument("--seed-flood-watchers", type=int, default=88,
                    help="watcher sockets of the seed flood's room")
     p.add_argument("--seed-flood-sessions", type=int, default=11,
@@ -165,18 +168,22 @@ def run_target(args: argparse.Namespace, target: str, servers_n: int, env: dict[
                                  pin=args.pin) as servers:
         for rooms in args.room_steps:
             shape = Shape(rooms, args.players, args.watchers, args.rate, args.duration)
-            # With --hostile or --seed-flood, the app's load is measured twice in a row:
-            # honest players only, then beside the hostile clients (fresh rooms each time).
-            hostile_too = (args.hostile or args.seed_flood) and target == "app"
+            # With --hostile, --seed-flood or --name-flood, the app's load is measured twice
+            # in a row: honest players only, then beside the hostile clients (fresh rooms).
+            hostile_too = (args.hostile or args.seed_flood or args.name_flood) \
+                and target == "app"
             for hostile in ([False, True] if hostile_too else [False]):
                 seatings = make_seatings(args, target, shape, servers.urls("http"), env)
                 flood = (seed_flood(args, env) if hostile and args.seed_flood else None)
                 print(f"[{target} x{servers_n}] {rooms} rooms x ({args.players} players + "
                       f"{args.watchers} watchers), {args.rate:g} move/s each, "
                       f"{args.duration:g} s, {args.hostile if hostile else 0} hostile sockets"
-                      f"{', a seed flood' if flood else ''} ...", file=sys.stderr, flush=True)
+                      f"{', a seed flood' if flood else ''}"
+                      f"{', a name flood' if hostile and args.name_flood else ''} ...",
+                      file=sys.stderr, flush=True)
                 if not run_load(args, target, servers_n, servers, shape, seatings,
-                                args.hostile if hostile else 0, results, path, flood):
+                                args.hostile if hostile else 0, results, path, flood,
+                                args.name_flood if hostile else 0):
                     return
 
 
@@ -203,7 +210,7 @@ def make_seatings(args: argparse.Namespace, target: str, shape: Shape, http_urls
 def run_load(args: argparse.Namespace, target: str, servers_n: int,
              servers: services.Servers, shape: Shape, seatings: list[Seating], hostile: int,
              results: list[dict[str, Any]], path: Path,
-             flood: tuple[SeedFlood, str, str] | None = None) -> bool:
+             flood: tuple[SeedFlood, str, str] | None = None, name_flood: int = 0) -> bool:
     """One measured load; False when it broke and the run should stop."""
     rooms, http_urls = shape.rooms, servers.urls("http")
     moves_cpu: list[float] = []  # server CPU seconds from the first move to the last
@@ -223,13 +230,14 @@ def run_load(args: argparse.Namespace, target: str, servers_n: int,
                 profiles.append((out, profile.start(proc.pid, out, shape.duration)))
 
     result = asyncio.run(run_phase(
-        target + ("+hostile" if hostile else "") + ("+seedflood" if flood else ""), shape,
+        target + ("+hostile" if hostile else "") + ("+seedflood" if flood else "")
+        + ("+nameflood" if name_flood else ""), shape,
         seatings, http_urls,
         relay=target in RELAYS, on_start=on_start, hostile=hostile,
         holds=args.holds, on_moves_done=on_moves_done,
         on_connecting=servers.mark_cpu,
         on_connected=lambda: connect_cpu.append(servers.cpu_since_mark()),
-        seed_flood=flood, random_boxes=args.boxes == "random",
+        seed_flood=flood, random_boxes=args.boxes == "random", name_flood=name_flood,
     ))
     for out, recorder in profiles:
         profile.finish(recorder)

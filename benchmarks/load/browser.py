@@ -203,7 +203,7 @@ def seat_rooms(rooms: int, players: int, watchers: int, http_urls: list[str], ru
     with ThreadPoolExecutor(threads) as pool:
         futures = [
             pool.submit(open_room, http_urls[i % len(http_urls)], f"Load {i}", rules,
-                        [f"Bot{i}-{p}" for p in range(players)], watchers)
+                        [f"Loader{i}-{p}" for p in range(players)], watchers)
             for i in range(rooms)
         ]
         return [f.result() for f in futures]

@@ -1,11 +1,16 @@
 """Hostile clients beside the honest load: sockets that ask for the full ``state`` in a loop,
-just under the per-socket rate limit (docs/protocol.md), as one abusive visitor can. They are
-counted apart; the phase's figures stay the honest players'."""
+just under the per-socket rate limit (docs/protocol.md), as one abusive visitor can; a seed
+flood; visitors posting huge names. They are counted apart; the phase's figures stay the
+honest players'."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,6 +19,8 @@ from functools import partial
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
+
+from .browser import BrowserSession
 
 #: Frames per second per hostile socket: under WS_RATE_PER_SECOND (8), so none is refused.
 RATE = 7.5
@@ -153,3 +160,71 @@ async def _drain(ws: ClientConnection, counts: Counter) -> None:
             counts["states"] += 1
         elif '"rate_limited"' in str(message):
             counts["rate_limited"] += 1
+
+
+#: The name flood's two names: "ﷺ" becomes 18 characters under NFKC. The big one is as large
+#: as Django's default upload limit let through (2.4 MB encoded: seconds of CPU to normalise
+#: before the limits of POST /name were checked); the small one just under the site's limit
+#: (docs/fairness.md, "Limits"), which only the rate limit stops.
+NAME_FLOOD_CHARS = (270_000, 1_700)
+
+
+@dataclass
+class NameFlood:
+    """Visitors posting huge names to ``POST /name`` as fast as they are answered, each from a
+    thread of its own (plain blocking HTTP, off the generator's event loop)."""
+
+    visitors: int
+    counts: Counter = field(default_factory=Counter)
+    threads: list[threading.Thread] = field(default_factory=list)
+
+    def start(self, http_urls: list[str], until: float) -> None:
+        bodies = [_name_body(n) for n in NAME_FLOOD_CHARS]
+        for i in range(self.visitors):
+            thread = threading.Thread(target=self._visitor, daemon=True,
+                                      args=(http_urls[i % len(http_urls)], bodies, until))
+            thread.start()
+            self.threads.append(thread)
+
+    def _visitor(self, base: str, bodies: list[str], until: float) -> None:
+        session = BrowserSession(base)
+        try:
+            session.get("/")  # its CSRF cookie
+        except OSError:
+            self.counts["refused"] += 1
+            return
+        # A script, not a browser: it follows no redirect (the lobby each time would measure
+        # a page flood, not the names').
+        opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(session.jar), _NoRedirect())
+        n = 0
+        while time.perf_counter() < until:
+            body = bodies[n % len(bodies)] + "&csrfmiddlewaretoken=" + session.cookie("csrftoken")
+            n += 1
+            request = urllib.request.Request(session.url("/name"), data=body.encode(),
+                                             method="POST")
+            request.add_header("Content-Type", "application/x-www-form-urlencoded")
+            request.add_header("Referer", session.url("/"))
+            request.add_header("Origin", session.base_url)
+            try:
+                with opener.open(request, timeout=30) as r:
+                    r.read()
+                    self.counts[f"http_{r.status}"] += 1
+            except urllib.error.HTTPError as e:
+                self.counts[f"http_{e.code}"] += 1
+            except OSError:
+                self.counts["failed"] += 1
+            self.counts["sent"] += 1
+
+    async def stop(self) -> dict[str, int]:
+        await asyncio.gather(*(asyncio.to_thread(t.join, 60) for t in self.threads))
+        return dict(self.counts)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def _name_body(chars: int) -> str:
+    return urllib.parse.urlencode({"player_name": "\ufdfa" * chars, "next": "/"})

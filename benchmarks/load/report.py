@@ -87,6 +87,8 @@ def label(r: dict[str, Any]) -> str:
     name = f'{r["target"]}+{hostile}h' if hostile else r["target"]
     if r.get("seed_flood"):
         name += f'+seed{r["seed_flood"]}'
+    if r.get("name_flood"):
+        name += f'+names{r["name_flood"]}'
     return name + ("+holds" if r.get("holds") else "")
 
 

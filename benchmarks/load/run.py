@@ -16,7 +16,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from .clients import Client, Room
-from .hostile import Flood, SeedFlood
+from .hostile import Flood, NameFlood, SeedFlood
 from .stats import summary_ms
 
 CONNECT_CONCURRENCY = 8
@@ -127,9 +127,11 @@ async def run_phase(
     on_connecting: Callable[[], None] = lambda: None,
     on_connected: Callable[[], None] = lambda: None,
     seed_flood: tuple[SeedFlood, str, str] | None = None, random_boxes: bool = False,
+    name_flood: int = 0,
 ) -> dict[str, Any]:
     """One measured load; ``seed_flood``: a seed flood and its room's code and tabs' cookie;
-    ``random_boxes``: players score a random allowed box, not the first."""
+    ``random_boxes``: players score a random allowed box, not the first; ``name_flood``:
+    visitors posting huge names beside it."""
     rooms = build_rooms(seatings, http_urls, relay, holds, random_boxes)
     on_connecting()
     t_connect = time.perf_counter()
@@ -151,6 +153,8 @@ async def run_phase(
     flood.start([s.code for s in seatings], http_urls, start + shape.duration)
     if seed_flood is not None:
         seed_flood[0].start(start + shape.duration)
+    names = NameFlood(name_flood)
+    names.start(http_urls, start + shape.duration)
     on_start()
     # The generator is the clock: a collection of its thousands of sockets' objects stalls
     # its loop for tens of milliseconds, which would be measured as the servers' latency.
@@ -170,6 +174,7 @@ async def run_phase(
     load_after = os.getloadavg()[0]
     hostile_counts = await flood.stop()
     seed_counts = await seed_flood[0].stop() if seed_flood is not None else {}
+    name_counts = await names.stop()
     await asyncio.sleep(DRAIN_SECONDS)
     if not relay:
         await _final_sync(rooms)
@@ -191,6 +196,7 @@ async def run_phase(
                   hostile_sockets=hostile, hostile=hostile_counts, holds=holds,
                   seed_flood=(seed_flood[0].label if seed_flood is not None else ""),
                   seed_flood_counts=seed_counts,
+                  name_flood=name_flood, name_flood_counts=name_counts,
                   holdings_received=sum(c.holdings for r in rooms for c in r.clients),
                   **standings_tally(rooms),
                   machine_load_1min=[round(load_before, 2), round(load_after, 2)])

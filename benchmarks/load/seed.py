@@ -46,7 +46,7 @@ def seed(rooms: int, players: int, rules: str, start: bool = True,
             name=f"Load {r}", rules=rules, seats=[services.SeatSpec()] * players,
             host_key=guests[0])
         for i, guest in enumerate(guests):
-            services.take_seat(room.code, guest, f"Bot{i}", i)
+            services.take_seat(room.code, guest, f"Loader{i}", i)
         if start:
             services.start_game(room.code, guests[0])
         out.append({"code": room.code, "player_cookies": cookies,

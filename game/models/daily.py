@@ -64,7 +64,7 @@ class DailyAttempt(models.Model):
                                 on_delete=models.CASCADE, related_name="daily_attempt")
     game = models.OneToOneField(Game, verbose_name=gettext_lazy("game"),
                                 on_delete=models.CASCADE, related_name="daily_attempt")
-    #: Copied from the player when the game ends: the leaderboard lists accounts only.
+    #: Whether an account played it from its first roll: the leaderboard lists these only.
     # Translators: whether a daily attempt's player had an account.
     account = models.BooleanField(gettext_lazy("account"), default=False)
     # Translators: a daily attempt's final score.

@@ -36,15 +36,21 @@ def fairness_data(game: Game, events: Iterable[tuple[int, str, dict[str, Any]]],
     turn = 0
     for seq, kind, payload in events:
         if kind == "rolled":
-            roll = {"k": len(rolls) + 1, "seq": seq, "player": payload["player"],
-                    "held": payload["held"], "dice": payload["dice"]}
-            rolls.append({**roll, "turn": turn, "roll": payload["roll"]} if daily else roll)
+            # Every roll's turn and roll of the turn: a checker can tell every roll is there.
+            rolls.append({"k": len(rolls) + 1, "seq": seq, "player": payload["player"],
+                          "held": payload["held"], "dice": payload["dice"], "turn": turn,
+                          "roll": payload["roll"]})
         elif kind == "turn_started":
             turn = payload["round"]
         elif kind == "game_started":
             daily = payload.get("daily") or ""
         elif kind == "game_finished":
             server_seed = payload.get("server_seed") or None
+    made: dict[tuple[int, int], int] = {}
+    for roll in rolls:
+        made[(roll["player"], roll["turn"])] = made.get((roll["player"], roll["turn"]), 0) + 1
+    for roll in rolls:  # how many rolls its turn had: a file cut short shows it
+        roll["of"] = made[(roll["player"], roll["turn"])]
     if daily:
         return {"game": game.pk, "finished": game.status == Game.Status.FINISHED,
                 "unfinished": game.unfinished, "commitment": game.commitment,
@@ -57,6 +63,7 @@ def fairness_data(game: Game, events: Iterable[tuple[int, str, dict[str, Any]]],
         "commitment": game.commitment,
         "server_seed": server_seed,
         "client_seeds": list(game.client_seeds),
+        "rules": game.rules,
         "players": list(game.players),
         "rolls": rolls,
     }

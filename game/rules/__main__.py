@@ -17,7 +17,7 @@ from typing import NoReturn
 
 from .dice import parse_dice
 from .errors import RulesError
-from .fairness import check_dice_file
+from .fairness import check_dice_file, missing_rolls
 from .rulesets import RULESETS, get_ruleset
 
 
@@ -51,14 +51,17 @@ def verify_file(path: str) -> int:
         print(f"python -m game.rules: error: cannot read {path}: {exc}", file=sys.stderr)
         return 2
     check = check_dice_file(data)
+    missing = missing_rolls(data)
+    for problem in missing:
+        print(f"INCOMPLETE: {problem}")
     if not check.commitment_ok:
         print("The server seed does NOT match its commitment.")
     for roll in check.mismatches:
         print(f"MISMATCH {roll.name}: stored {list(roll.stored)}, the seeds give "
               f"{list(roll.expected)}")
-    if check.ok:
+    if check.ok and not missing:
         print(f"All {len(check.rolls)} rolls match; the seed matches its commitment.")
-    return 0 if check.ok else 1
+    return 0 if check.ok and not missing else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -321,3 +321,50 @@ def check_dice_file(data: Mapping[str, Any]) -> GameCheck:
                           {"field": repr(exc)}) from None
     finished = {"kind": "game_finished", "server_seed": data.get("server_seed") or ""}
     return check_game([*events, finished])
+
+
+#: The most rolls a turn has (the rules' ``ROLLS_PER_TURN``, kept here: the turn machine
+#: imports this module).
+_ROLLS_PER_TURN = 3
+
+
+def missing_rolls(data: Mapping[str, Any]) -> list[str]:
+    """What keeps a finished game's dice file from holding every roll of the game, in words
+    ([] when it holds them all): every player's every turn, each with its rolls 1, 2, … (at
+    most three, as many as each of them says the turn had: ``of``), and the rolls numbered 1
+    to N. A check of the rolls a file holds says
+    nothing of the rolls it leaves out, so a file whose last rolls were cut passed it. A game
+    ended early (``unfinished``) holds what was played."""
+    if data.get("unfinished") or data.get("finished") is False:
+        return []
+    try:
+        ruleset = get_ruleset(str(data["rules"]))
+        players = len(data.get("players") or ()) or len(data.get("client_seeds") or ()) or 1
+        rolls = list(data["rolls"])
+        kept: dict[tuple[int, int], list[int]] = {
+            (int(r.get("player", 0)), int(r["turn"])): [] for r in rolls}
+        made_of: dict[tuple[int, int], set[int]] = {key: set() for key in kept}
+        for r in rolls:
+            kept[(int(r.get("player", 0)), int(r["turn"]))].append(int(r["roll"]))
+            made_of[(int(r.get("player", 0)), int(r["turn"]))].add(int(r.get("of", 0)))
+        numbers = [int(r["k"]) for r in rolls] if all("k" in r for r in rolls) else None
+    except (KeyError, TypeError, ValueError, RulesError):
+        return ["the file does not say each roll's turn and roll, or the game's rules: it "
+                "cannot show that it holds every roll"]
+    problems = []
+    if numbers is not None and numbers != list(range(1, len(rolls) + 1)):
+        problems.append(f"the rolls are not numbered 1 to {len(rolls)} in order")
+    for player in range(players):
+        for turn in range(1, ruleset.turns + 1):
+            made = kept.get((player, turn), [])
+            if not made:
+                problems.append(f"player {player + 1} has no roll in turn {turn}")
+            elif made != list(range(1, len(made) + 1)) or len(made) > _ROLLS_PER_TURN:
+                problems.append(f"player {player + 1}'s turn {turn} has rolls {made}")
+            elif made_of[(player, turn)] != {len(made)}:  # each roll says the turn's rolls
+                problems.append(f"player {player + 1}'s turn {turn} had "
+                                f"{max(made_of[(player, turn)])} rolls, the file holds "
+                                f"{len(made)}")
+    if len(kept) > players * ruleset.turns:
+        problems.append("the file holds rolls of turns the game does not have")
+    return problems

@@ -20,6 +20,7 @@ from .accounts import (
     merge_players,
     player_of,
     set_player_disabled,
+    sign_in_key,
 )
 from .away import pass_host_roles, play_for_away
 from .broadcast import (
@@ -81,7 +82,7 @@ __all__ = [
     "rebuild_ratings", "record_game", "record_games", "seat_here", "set_language", "set_notices",
     "set_profile_private",
     "check_active", "check_guest_active", "claim_player", "clean_account_name", "merge_players",
-    "player_of", "set_player_disabled",
+    "player_of", "set_player_disabled", "sign_in_key",
     "DEFAULT_NICKNAME", "HEARTBEAT_SECONDS", "PlayResult", "SESSION_GUEST",
     "LAYER_TIMEOUT", "SeatSpec", "ServiceError", "add_seat", "agroup_add", "agroup_discard",
     "apply_command", "asend_advice", "asend_events",

@@ -11,15 +11,26 @@ account's player keeps the skeleton of its name (``Player.account_key``, unique)
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, QuerySet
+from django.utils import translation
 
 from .. import ratings
-from ..models import NICKNAME_MAX, DailyAttempt, GameResult, Player, PlayerRating, Seat
+from ..models import (
+    NICKNAME_MAX,
+    DailyAttempt,
+    GameEvent,
+    GameResult,
+    Player,
+    PlayerRating,
+    Seat,
+)
 from . import stats
 from .errors import ServiceError, gettext_noop
-from .names import clean_nickname, skeleton
+from .names import clean_nickname, name_keys, skeleton
+from .rooms import DEFAULT_NICKNAME
 
 #: Django's own limit on a username.
 USERNAME_MAX = 150
@@ -29,11 +40,35 @@ def clean_account_name(raw: object) -> str:
     """``raw`` as a new account's name: a nickname's checks (normalised, one script a word,
     no label of the site), and no account whose name reads alike; ServiceError if refused."""
     name = clean_nickname(raw, max_length=NICKNAME_MAX)
-    if Player.objects.filter(account_key=skeleton(name)).exists():
+    if skeleton(name) in _default_names():
+        # Every player without a name of their own is shown as it (the one-click game).
+        raise ServiceError("name_taken", gettext_noop("“%(name)s” is the name the site gives "
+                                                      "players without one; choose another "
+                                                      "name."), {"name": name})
+    if Player.objects.filter(account_key__in=name_keys(name)).exists():
         raise ServiceError("name_taken", gettext_noop("An account named like “%(name)s” exists "
                                                       "already; choose another name."),
                            {"name": name})
     return name
+
+
+def _default_names() -> set[str]:
+    """The skeletons of the name players without one are shown as, in every language."""
+    names = set()
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            names.add(skeleton(str(DEFAULT_NICKNAME)))
+    return names
+
+
+def sign_in_key(name: object) -> str:
+    """The account name ``name`` signs in to, as the failed sign-ins are counted: the sign-in
+    finds its account whatever the case (allauth compares names case-insensitively), so a
+    lockout of "target" must hold for "TARGET" too. Bounded before any work: a name longer
+    than any account's cannot sign in, and a megabyte of it costs nothing to count."""
+    if not isinstance(name, str):
+        return ""
+    return name[:USERNAME_MAX + 1].strip().lower()
 
 
 def player_of(user: AbstractBaseUser) -> Player | None:
@@ -83,7 +118,8 @@ def claim_player(user: AbstractBaseUser, guest: Player | None) -> Player:
                     account.user_id, account.account_key = user.pk, skeleton(name)
                     account.name = account.name or name
                     account.save(update_fields=["user", "account_key", "name"])
-                    DailyAttempt.objects.filter(player_id=account.pk).update(account=True)
+                    _unrolled(DailyAttempt.objects.filter(player_id=account.pk)) \
+                        .update(account=True)
                 else:
                     account = Player.objects.create(user_id=user.pk, account_key=skeleton(name),
                                                     name=name)
@@ -97,21 +133,30 @@ def claim_player(user: AbstractBaseUser, guest: Player | None) -> Player:
     return account
 
 
+def _unrolled(attempts: QuerySet[DailyAttempt]) -> QuerySet[DailyAttempt]:
+    """The daily attempts of ``attempts`` whose game has no roll yet."""
+    return attempts.exclude(Exists(GameEvent.objects.filter(game_id=OuterRef("game_id"),
+                                                            kind="rolled")))
+
+
 def _merge_dailies(guest: Player, account: Player) -> None:
-    """A guest's daily attempts become the account's, on the account's board; on a day both
-    played, the earlier attempt is the player's one attempt and the later one leaves the
-    boards (its game stays stored): a second identity that saw the dice first gains nothing."""
+    """A guest's daily attempts become the account's; on a day both played, the earlier
+    attempt is the player's one attempt and the later one leaves the boards (its game stays
+    stored): a second identity that saw the dice first gains nothing. An attempt joins the
+    accounts' board only if no die of it was rolled before: one played as a guest stays a
+    guest's (else the best of several throwaway guests' tries would be signed into an
+    account that never played)."""
     taken = {a.challenge_id: a for a in DailyAttempt.objects.filter(player_id=account.pk)}
+    fresh = set(_unrolled(DailyAttempt.objects.filter(player_id=guest.pk))
+                .values_list("pk", flat=True))
     for attempt in DailyAttempt.objects.filter(player_id=guest.pk):
         own = taken.get(attempt.challenge_id)
         if own is not None:
             later = own if own.created > attempt.created else attempt
             later.delete()
-            if later is own:
-                attempt.player_id, attempt.account = account.pk, True
-                attempt.save(update_fields=["player", "account"])
-            continue
-        attempt.player_id, attempt.account = account.pk, True
+            if later is not own:
+                continue
+        attempt.player_id, attempt.account = account.pk, attempt.pk in fresh
         attempt.save(update_fields=["player", "account"])
 
 

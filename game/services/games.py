@@ -95,15 +95,15 @@ def store_events(
 
 
 def _daily_attempt_finished(game_row: Game) -> None:
-    """A daily game ended: its attempt's final score, and whether its player has an account
-    now (the leaderboard lists accounts only)."""
-    attempt = DailyAttempt.objects.filter(game_id=game_row.pk).select_related("player").first()
+    """A daily game ended: its attempt's final score. Whether it is on the accounts' board
+    was settled before its first roll (``DailyAttempt.account``): an account made or signed
+    in to during the game does not raise a guest's attempt onto it."""
+    attempt = DailyAttempt.objects.filter(game_id=game_row.pk).first()
     if attempt is None:
         return
     attempt.final = game_row.totals[0] if game_row.totals else 0
     attempt.finished = game_row.finished
-    attempt.account = attempt.player.has_account
-    attempt.save(update_fields=["final", "finished", "account"])
+    attempt.save(update_fields=["final", "finished"])
 
 
 # Every command writes one INSERT and one UPDATE, in SQL written once: through the ORM

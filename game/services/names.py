@@ -13,14 +13,17 @@ of Japanese, Chinese and Korean writing, UTS #39's "highly restrictive" level): 
 
 from __future__ import annotations
 
+import gettext
 import re
 import unicodedata
 from functools import lru_cache
 
 from confusable_homoglyphs.categories import alias as script_of
 from confusable_homoglyphs.confusables import confusables_data
+from django.conf import settings
+from django.utils import translation
 
-from ..models import NICKNAME_MAX
+from ..models import NICKNAME_MAX, Player
 from .errors import ServiceError, gettext_noop
 
 #: Characters that print nothing (or nothing visible) though they are not controls.
@@ -39,7 +42,18 @@ _MIXABLE_SCRIPTS = (frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
                     frozenset({"LATIN", "HAN", "HANGUL"}))
 _SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")
 #: Labels the site shows on its own: a name must not pass for one of them.
-_RESERVED = re.compile(r"^(bot|computer|autoplay|free seat|admin|staff|system|you)\b")
+_RESERVED = ("bot", "computer", "autoplay", "free seat", "admin", "staff", "system", "you")
+#: The labels of computer players and free seats as the pages show them, in every language of
+#: the site (their translations come from the catalogs, the pages' and the scripts'): "Dator
+#: (lätt)" is a computer in Swedish. Pairs of a context ("" for none) and a message, each
+#: marked for translation where the pages use it.
+_TRANSLATED_LABELS = (("", "Computer"), ("move by", "Bot"), ("", "free seat"),
+                      *(("rival", f"Computer ({level})")
+                        for level in ("easy", "medium", "optimal", "plays to win")))
+_SCRIPT_LABELS = ("Computer", "The computer")
+#: How many characters a name may have as typed, per character it may have once normalised:
+#: room for accents typed as combining marks and for runs of spaces, not for a flood.
+RAW_LENGTH_FACTOR = 4
 
 
 def _invisible(ch: str) -> bool:
@@ -71,6 +85,10 @@ def clean_name(raw: object, *, what: str, max_length: int, code: str) -> str:
     refusals = _NAME_REFUSALS[what]
     if not isinstance(raw, str):
         raise ServiceError(code, refusals["text"])
+    if len(raw) > max_length * RAW_LENGTH_FACTOR:
+        # Before any work on it: NFKC makes up to 18 characters of one ("ﷺ"), so a megabyte
+        # normalised holds the server's only core for seconds.
+        raise ServiceError(code, refusals["length"], {"max": max_length})
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if not 1 <= len(name) <= max_length:
         raise ServiceError(code, refusals["length"], {"max": max_length})
@@ -109,12 +127,77 @@ def clean_nickname(raw: object, max_length: int = NICKNAME_MAX) -> str:
                 gettext_noop("“%(word)s” mixes the letters of %(alphabets)s; write each word in "
                              "one alphabet."),
                 {"word": word, "alphabets": alphabets})
-    if _RESERVED.match(skeleton(name)):
+    if passes_for_a_label(name):
         raise ServiceError("bad_nickname",
                            gettext_noop("“%(name)s” looks like a label of the site (a computer "
                                         "player, a free seat); choose another nickname."),
                            {"name": name})
     return name
+
+
+def clean_shown_name(raw: object, player: Player | None) -> str:
+    """A name shown for ``player`` (None: a player not made yet): a nickname that reads as no
+    other player's account name, in any case or look-alike letters ("ALICE3846", "A1ice3846"
+    for the account "Alice3846"). An account's own name is its own to show."""
+    name = clean_nickname(raw)
+    accounts = Player.objects.filter(account_key__in=name_keys(name)).exclude(user_id=None)
+    if player is not None:
+        accounts = accounts.exclude(pk=player.pk)
+    if accounts.exists():
+        raise ServiceError("bad_nickname",
+                           gettext_noop("“%(name)s” reads as the name of someone’s account; "
+                                        "choose another nickname."), {"name": name})
+    return name
+
+
+@lru_cache(maxsize=1)
+def _label_skeletons() -> tuple[str, ...]:
+    """The skeletons of the site's own labels in every language, longest first."""
+    labels = {skeleton(label) for label in _RESERVED}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            labels.update(skeleton(translation.pgettext(context, label) if context
+                                   else translation.gettext(label))
+                          for context, label in _TRANSLATED_LABELS)
+        scripts = gettext.translation("djangojs", settings.LOCALE_PATHS[0], [code],
+                                      fallback=True)
+        labels.update(skeleton(scripts.gettext(label)) for label in _SCRIPT_LABELS)
+    return tuple(sorted(labels - {""}, key=len, reverse=True))
+
+
+def _char_skeletons(name: str) -> list[tuple[str, str]]:
+    """Each character of ``name`` (decomposed, accents dropped) with its part of the
+    skeleton: :func:`skeleton` one character at a time, so that what follows a label can be
+    read as it was written ("1" is a digit there, though its skeleton is "l")."""
+    text = unicodedata.normalize("NFKD", name)
+    out = []
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        part = ch
+        for _ in range(2):
+            part = "".join(_prototype(c) for c in part).casefold()
+        out.append((ch, part))
+    return out
+
+
+def passes_for_a_label(name: str) -> bool:
+    """Whether ``name`` reads as one of the site's labels, in any of its languages: it starts
+    with one (as a skeleton: "B0T", "Вот") followed by nothing or by anything but a letter
+    ("Bot1 (optimal)", "Bot_1", "Dator (lätt)"; "Botanist" is a name)."""
+    parts = _char_skeletons(name)
+    for label in _label_skeletons():
+        read = ""
+        for i, (_ch, part) in enumerate(parts):
+            read += part
+            if read == label:
+                after = parts[i + 1][0] if i + 1 < len(parts) else ""
+                if not after or unicodedata.category(after)[0] != "L":
+                    return True
+                break
+            if not label.startswith(read):
+                break
+    return False
 
 
 def _small_capital(ch: str) -> str:
@@ -144,6 +227,13 @@ def skeleton(name: str) -> str:
     for _ in range(2):
         text = "".join(_prototype(ch) for ch in text).casefold()
     return " ".join(text.split())
+
+
+def name_keys(name: str) -> set[str]:
+    """The skeletons ``name`` may be compared by with an account's (``Player.account_key``):
+    its own, and those of it in one case. A skeleton keeps some case ("I" reads as "l", "i"
+    does not), so "ALICE" and "Alice" have different ones, though a sign-in takes either."""
+    return {skeleton(name), skeleton(name.lower()), skeleton(name.upper())}
 
 
 def look_alike(name: str, others: list[str]) -> str | None:

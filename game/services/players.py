@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..models import Player
-from .names import clean_nickname
+from .names import clean_shown_name
 
 
 def find_player(token: str) -> Player | None:
@@ -14,13 +14,13 @@ def find_player(token: str) -> Player | None:
 
 
 def new_player(name: str = "") -> Player:
-    return Player.objects.create(name=clean_nickname(name) if name else "")
+    return Player.objects.create(name=clean_shown_name(name, None) if name else "")
 
 
 def rename_player(player: Player, raw: object) -> Player:
-    """Give ``player`` the name ``raw`` (a nickname's checks; ServiceError if refused). Seats
-    already taken keep the name they were taken with."""
-    player.name = clean_nickname(raw)
+    """Give ``player`` the name ``raw`` (a nickname's checks, and no other account's name;
+    ServiceError if refused). Seats already taken keep the name they were taken with."""
+    player.name = clean_shown_name(raw, player)
     player.save(update_fields=["name"])
     return player
 

@@ -4,7 +4,8 @@ sockets. Each change is stored first; the caller announces it to the room (``pre
 Each open socket is a ``Connection`` row; one not refreshed within ``selectors.STALE_AFTER``
 counts as gone (the reads live in ``game.selectors``). A server process that crashed is known
 sooner: each beats every ``SERVER_BEAT`` seconds (``ServerProcess``), and the rows of one
-silent for ``SERVER_DEAD_AFTER`` are deleted by whichever process looks first.
+silent for ``SERVER_DEAD_AFTER`` (or, on the same host, whose pid is gone) are deleted by
+whichever process looks first.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from collections.abc import Mapping
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.core.cache import cache
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from ..domain.rooms import Presence
@@ -33,16 +35,66 @@ FORGET_AFTER = timedelta(hours=1)
 REFRESH_CHUNK = 500
 
 
-#: This server process, among all that serve the site (``ServerProcess.name``).
-THIS_SERVER = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"[-100:]
+def _pid_namespace() -> str:
+    """This process's PID namespace ("" where unknown): processes of one host that share it
+    can tell whether another one's pid still runs."""
+    try:
+        return os.readlink("/proc/self/ns/pid").strip("pid:[]")
+    except OSError:
+        return ""
+
+
+#: This host as a server process's name says it: processes of one host and PID namespace
+#: see each other's pids.
+THIS_HOST = f"{socket.gethostname()}:{_pid_namespace()}"
+#: This server process, among all that serve the site (``ServerProcess.name``): its host,
+#: PID namespace and pid, and a random tag (a pid is used again after a restart).
+THIS_SERVER = f"{THIS_HOST}:{os.getpid()}:{secrets.token_hex(4)}"[-100:]
+#: How long a server swept as dead stays known dead to every process (``known_dead``).
+TOMBSTONE_SECONDS = 24 * 3600
+
+
+def _gone_from_this_host(name: str) -> bool:
+    """Whether ``name`` is a server process of this host whose pid no longer runs (killed,
+    crashed): known at once, where a silent beat takes ``SERVER_DEAD_AFTER`` to tell."""
+    host, _, rest = name.rpartition(":")[0].rpartition(":")
+    if host != THIS_HOST or not rest.isdigit() or not _pid_namespace():
+        return False
+    try:
+        with open(f"/proc/{rest}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X")  # a zombie
+    except (OSError, IndexError):
+        return True
+
+
+def _tombstone_key(name: str) -> str:
+    return f"server-dead:{name}"
+
+
+def known_dead(name: str) -> bool:
+    """Whether the server process ``name`` is known to have died: a process swept it as dead,
+    or it beat (it held sockets) and has been silent for ``SERVER_DEAD_AFTER`` or, on this
+    host, its pid is gone. A process that never beat is never known dead here."""
+    if name == THIS_SERVER:
+        return False
+    if cache.get(_tombstone_key(name)):
+        return True
+    try:
+        beat = ServerProcess.objects.filter(name=name).values_list("beat", flat=True).first()
+    except DatabaseError:  # the database away: not known, and so not dead
+        return False
+    silent_since = timezone.now() - timedelta(seconds=settings.SERVER_DEAD_AFTER)
+    return beat is not None and (beat < silent_since or _gone_from_this_host(name))
 
 
 def sweep_dead_servers() -> set[int]:
-    """Delete the sockets of server processes that stopped beating (crashed: a process that
-    stops cleanly closes its own); returns the ids of the rooms that lost some."""
+    """Delete the sockets of server processes that died (crashed: a process that stops
+    cleanly closes its own): silent for ``SERVER_DEAD_AFTER``, or, on this host, gone. Every
+    process knows them dead from then on (their review claims lapse: ``services.review``).
+    Returns the ids of the rooms that lost sockets."""
     silent_since = timezone.now() - timedelta(seconds=settings.SERVER_DEAD_AFTER)
-    dead = list(ServerProcess.objects.filter(beat__lt=silent_since)
-                .values_list("name", flat=True))
+    dead = [name for name, beat in ServerProcess.objects.values_list("name", "beat")
+            if beat < silent_since or _gone_from_this_host(name)]
     rooms: set[int] = set()
     for name in dead:
         with transaction.atomic():
@@ -50,6 +102,7 @@ def sweep_dead_servers() -> set[int]:
             rooms.update(rows.values_list("room_id", flat=True))
             rows.delete()
             ServerProcess.objects.filter(name=name).delete()
+        cache.set(_tombstone_key(name), True, timeout=TOMBSTONE_SECONDS)
     return rooms
 
 

@@ -21,7 +21,6 @@ shared cache (Redis when several processes serve the site) lets one process revi
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from concurrent.futures import Future
@@ -43,6 +42,7 @@ from ..workers import pool
 from .daily_review import record_review as record_daily_review
 from .errors import ServiceError, gettext_noop
 from .limits import check_rate_limit
+from .presence import THIS_SERVER, known_dead
 from .ratings import record_game
 
 log = logging.getLogger(__name__)
@@ -86,9 +86,21 @@ def _claim_key(game_id: int) -> str:
 
 def claim_review(game_id: int) -> bool:
     """Whether this process may review ``game_id`` now: no other holds a claim on it. A claim
-    lapses after ``REVIEW_CLAIM_SECONDS`` (its process may have died) or when its review
-    failed."""
-    return bool(cache.add(_claim_key(game_id), os.getpid(), timeout=settings.REVIEW_CLAIM_SECONDS))
+    lapses as soon as its process is known dead (``presence.known_dead``: a crash right after
+    a game's end delays its review by seconds, not by the claim's time), when its review
+    failed, and in any case after ``REVIEW_CLAIM_SECONDS``."""
+    key, timeout = _claim_key(game_id), settings.REVIEW_CLAIM_SECONDS
+    if cache.add(key, THIS_SERVER, timeout=timeout):
+        return True
+    holder = cache.get(key)
+    if not isinstance(holder, str) or holder == THIS_SERVER or not known_dead(holder):
+        return False
+    # Of the processes that find the holder dead at once, one takes the claim over.
+    if not cache.add(f"{key}:after:{holder}", THIS_SERVER, timeout=timeout):
+        return False
+    log.info("Game %s: its review's claim by %s, known dead, passes here", game_id, holder)
+    cache.set(key, THIS_SERVER, timeout=timeout)
+    return True
 
 
 def analyse_in_background(game_id: int) -> Future[None] | None:

@@ -22,7 +22,7 @@ from . import broadcast, correspondence, names
 from .dice import default_client_seed, draw_server_seed
 from .errors import ServiceError, gettext_noop, no_room
 from .games import store_events
-from .names import clean_nickname
+from .names import clean_shown_name
 
 SESSION_GUEST = "guest"
 
@@ -115,7 +115,7 @@ def take_seat(code: str, guest: str, nickname: str, index: int | None,
               dice_seed: str = "", player: Player | None = None) -> Seat:
     """Give seat ``index`` (None: the first free one) to the guest, who is ``player``, with
     their dice seed (made here if ""); a guest already seated here keeps their seat."""
-    nickname = clean_nickname(nickname)
+    nickname = clean_shown_name(nickname, player)
     dice_seed = clean_dice_seed(dice_seed) if dice_seed else ""
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(code=code).first()
@@ -257,7 +257,7 @@ def open_room(guest: str, *, nickname: str, name: str, rules: str, seats: Sequen
     if watching and nickname:
         raise ServiceError("bad_room", gettext_noop(
             "Every seat is a computer: leave a seat for a person."))
-    nickname = "" if watching else clean_nickname(nickname)
+    nickname = "" if watching else clean_shown_name(nickname, player)
     with transaction.atomic():
         room = create_room(name=name or default_room_name(nickname), rules=rules, seats=seats,
                            host_key=guest, practice=practice, chances=chances, pace=pace,
@@ -275,7 +275,7 @@ def play_the_computer(guest: str, *, nickname: str, rules: str, level: str,
         raise ServiceError("bad_room", gettext_noop("Bot levels are: %(levels)s."),
                            {"levels": ", ".join(LEVELS)})
     from django.utils.translation import gettext as _
-    nickname = clean_nickname(nickname or str(DEFAULT_NICKNAME))
+    nickname = clean_shown_name(nickname or str(DEFAULT_NICKNAME), player)
     with transaction.atomic():
         # Stored in the creator's language (the request's, active here).
         name = _("%(name)s vs the computer") % {"name": nickname}

@@ -34,11 +34,11 @@ def set_name(request: HttpRequest) -> HttpResponse:
         back = "/"
     player = current_player(request)
     try:
-        name = services.clean_nickname(request.POST.get("player_name", ""))
-        # Counted before anything is written: a browser without the cookie gets a new player
-        # row per name, so a script would otherwise make rows without end.
+        # Counted before anything is looked at or written: a browser without the cookie gets
+        # a new player row per name, so a script would otherwise make rows without end.
         services.check_rate_limit("set_name", session=f"player{player.pk}" if player else "",
                                   address=client_address(request))
+        name = services.clean_nickname(request.POST.get("player_name", ""))
         player = acting_player(request)  # a disabled player is refused here
         services.rename_player(player, name)
     except services.ServiceError as exc:

@@ -131,3 +131,16 @@ def test_script_tags_are_shown_as_text(site: Site) -> None:
     assert state["room"]["name"] == SCRIPT
     assert state["room"]["seats"][0]["name"] == nickname
     assert json.dumps(state)  # plain data, nothing else
+
+
+def test_a_body_over_the_limit_is_refused_before_anyone_parses_it(site: Site) -> None:
+    """A 2.4 MB name (NFKC makes 18 characters of each "ﷺ") is refused for its size, as a
+    413, before Twisted, Django or the name's checks look at it; the site answers on."""
+    browser = BrowserSession(site.http_url())
+    browser.get("/")
+    players = count(site, "game_player")
+    huge = browser.post("/name", {"player_name": "\ufdfa" * 270_000, "next": "/"})
+    assert huge.status == 413, huge.status
+    assert count(site, "game_player") == players
+    assert browser.post("/name", {"player_name": "Ann", "next": "/"}).status == 200
+    site.assert_alive()

@@ -221,6 +221,8 @@ def as_dice_file(events: list[dict], seed: str | None) -> dict:
         elif e["kind"] == "rolled":
             rolls.append({"k": len(rolls) + 1, "player": 0, "held": e["held"],
                           "dice": e["dice"], "turn": turn, "roll": e["roll"]})
+    for roll in rolls:
+        roll["of"] = sum(r["turn"] == roll["turn"] for r in rolls)
     return {"commitment": events[0]["commitment"], "server_seed": seed, "client_seeds": [],
             "rules": events[0]["rules"], "daily": events[0]["daily"], "rolls": rolls}
 

@@ -183,10 +183,19 @@ def test_the_docs_script_is_at_most_20_lines():
 
 def as_dice_json(events: list[dict]) -> dict:
     """What /games/<id>/dice.json carries, made from rules events (without the server)."""
-    rolls = [{"k": k, "player": e["player"], "held": e["held"], "dice": e["dice"]}
-             for k, e in enumerate((e for e in events if e["kind"] == "rolled"), start=1)]
+    rolls, turn = [], 0
+    for e in events:
+        if e["kind"] == "turn_started":
+            turn = e["round"]
+        elif e["kind"] == "rolled":
+            rolls.append({"k": len(rolls) + 1, "player": e["player"], "held": e["held"],
+                          "dice": e["dice"], "turn": turn, "roll": e["roll"]})
+    for roll in rolls:
+        roll["of"] = sum(r["turn"] == roll["turn"] and r["player"] == roll["player"]
+                         for r in rolls)
     return {"commitment": events[0]["commitment"], "client_seeds": events[0]["client_seeds"],
-            "server_seed": events[-1]["server_seed"], "rolls": rolls}
+            "server_seed": events[-1]["server_seed"], "rules": events[0]["rules"],
+            "finished": True, "unfinished": False, "rolls": rolls}
 
 
 def test_the_docs_script_redoes_a_game_and_finds_a_changed_die(tmp_path):
@@ -220,6 +229,24 @@ def test_the_command_line_verifies_a_dice_file(tmp_path, capsys):
     path.write_text(json.dumps(data))
     assert main(["verify", str(path)]) == 1
     assert capsys.readouterr().out.startswith("MISMATCH roll 1: stored")
+
+    # Every roll of a finished game must be there: its last rolls left out, or all of them,
+    # it fails (it passed, "All 0 rolls match").
+    data["rolls"][0]["dice"][0] = data["rolls"][0]["dice"][0] % 6 - 1 or 6
+    for cut in (data["rolls"][:-1], data["rolls"][:-5], []):
+        path.write_text(json.dumps({**data, "rolls": cut}))
+        assert main(["verify", str(path)]) == 1
+        out = capsys.readouterr().out
+        assert "INCOMPLETE: player" in out and "rolls match" not in out, out[:500]
+    shuffled = [*data["rolls"][1:], data["rolls"][0]]
+    path.write_text(json.dumps({**data, "rolls": shuffled}))
+    assert main(["verify", str(path)]) == 1
+    path.write_text(json.dumps({**data, "rules": None}))
+    assert main(["verify", str(path)]) == 1
+    assert "cannot show that it holds every roll" in capsys.readouterr().out
+    # A game ended early by staff holds what was played.
+    path.write_text(json.dumps({**data, "unfinished": True, "rolls": data["rolls"][:10]}))
+    assert main(["verify", str(path)]) == 0
 
     path.write_text(json.dumps({"rolls": []}))
     assert main(["verify", str(path)]) == 2
