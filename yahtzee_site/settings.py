@@ -258,7 +258,7 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "Yahtzee with friends: "
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 #: allauth's rate limits, counted in the cache (Redis when REDIS_URL is set) by address
-#: (game.clients.client_address). Failed logins per account are axes's, per account *and*
+#: (game.web.clients.client_address). Failed logins per account are axes's, per account *and*
 #: address: allauth's own per-account count ("5/5m/key") would let anyone lock a person out
 #: from everywhere, so it is left out.
 SIGNUPS_PER_HOUR = env.int("SIGNUPS_PER_HOUR", default=10)

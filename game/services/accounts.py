@@ -3,7 +3,7 @@
 An account owns one player (``Player.user``). Signing up on a browser keeps that browser's
 guest player, games and all; signing in on a browser whose guest has games merges the guest
 into the account's player (:func:`merge_players`). A player with an account acts only for a
-browser signed in to it (``game.players.current_player``): its cookie alone is worth nothing.
+browser signed in to it (``game.web.players.current_player``): its cookie alone is worth nothing.
 
 Account names pass the nicknames' checks and must not read like another account's name: each
 account's player keeps the skeleton of its name (``Player.account_key``, unique).

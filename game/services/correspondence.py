@@ -198,16 +198,14 @@ def play_overdue(game_id: int) -> int:
 def start_scanning(every: float) -> threading.Thread:
     """In a server process: :func:`scan` now, then every ``every`` seconds, on a thread of its
     own (with its own database connection)."""
-    import os
-    import socket
+    from .presence import THIS_SERVER
 
-    server = f"{socket.gethostname()}:{os.getpid()}"
 
     def scan_forever() -> None:
         while True:
             try:
                 close_old_connections()
-                scan(server)
+                scan(THIS_SERVER)
             except Exception:  # noqa: BLE001 - the database away: the next scan retries
                 log.warning("The over-days scan failed", exc_info=True)
             finally:

@@ -31,6 +31,7 @@ from ..models import Connection, Game, Notification, Player, Seat
 from ..selectors import STALE_AFTER
 from ..selectors.correspondence import last_move
 from .errors import ServiceError, gettext_noop
+from .presence import known_dead
 
 log = logging.getLogger(__name__)
 
@@ -44,15 +45,21 @@ UNSUBSCRIBE_SALT = "notices.unsubscribe"
 
 
 def send_due(server: str, limit: int = BATCH) -> int:
-    """Claim and deal with the notices due; returns how many this process dealt with."""
+    """Claim and deal with the notices due; returns how many this process dealt with. A notice
+    claimed by a process known dead (``presence.known_dead``) is taken over at once; any other
+    claim once it lapsed."""
     now = clock.now()
-    free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
+    lapsed = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
+    due = list(Notification.objects.filter(done__isnull=True).order_by("id")
+               .values_list("id", "claimed_by", "claimed_until")[:limit])
+    dead = {name for name in {c for _, c, u in due if c and u and u >= now and c != server}
+            if known_dead(name)}
     dealt = 0
-    for notice_id in (Notification.objects.filter(free, done__isnull=True)
-                      .order_by("id").values_list("id", flat=True)[:limit]):
-        if not Notification.objects.filter(free, pk=notice_id, done__isnull=True).update(
+    for notice_id, claimer, until in due:
+        taken = Q(claimed_by=claimer, claimed_until=until) if claimer in dead else lapsed
+        if not Notification.objects.filter(taken, pk=notice_id, done__isnull=True).update(
                 claimed_by=server, claimed_until=now + timedelta(seconds=CLAIM_SECONDS)):
-            continue  # another process claimed it first
+            continue  # another process holds or took it
         deliver(notice_id)
         dealt += 1
     return dealt

@@ -1,6 +1,6 @@
 """django-allauth, fitted to the site: account names pass the nicknames' checks, rate limits
 count the client's address as the rest of the site does, and signing in or out moves the
-browser's player cookie (``game.players``) to the account's player or away from it."""
+browser's player cookie (``game.web.players``) to the account's player or away from it."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class AccountAdapter(DefaultAccountAdapter):
         return super().clean_username(name, shallow=shallow)
 
     def get_client_ip(self, request: HttpRequest) -> str:
-        # The address the site's other limits and the login lockout count (game.clients).
+        # The address the site's other limits and the login lockout count (game.web.clients).
         return client_address(request) or super().get_client_ip(request)
 
     def login(self, request: HttpRequest, user: AbstractBaseUser) -> None:

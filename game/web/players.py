@@ -4,7 +4,7 @@ first action (a name, a room, a seat), not on every page view, so crawlers make 
 
 A browser signed in to an account is the account's player, whatever its cookie says (the
 cookie follows). A player that has an account is nobody's without that sign-in: a cookie
-kept from before a sign-out, or copied, makes a guest of nobody (``game.accounts``)."""
+kept from before a sign-out, or copied, makes a guest of nobody (``game.web.accounts``)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,16 @@ from django.utils import timezone
 from game import protocol, selectors, services
 from game.domain import clock
 from game.domain.rooms import OVER_DAYS_CAP, REMIND_AT
-from game.models import Connection, Game, GameEvent, Notification, Player, Room, Seat
+from game.models import (
+    Connection,
+    Game,
+    GameEvent,
+    Notification,
+    Player,
+    Room,
+    Seat,
+    ServerProcess,
+)
 from game.services import correspondence, notices
 from game.services.errors import ServiceError
 from tests.support.rooms import as_action, next_move
@@ -280,3 +289,18 @@ def test_a_seat_over_days_follows_its_player_to_another_device(moved, client):
     assert client.get(room.get_absolute_url()).status_code == 200
     new_key = client.session[services.SESSION_GUEST]
     assert Seat.objects.get(room=room, player=bea).guest_key == new_key != guests[1]
+
+
+def test_a_claim_of_a_server_known_dead_is_taken_over_at_once(moved, mailed):
+    room, guests, (ann, bea) = over_days_room(["Ann", "Bea"], days=2)
+    with_account(bea, "bea@example.com")
+    play_turn(room, guests[0])
+    # A server that held sockets (it beat), then fell silent, had claimed Bea's notice.
+    ServerProcess.objects.create(name="otherhost:1:dead", beat=timezone.now() - timedelta(
+        minutes=5))
+    Notification.objects.filter(player=bea).update(
+        claimed_by="otherhost:1:dead",
+        claimed_until=clock.now() + timedelta(seconds=notices.CLAIM_SECONDS))
+    notices.send_due("alive")  # no waiting for the claim to lapse
+    assert mailed.wait_for("bea@example.com")
+    assert Notification.objects.get(player=bea).outcome == "sent"

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from game import daily, services
 from game.models import DailyAttempt, Player
-from game.players import COOKIE
+from game.web.players import COOKIE
 from tests.support.rooms import as_action, next_move
 
 from .test_daily import day_url, finish

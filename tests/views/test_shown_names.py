@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from game.models import Player, Seat
-from game.players import COOKIE
+from game.web.players import COOKIE
 from tests.support.rooms import room_with_players
 
 from .test_accounts import sign_up
