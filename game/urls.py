@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import daily, games, players, rooms, rules
+from .views import app, daily, games, players, push, rooms, rules
 
 app_name = "game"
 urlpatterns = [
@@ -23,4 +23,11 @@ urlpatterns = [
     path("daily/<slug:rules>/play", daily.play, name="daily_play"),
     path("daily/<slug:rules>/<str:day>/", daily.day_page, name="daily_day"),
     path("rules/", rules.rules, name="rules"),
+    path("push/key", push.key, name="push_key"),
+    path("push/subscribe", push.subscribe, name="push_subscribe"),
+    path("push/unsubscribe", push.unsubscribe, name="push_unsubscribe"),
+    # The service worker's scope is the folder of its URL: at the root, it serves every page.
+    path("sw.js", app.service_worker, name="service_worker"),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("offline", app.offline, name="offline"),
 ]

@@ -177,6 +177,8 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a guest keeps their seat for a month
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+#: A refused POST of a page's script is answered in JSON (Django's page for the others).
+CSRF_FAILURE_VIEW = "game.views.push.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

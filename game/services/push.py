@@ -177,21 +177,32 @@ def check_endpoint(endpoint: object) -> str:
     return endpoint
 
 
+def too_large() -> ServiceError:
+    """The refusal of a body over ``MAX_BODY``."""
+    return _refused("push_too_large",
+                    gettext_noop("That subscription is too large (at most %(limit)d bytes)."),
+                    limit=MAX_BODY)
+
+
+def not_a_subscription() -> ServiceError:
+    """The refusal of anything but a browser's subscription (or, to unsubscribe, its
+    endpoint)."""
+    return _refused("push_bad", gettext_noop("That is not a browser's push subscription."))
+
+
 def parse_subscription(data: bytes | str | Mapping[str, Any]) -> Subscription:
     """A browser's ``PushSubscription.toJSON()`` (the request's raw body, or parsed), checked;
     ServiceError ``push_too_large``, ``push_bad``, ``push_endpoint`` otherwise."""
     if isinstance(data, bytes | str):
         if len(data) > MAX_BODY:  # counted before anything reads it
-            raise _refused("push_too_large",
-                           gettext_noop("That subscription is too large (at most %(limit)d "
-                                        "bytes)."), limit=MAX_BODY)
+            raise too_large()
         try:
             parsed: object = json.loads(data)
         except (ValueError, UnicodeDecodeError):
             parsed = None
     else:
         parsed = data
-    bad = _refused("push_bad", gettext_noop("That is not a browser's push subscription."))
+    bad = not_a_subscription()
     if not isinstance(parsed, Mapping) or not isinstance(parsed.get("keys"), Mapping):
         raise bad
     keys = parsed["keys"]
