@@ -6,10 +6,11 @@
 //   pushState()   -> "unsupported" | "denied" | "prompt" | "off" | "on"
 //     what the browser says now: no Web Push here; notifications blocked for the site; not
 //     asked yet; allowed but this browser is not subscribed; subscribed.
-//   enablePush()  -> {ok: true} | {ok: false, error, message}
+//   enablePush({timeout = 20000}) -> {ok: true} | {ok: false, error, message}
 //     call it from a click (browsers ask for permission only on a person's gesture): asks,
 //     subscribes with the site's key, hands the subscription to the server. `error`: one of
-//     "unsupported", "denied" (not allowed), "failed" (the browser's push service), or the
+//     "unsupported", "denied" (not allowed), "failed" (the browser's push service refused or
+//     did not answer within `timeout` ms), "network" (the site did not answer), or the
 //     server's code (docs/protocol.md, "Web Push"), with its sentence in `message`.
 //   disablePush() -> {ok: true} | {ok: false, error, message}
 //     unsubscribes this browser, here and on the server.
@@ -93,7 +94,17 @@ function sameKey(buffer, bytes) {
   return a.length === bytes.length && a.every((b, i) => b === bytes[i]);
 }
 
-export async function enablePush() {
+// A promise that gives up after `ms`: a browser that cannot reach its push service may never
+// answer a subscription (headless Chromium without network waits for ever).
+function within(promise, ms) {
+  let timer;
+  const late = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error("timeout")), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+export async function enablePush({ timeout = 20000 } = {}) {
   if (!pushSupported()) return { ok: false, error: "unsupported", message: "" };
   // Asked first, before anything else is awaited: some browsers allow the question only
   // while the click that led here is still being handled.
@@ -101,18 +112,14 @@ export async function enablePush() {
   if (permission !== "granted") return { ok: false, error: "denied", message: "" };
   let subscription;
   try {
-    const [registration, keyResponse] = await Promise.all([ready(), fetch("/push/key")]);
-    const key = keyBytes((await keyResponse.json()).key);
-    subscription = await registration.pushManager.getSubscription();
-    if (subscription && !sameKey(subscription.options.applicationServerKey, key)) {
-      await subscription.unsubscribe(); // made for a key the site no longer has
-      subscription = null;
-    }
-    if (!subscription) {
-      subscription = await registration.pushManager.subscribe({
-        userVisibleOnly: true, applicationServerKey: key,
-      });
-    }
+    subscription = await within((async () => {
+      const [registration, keyResponse] = await Promise.all([ready(), fetch("/push/key")]);
+      const key = keyBytes((await keyResponse.json()).key);
+      const existing = await registration.pushManager.getSubscription();
+      if (existing && sameKey(existing.options.applicationServerKey, key)) return existing;
+      if (existing) await existing.unsubscribe(); // made for a key the site no longer has
+      return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    })(), timeout);
   } catch (error) {
     return { ok: false, error: "failed", message: String(error) };
   }

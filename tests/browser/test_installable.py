@@ -165,7 +165,10 @@ NOTIFICATIONS = """async () => (await (await navigator.serviceWorker.ready).getN
 CLICK = """async (tag) => {
   const asked = [];
   self.clients.openWindow = async (url) => { asked.push(["open", url]); return null; };
-  WindowClient.prototype.focus = async function () { asked.push(["focus", this.url]); return this; };
+  WindowClient.prototype.focus = async function () {
+    asked.push(["focus", this.url]);
+    return this;
+  };
   const [notice] = await self.registration.getNotifications({tag});
   self.dispatchEvent(new NotificationEvent("notificationclick", {notification: notice}));
   for (let i = 0; i < 50 && !asked.length; i++) await new Promise((r) => setTimeout(r, 20));
