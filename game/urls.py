@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import correspondence, daily, games, players, rooms, rules
+from .views import app, correspondence, daily, games, players, push, rooms, rules
 
 app_name = "game"
 urlpatterns = [
@@ -26,4 +26,11 @@ urlpatterns = [
     path("games/yours/", correspondence.your_games, name="your_games"),
     path("games/yours/notices", correspondence.notice_settings, name="notice_settings"),
     path("notices/unsubscribe/<str:token>/", correspondence.unsubscribe, name="unsubscribe"),
+    path("push/key", push.key, name="push_key"),
+    path("push/subscribe", push.subscribe, name="push_subscribe"),
+    path("push/unsubscribe", push.unsubscribe, name="push_unsubscribe"),
+    # The service worker's scope is the folder of its URL: at the root, it serves every page.
+    path("sw.js", app.service_worker, name="service_worker"),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("offline", app.offline, name="offline"),
 ]

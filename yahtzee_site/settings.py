@@ -5,7 +5,9 @@ SECRET_KEY    default: generated once in DATA_DIR  DEBUG      default: off
 ALLOWED_HOSTS default: localhost,127.0.0.1         DATA_DIR   default: ./var
 """
 
+import base64
 import os
+from email.utils import parseaddr
 from pathlib import Path
 
 import environ
@@ -183,6 +185,8 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a guest keeps their seat for a month
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+#: A refused POST of a page's script is answered in JSON (Django's page for the others).
+CSRF_FAILURE_VIEW = "game.views.push.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -288,6 +292,53 @@ EMAIL_BACKEND = env.str("EMAIL_BACKEND", default=(
     else "django.core.mail.backends.console.EmailBackend"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL",
                              default="Yahtzee with friends <noreply@localhost>")
+
+# --- Web Push (game/services/push.py): notices on people's devices ------------------------
+def _local_vapid_key() -> str:
+    # Like the secret key: made once, kept beside the database. The browsers' subscriptions
+    # are bound to its public half, so a new key would silence every device until it
+    # subscribes again.
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    path = DATA_DIR / "vapid_private_key"
+    if not path.exists():
+        scalar = ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value
+        raw = base64.urlsafe_b64encode(scalar.to_bytes(32, "big")).rstrip(b"=").decode()
+        # Written whole, then linked into place: a process starting beside this one reads
+        # either no file or the whole key, never an empty file, and the first key stays.
+        draft = path.with_name(f".{path.name}.{os.getpid()}")
+        _owner_only_file(draft, raw)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    return path.read_text().strip()
+
+
+#: The site's VAPID key (RFC 8292): the P-256 private key that signs every push, as the
+#: base64url of its 32 bytes (what `npx web-push generate-vapid-keys` prints) or PEM. Read raw.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "") or _local_vapid_key()
+#: Who push services may contact about this site's pushes (a mailto: or https: URL).
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:" + (
+    parseaddr(DEFAULT_FROM_EMAIL)[1] or "noreply@localhost"))
+#: The hosts a subscription's endpoint may name (https only): the browsers' push services.
+#: "*.example.com" is any host under example.com. Nothing else, so that nobody can point the
+#: server's requests at an address of its own network.
+PUSH_SERVICE_HOSTS = env.list("PUSH_SERVICE_HOSTS", default=[
+    "fcm.googleapis.com",            # Chrome, Edge on Android, most Chromium browsers
+    "*.push.services.mozilla.com",   # Firefox
+    "*.push.apple.com",              # Safari
+    "*.notify.windows.com",          # Edge on Windows
+])
+#: Tests only: endpoints on the loopback address (http or https, any port) are allowed too.
+PUSH_ALLOW_LOOPBACK = env.bool("PUSH_ALLOW_LOOPBACK", default=False)
+#: Seconds one push service has to answer (connecting, then each read); a device's service
+#: that is slower misses that notice. All of a person's devices are sent to at once.
+PUSH_TIMEOUT = env.float("PUSH_TIMEOUT", default=5.0)
+#: Devices one person may have subscribed at once: a new one past it replaces the oldest.
+PUSH_SUBSCRIPTIONS_PER_PLAYER = env.int("PUSH_SUBSCRIPTIONS_PER_PLAYER", default=10)
 
 # Every page, form, email and message people read is translated; the terminal game and the
 # command line stay English. Catalogs: locale/ (make messages), compiled by setup.
@@ -396,6 +447,8 @@ JOINS_PER_MINUTE = env.int("JOINS_PER_MINUTE", default=20)
 NAMES_PER_HOUR = env.int("NAMES_PER_HOUR", default=20)
 #: Choices a reviewer may try on finished games' pages ("Try it yourself") per minute.
 TRIES_PER_MINUTE = env.int("TRIES_PER_MINUTE", default=60)
+#: Web Push subscriptions one player may add or remove an hour.
+PUSH_CHANGES_PER_HOUR = env.int("PUSH_CHANGES_PER_HOUR", default=30)
 #: Games one room may start in an hour, its first and its rematches (over it: refused).
 GAMES_PER_ROOM_PER_HOUR = env.int("GAMES_PER_ROOM_PER_HOUR", default=30)
 #: Live websockets one session, and one address, may hold at once (over it: refused).

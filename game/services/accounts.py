@@ -25,9 +25,10 @@ from ..models import (
     GameResult,
     Player,
     PlayerRating,
+    PushSubscription,
     Seat,
 )
-from . import stats
+from . import push, stats
 from .errors import ServiceError, gettext_noop
 from .names import clean_nickname, name_keys, skeleton
 from .rooms import DEFAULT_NICKNAME
@@ -180,6 +181,9 @@ def merge_players(guest: Player, account: Player) -> None:
         Seat.objects.filter(player_id=guest.pk).update(player_id=account.pk)
         moved = GameResult.objects.filter(player_id=guest.pk).update(player_id=account.pk)
         _merge_dailies(guest, account)
+        # The guest's devices are the account's person's: their notices follow.
+        PushSubscription.objects.filter(player_id=guest.pk).update(player_id=account.pk)
+        push.keep_newest(account.pk)
         theirs = {r.ruleset: r for r in PlayerRating.objects.select_for_update()
                   .filter(player_id__in=[guest.pk, account.pk]).order_by("player_id", "ruleset")
                   if r.player_id == guest.pk}

@@ -1,5 +1,5 @@
-"""How much one visitor may do: rooms created, seats taken, names set and decisions tried
-per session and per address.
+"""How much one visitor may do: rooms created, seats taken, names set, decisions tried and
+devices subscribed to notices, per session and per address.
 
 Fixed windows counted in Django's cache (Redis when ``REDIS_URL`` is set, so every server
 process counts together; in-process memory otherwise). A refusal changes nothing and says when
@@ -42,6 +42,7 @@ def _limits() -> dict[str, Limit]:
         "take_seat": Limit("take_seat", settings.JOINS_PER_MINUTE, 60),
         "set_name": Limit("set_name", settings.NAMES_PER_HOUR, 3600),
         "try_decision": Limit("try_decision", settings.TRIES_PER_MINUTE, 60),
+        "push": Limit("push", settings.PUSH_CHANGES_PER_HOUR, 3600),
     }
 
 

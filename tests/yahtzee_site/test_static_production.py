@@ -55,7 +55,7 @@ def test_pages_and_static_files_are_compressed_and_hashed_files_cached_a_year(pr
     assert "csrfmiddlewaretoken" in html  # the page that carries the masked token
 
     # The page links the hashed copies of its static files.
-    hashed = re.findall(r'"(/static/game/site\.[0-9a-f]{12}\.(?:css|js))"', html)
+    hashed = re.findall(r'"(/static/game/shared/site\.[0-9a-f]{12}\.(?:css|js))"', html)
     assert len(hashed) == 2, re.findall(r'"/static/[^"]+"', html)
     for url in hashed:
         headers, body = get(production_site + url)
