@@ -147,8 +147,10 @@ def last_move_words(game: Game, player_id: int | None) -> str:
 def _push(player: Player, text: dict[str, str]) -> bool:
     from . import push
 
+    # The service worker opens only this site's pages: the link as a path.
+    payload = {**text, "url": text["url"].removeprefix(settings.SITE_URL)}
     try:
-        return push.send(player.pk, text, tag=text["tag"]) > 0
+        return push.send(player.pk, payload, tag=text["tag"]) > 0
     except Exception:  # noqa: BLE001 - a push service's failure must not lose the email
         log.warning("Push to player %s failed", player.pk, exc_info=True)
         return False
