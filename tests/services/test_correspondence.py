@@ -304,3 +304,31 @@ def test_a_claim_of_a_server_known_dead_is_taken_over_at_once(moved, mailed):
     notices.send_due("alive")  # no waiting for the claim to lapse
     assert mailed.wait_for("bea@example.com")
     assert Notification.objects.get(player=bea).outcome == "sent"
+
+
+def test_your_turn_reaches_each_device_once_as_one_notification_per_game(moved, push_receiver):
+    room, guests, (ann, bea) = over_days_room(["Ann", "Bea"], days=2)
+    phone, laptop = (push_receiver.subscription_for(bea), push_receiver.subscription_for(bea))
+    for device in (phone, laptop):
+        services.push.subscribe(bea, device)
+    play_turn(room, guests[0])
+    notices.send_due("one")
+    received = push_receiver.wait_for(2)
+    game = Game.objects.get(room=room)
+    assert {p["tag"] for p in received} == {f"game-{game.pk}"}  # replaces the previous
+    assert all(p["title"] == "Your turn" and p["url"] == room.get_absolute_url()
+               and "Ann's table" in p["body"] and "left" in p["body"] for p in received)
+    assert Notification.objects.get(player=bea).channels == ["push"]
+    # A device gone from its push service (410) is forgotten; the other still gets its notice.
+    push_receiver.answers[phone["endpoint"]] = 410
+    moved.forward(2 * DAY * REMIND_AT + 60)
+    correspondence.scan("one")
+    assert len(push_receiver.wait_for(3)) == 3
+    assert list(bea.push_subscriptions.values_list("endpoint", flat=True)) \
+        == [laptop["endpoint"]]
+    # Turned off: nothing more on any device.
+    services.set_notices(bea, push=False, email="off")
+    moved.forward(DAY)
+    correspondence.scan("one")  # her move is played for her; the notice goes nowhere
+    assert Notification.objects.get(player=bea, kind="timed_out").outcome == "none"
+    assert len(push_receiver.received) == 3
