@@ -22,20 +22,19 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import MutableMapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import transaction
 
 from ..domain import clock
 from ..domain.rooms import LIVE, MOVE_DAYS, OVER_DAYS, OVER_DAYS_CAP, REMIND_AT
 from ..models import Game, GameEvent, Notification, Player, Room, Seat
 from ..rules import Game as RulesGame
-from . import broadcast
+from . import broadcast, periodic
 from .errors import ServiceError, gettext_noop
 
 log = logging.getLogger(__name__)
@@ -200,18 +199,4 @@ def start_scanning(every: float) -> threading.Thread:
     own (with its own database connection)."""
     from .presence import THIS_SERVER
 
-
-    def scan_forever() -> None:
-        while True:
-            try:
-                close_old_connections()
-                scan(THIS_SERVER)
-            except Exception:  # noqa: BLE001 - the database away: the next scan retries
-                log.warning("The over-days scan failed", exc_info=True)
-            finally:
-                connection.close()
-            time.sleep(every)
-
-    thread = threading.Thread(target=scan_forever, name="correspondence-scan", daemon=True)
-    thread.start()
-    return thread
+    return periodic.every(every, lambda: scan(THIS_SERVER), name="correspondence-scan")

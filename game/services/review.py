@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -30,7 +29,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import close_old_connections, connection, connections
+from django.db import connections
 from django.db.models import Q
 
 from ..ai import review
@@ -39,6 +38,7 @@ from ..models import Game, GameAnalysis
 from ..rules import event_from_dict
 from ..selectors.review import NoOptions, tried_decision
 from ..workers import pool
+from . import periodic
 from .daily_review import record_review as record_daily_review
 from .errors import ServiceError, gettext_noop
 from .limits import check_rate_limit
@@ -148,21 +148,7 @@ def review_unreviewed() -> list[int]:
 def start_sweeping(every: float) -> threading.Thread:
     """In a server process: :func:`review_unreviewed` now, then every ``every`` seconds, on a
     thread of its own (with its own database connection)."""
-
-    def sweep_forever() -> None:
-        while True:
-            try:
-                close_old_connections()
-                review_unreviewed()
-            except Exception:  # noqa: BLE001 - the database away: the next sweep retries
-                log.warning("Looking for games without a review failed", exc_info=True)
-            finally:
-                connection.close()
-            time.sleep(every)
-
-    thread = threading.Thread(target=sweep_forever, name="review-sweeper", daemon=True)
-    thread.start()
-    return thread
+    return periodic.every(every, review_unreviewed, name="review-sweeper")
 
 
 #: How long a "Try it yourself" request waits for the worker (a late triple turn takes

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import PHONE, LiveServer
-from .pages import assert_fits, confirm_if_asked, last_seq, wait_connected, wait_seq
+from .pages import assert_fits, last_seq, play_first_box, wait_connected, wait_seq
 
 pytestmark = pytest.mark.browser
 
@@ -49,19 +49,6 @@ def site(tmp_path_factory: pytest.TempPathFactory, redis_url: str, strategy_dir:
     server.start()
     yield server
     server.stop()
-
-
-def move(page: Page) -> None:
-    """My whole move, when it is mine: one roll, then the first open box (2 taps, and a
-    confirmation when the coach-less page asks before a costly box)."""
-    roll = page.locator("#roll-btn")
-    expect(roll).to_be_enabled(timeout=30_000)
-    seq = last_seq(page)
-    roll.click()
-    wait_seq(page, seq + 1)
-    page.locator("#scorecard button.option").first.click()
-    confirm_if_asked(page)
-    wait_seq(page, seq + 2)
 
 
 def open_from_your_games(page: Page, site: LiveServer) -> None:
@@ -115,7 +102,7 @@ def test_two_friends_play_over_three_days_on_their_phones(
     expect(ann.locator("#turn")).to_contain_text("round 1 of")
     # A day for the move, counted in hours and minutes on the clock.
     expect(ann.locator("#turn-clock")).to_contain_text(re.compile(r"2[34]:\d\d:\d\d"))
-    move(ann)
+    play_first_box(ann)
     assert_fits(ann)
     ann.screenshot(path=str(screenshots / "over-days-room-phone.png"), full_page=True)
     ann.close()
@@ -130,7 +117,7 @@ def test_two_friends_play_over_three_days_on_their_phones(
     bea.screenshot(path=str(screenshots / "over-days-lobby-your-games-phone-dark.png"),
                    full_page=True)
     open_from_your_games(bea, site)
-    move(bea)
+    play_first_box(bea)
     bea.close()
 
     # Ann does not come on day 2: her day runs out and the computer plays her move.
@@ -156,6 +143,6 @@ def test_two_friends_play_over_three_days_on_their_phones(
     # Bea moves from the room that Ann is watching: Ann sees it at once, live.
     open_from_your_games(bea, site)
     seq = last_seq(ann)
-    move(bea)
+    play_first_box(bea)
     wait_seq(ann, seq + 2)
     expect(ann.locator("#roll-btn")).to_be_enabled()
