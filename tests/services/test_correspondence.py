@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import threading
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -31,59 +30,17 @@ from game.models import (
 )
 from game.services import correspondence, notices
 from game.services.errors import ServiceError
-from tests.support.rooms import as_action, next_move
+from tests.support.correspondence import Clock, over_days_room, play_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DAY = 86400.0
 
 
-class Clock:
-    """The over-days clock of every process that reads ``CLOCK_FILE``, moved by the test."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.offset = 0.0
-        path.write_text("0")
-
-    def forward(self, seconds: float) -> None:
-        self.offset += seconds
-        self.path.write_text(str(self.offset))
-
-
 @pytest.fixture
 def moved(settings, tmp_path) -> Clock:
     settings.CLOCK_FILE = str(tmp_path / "clock")
     return Clock(tmp_path / "clock")
-
-
-def over_days_room(names: list[str], *, bots: tuple[str, ...] = (), days: int = 2,
-                   start: bool = True) -> tuple[Room, list[str], list[Player]]:
-    """An over-days room seated by ``names`` (each a player of their own), then ``bots``."""
-    players = [services.new_player(name) for name in names]
-    host = f"host-{names[0]}"
-    room = services.open_room(host, nickname=names[0], name="Ann's table", rules="yahtzee",
-                              seats=[services.SeatSpec() for _ in names]
-                              + [services.SeatSpec(b) for b in bots],
-                              player=players[0], pace="days", move_days=days)
-    guests = [host]
-    for i, name in enumerate(names[1:], start=1):
-        services.take_seat(room.code, f"guest-{name}", name, i, player=players[i])
-        guests.append(f"guest-{name}")
-    if start:
-        services.start_game(room.code, host)
-    room.refresh_from_db()
-    return room, guests, players
-
-
-def play_turn(room: Room, guest: str) -> Game:
-    """The player of ``guest`` rolls and scores: one whole turn."""
-    game = Game.objects.get(room=room)
-    mover = game.snapshot["current_player"]
-    while game.snapshot["current_player"] == mover and game.status == Game.Status.PLAYING:
-        services.play(room.code, as_action(next_move(game.snapshot)), guest_key=guest)
-        game.refresh_from_db()
-    return game
 
 
 def notices_of(player: Player) -> list[tuple[str, int]]:
