@@ -29,7 +29,7 @@ from ..models import (
     Rivalry,
     Seat,
 )
-from ..rules import RULESETS
+from ..rules import MAX_PLAYERS, RULESETS
 
 #: A computer opponent's name on a profile, by its level.
 COMPUTER_RIVALS = {"easy": pgettext_lazy("rival", "Computer (easy)"),
@@ -73,9 +73,10 @@ def private_seats(games: Sequence[Game], viewer: Player | None) -> dict[int, set
     hidden: dict[int, set[int]] = {g.pk: set() for g in games}
     me = viewer.pk if viewer is not None else None
     recorded: set[int] = set()
-    for game_id, seat, pid, private in GameResult.objects.filter(
-            game_id__in=list(hidden)).values_list("game_id", "seat", "player_id",
-                                                  "player__private"):
+    seats = (GameResult.objects.filter(game_id__in=list(hidden))
+             .values_list("game_id", "seat", "player_id", "player__private")
+             [:len(hidden) * MAX_PLAYERS])  # a page's games' seats, never a history
+    for game_id, seat, pid, private in seats:
         recorded.add(game_id)
         if private and pid != me:
             hidden[game_id].add(seat)
