@@ -54,15 +54,21 @@ def finished(day: DailyChallenge) -> QuerySet[DailyAttempt]:
 def _rows(attempts: QuerySet[DailyAttempt], me: Player | None, limit: int | None = None
           ) -> list[Row]:
     found = attempts.order_by("-final", F("loss").asc(nulls_last=True), "id").values_list(
-        "player_id", "player__name", "player__public_id", "final", "loss", "game_id")
+        "player_id", "player__name", "player__public_id", "player__private", "final", "loss",
+        "game_id")
     if limit is not None:
         found = found[:limit]
     profile = reverse("game:profile", args=["-"]).removesuffix("-/")
     game = reverse("game:game_detail", args=[0]).removesuffix("0/")
-    return [Row(1 + i, name or pgettext("player", "Player"), f"{profile}{public_id}/", final,
-                "…" if loss is None else figure(loss, 1), f"{game}{game_id}/",
-                me is not None and pid == me.pk)
-            for i, (pid, name, public_id, final, loss, game_id) in enumerate(found)]
+    rows = []
+    for i, (pid, name, public_id, private, final, loss, game_id) in enumerate(found):
+        you = me is not None and pid == me.pk
+        # A private player is on the board (the places stay true) as nobody in particular.
+        hidden = private and not you
+        rows.append(Row(1 + i, _("A player") if hidden else name or pgettext("player", "Player"),
+                        "" if hidden else f"{profile}{public_id}/", final,
+                        "…" if loss is None else figure(loss, 1), f"{game}{game_id}/", you))
+    return rows
 
 
 def leaderboard(day: DailyChallenge, me: Player | None, size: int = BOARD_SIZE) -> list[Row]:

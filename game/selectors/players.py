@@ -8,17 +8,28 @@ player's own indexed rows, never all their games.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.core.paginator import Page, Paginator
+from django.db.models import Q
 from django.utils.translation import pgettext_lazy
 
 from .. import ratings
 from ..ai.actions import LEVELS
 from ..ai.review import GRADES
-from ..models import GameResult, Player, PlayerRating, PlayerStats, Rivalry
-from ..rules import RULESETS
+from ..models import (
+    DailyAttempt,
+    Game,
+    GameResult,
+    Player,
+    PlayerRating,
+    PlayerStats,
+    Rivalry,
+    Seat,
+)
+from ..rules import MAX_PLAYERS, RULESETS
 
 #: A computer opponent's name on a profile, by its level.
 COMPUTER_RIVALS = {"easy": pgettext_lazy("rival", "Computer (easy)"),
@@ -40,6 +51,53 @@ def player_by_public_id(public_id: str) -> Player | None:
     if len(public_id) > Player._meta.get_field("public_id").max_length:
         return None
     return Player.objects.filter(public_id=public_id).first()
+
+
+def private_people(player_ids: Iterable[int | None], viewer: Player | None) -> set[int]:
+    """Which of ``player_ids`` keep their profile private, ``viewer`` left out (a private
+    player sees themselves): the people others see under a neutral label."""
+    ids = {pid for pid in player_ids if pid is not None}
+    if viewer is not None:
+        ids.discard(viewer.pk)
+    if not ids:
+        return set()
+    return set(Player.objects.filter(pk__in=ids, private=True).values_list("pk", flat=True))
+
+
+def private_seats(games: Sequence[Game], viewer: Player | None) -> dict[int, set[int]]:
+    """For each of ``games`` (by id), the seats of private players other than ``viewer``.
+
+    A seat's person is read from the game's results once it was reviewed (they say who sat
+    where for good); before that from its daily attempt, or the room's seats (the room may
+    have seated someone else since: then more is hidden, never less of the one who played)."""
+    hidden: dict[int, set[int]] = {g.pk: set() for g in games}
+    me = viewer.pk if viewer is not None else None
+    recorded: set[int] = set()
+    seats = (GameResult.objects.filter(game_id__in=list(hidden))
+             .values_list("game_id", "seat", "player_id", "player__private")
+             [:len(hidden) * MAX_PLAYERS])  # a page's games' seats, never a history
+    for game_id, seat, pid, private in seats:
+        recorded.add(game_id)
+        if private and pid != me:
+            hidden[game_id].add(seat)
+    rest = [g for g in games if g.pk not in recorded]
+    if not rest:
+        return hidden
+    daily = DailyAttempt.objects.filter(game_id__in=[g.pk for g in rest], player__private=True)
+    for game_id, pid in daily.values_list("game_id", "player_id"):
+        if pid != me:
+            hidden[game_id].add(0)  # a daily game has one seat
+    by_room: dict[int, list[Game]] = {}
+    for g in rest:
+        by_room.setdefault(g.room_id, []).append(g)
+    for room_id, index, pid in Seat.objects.filter(
+            room_id__in=list(by_room), player__private=True).values_list(
+            "room_id", "index", "player_id"):
+        if pid != me:
+            for g in by_room[room_id]:
+                if index < len(g.players):
+                    hidden[g.pk].add(index)
+    return hidden
 
 
 def games_page(player: Player, number: object) -> Page:
@@ -112,10 +170,16 @@ class Rival:
         return self.adjusted_margin_sum / self.games if self.games else 0.0
 
 
-def head_to_head(player: Player, limit: int = HEAD_TO_HEAD_SIZE) -> list[Rival]:
+def head_to_head(player: Player, viewer: Player | None = None,
+                 limit: int = HEAD_TO_HEAD_SIZE) -> list[Rival]:
     """The player's opponents, most met first: games, wins and the result without luck, read
-    from their running records (``Rivalry``), the ``limit`` shown only."""
-    rows = (Rivalry.objects.filter(player=player).select_related("rival")
+    from their running records (``Rivalry``), the ``limit`` shown only. A private opponent is
+    left out for every ``viewer`` but themselves: an unnamed row of games and wins against
+    one person would still be theirs."""
+    shown = Q(rival__isnull=True) | Q(rival__private=False)  # a computer, or a public person
+    if viewer is not None:
+        shown |= Q(rival=viewer)
+    rows = (Rivalry.objects.filter(player=player).filter(shown).select_related("rival")
             .order_by("-games", "name")[:limit])
     rivals = []
     for row in rows:

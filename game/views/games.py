@@ -13,6 +13,7 @@ from .. import selectors
 from ..domain import translated
 from ..domain.clock import utc_today
 from ..models import DailyAttempt, Game, GameAnalysis
+from ..presenters import players as shown
 from ..presenters import rules_text
 from ..presenters.fairness import fairness_data
 from ..presenters.replay import replay_data
@@ -43,6 +44,12 @@ def _day_seed(game: Game) -> str:
     return game.daily.revealed_seed(utc_today()) if game.daily_id else ""
 
 
+def _as_seen(request: HttpRequest, game: Game) -> dict[int, str]:
+    """``game`` as this browser's player sees it: a private player's seat under its label
+    (``presenters.players``); returns the labels of the hidden seats."""
+    return shown.seen_by(game, current_player(request))
+
+
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A game's page: a replay of every move, rebuilt from the stored events, and the stored
     analysis of its decisions once there is one."""
@@ -57,14 +64,16 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ruleset = get_ruleset(game.rules)
     events = list(game.events.order_by("seq"))
     stored = GameAnalysis.objects.filter(game=game).values_list("data", flat=True).first()
+    labelled = _as_seen(request, game)
     context = {
         "game": game,
         "ruleset": ruleset,
         "ruleset_data": translated.ruleset_data(ruleset),
         "rules_text": rules_text.for_page(ruleset),
-        "replay": replay_data(events),
+        "replay": shown.hide_in_replay(replay_data(events), labelled),
         "dice_positions": range(1, DICE_COUNT + 1),  # the board's dice before it is drawn
-        "analysis": review_view(stored) if game.status == Game.Status.FINISHED else None,
+        "analysis": shown.hide_in_analysis(
+            review_view(stored) if game.status == Game.Status.FINISHED else None, labelled),
         "standings": sorted(
             ({"name": name, "total": total, "winner": i in game.winners}
              for i, (name, total) in enumerate(zip(game.players, game.totals, strict=False))),
@@ -85,8 +94,10 @@ def game_analysis(request: HttpRequest, pk: int) -> HttpResponse:
     if _daily_hidden(request, game):
         raise Http404("A daily challenge's games are shown once its day is over.")
     stored = GameAnalysis.objects.filter(game=game).values_list("data", flat=True).first()
+    labelled = _as_seen(request, game)
     analysis = review_view(stored) if game.status == Game.Status.FINISHED else None
-    return render(request, "game/_analysis.html", {"game": game, "analysis": analysis})
+    return render(request, "game/_analysis.html",
+                  {"game": game, "analysis": shown.hide_in_analysis(analysis, labelled)})
 
 
 @require_GET
@@ -116,6 +127,7 @@ def game_dice(request: HttpRequest, pk: int) -> JsonResponse:
     game = get_object_or_404(Game.objects.select_related("daily"), pk=pk)
     if _daily_hidden(request, game):
         raise Http404("A daily challenge's games are shown once its day is over.")
+    _as_seen(request, game)  # the names only: the seeds and rolls stay as played
     data = fairness_data(game, game.events.order_by("seq").values_list("seq", "kind", "payload"),
                          _day_seed(game))
     if data is None:

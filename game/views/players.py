@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from .. import services
 from ..domain import translated
+from ..presenters import players as shown
 from ..presenters import profile as charts
 from ..ratings import RATED_RULES
 from ..rules import RULESETS
@@ -54,16 +55,20 @@ def profile(request: HttpRequest, public_id: str) -> HttpResponse:
     player = profiles.player_by_public_id(public_id)
     if player is None:
         raise Http404("There is no such player.")
-    own = current_player(request) == player
+    me = current_player(request)
+    own = me == player
     context: dict[str, object] = {"player": player, "own": own,
                                   "shown": own or not player.private}
     if context["shown"]:
         stats = profiles.ruleset_stats(player)
+        page = profiles.games_page(player, request.GET.get("page"))
+        page.object_list = list(page.object_list)  # read once: the games shown are these
+        shown.hide_in_games([r.game for r in page.object_list], me)  # private opponents
         context.update(
             stats=[{"s": s, "histogram": charts.histogram(s.finals), "trend": charts.trend(s.trend)}
                    for s in stats],
-            rivals=profiles.head_to_head(player),
-            page=profiles.games_page(player, request.GET.get("page")),
+            rivals=profiles.head_to_head(player, me),
+            page=page,
             rated_rules=RATED_RULES)
     return render(request, "game/profile.html", context)
 

@@ -19,6 +19,7 @@ from ..ai.triple import ENDGAME_OPEN
 from ..domain import translated
 from ..domain.rooms import LIVE, OVER_DAYS
 from ..models import TURN_TIMES, Room
+from ..presenters import players as shown
 from ..presenters import rules_text
 from ..presenters.correspondence import your_game_line
 from ..presenters.invite import invite_qr_svg
@@ -61,7 +62,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "computer_form": PlayComputerForm(),
         "code_form": JoinByCodeForm(),
         "default_nickname": player_name(request) or str(services.DEFAULT_NICKNAME),
-        **selectors.lobby_rooms(LOBBY_LIMIT, RECENT),
+        **_lobby_lists(request),
     }
     return render(request, "game/lobby.html", context, status=400 if form.errors else 200)
 
@@ -73,7 +74,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @cache_control(no_cache=True, private=True)
 @decorator_from_middleware(ConditionalGetMiddleware)
 def lobby_rooms(request: HttpRequest) -> HttpResponse:
-    return render(request, "game/_lobby_rooms.html", selectors.lobby_rooms(LOBBY_LIMIT, RECENT))
+    return render(request, "game/_lobby_rooms.html", _lobby_lists(request))
+
+
+def _lobby_lists(request: HttpRequest) -> dict[str, list[Room]]:
+    """The lobby's lists as this browser's player sees them: private players unnamed."""
+    lists = selectors.lobby_rooms(LOBBY_LIMIT, RECENT)
+    shown.hide_in_rooms([room for rooms in lists.values() for room in rooms],
+                        current_player(request))
+    return lists
 
 
 @require_POST

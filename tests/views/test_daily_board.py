@@ -9,8 +9,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from game import daily, services
+from game import services
 from game.models import DailyAttempt, Player
+from game.selectors import daily
 from game.web.players import COOKIE
 from tests.support.rooms import as_action, next_move
 
