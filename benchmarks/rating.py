@@ -984,12 +984,19 @@ def main() -> None:
     if args.anchor_games:
         rates = measured_win_rates(args.rules, args.anchor_games)
         print(f"heads-up win rates ({args.anchor_games} medium and easy games; the optimal "
-              f"bot's distribution exact; to_win: benchmarks/to_win.py):")
+              f"bot's distribution as above; to_win: benchmarks/to_win.py):")
         for (a, b), (p, se) in rates.items():
             print(f"  {a} beats {b}: {p:.2%} (95 %: {p - 1.96 * se:.2%}-{p + 1.96 * se:.2%})")
         print("anchors (medium at 1500):")
-        for level, (v, se) in fitted_anchors(rates).items():
+        fitted = fitted_anchors(rates)
+        for level, (v, se) in fitted.items():
             print(f"  {level:<8} {v:7.1f} ± {se:.1f}")
+        from game.ratings.wins import rating_gap
+        print("the anchors' gaps against the measured ones (the logistic model's misfit):")
+        for (a, b), (p, _) in rates.items():
+            gap = fitted[a][0] - fitted[b][0]
+            print(f"  {a} - {b}: {gap:6.1f} (measured {rating_gap(p):6.1f}, "
+                  f"{gap - rating_gap(p):+.1f})")
         return
     if args.predict:
         run_predict(args)
