@@ -663,6 +663,8 @@ def true_win_rates(rules: str, strengths: list[str],
     notes = []
     sample: dict[str, np.ndarray] = {}
     for a in strengths:
+        if a == "optimal":
+            continue  # its exact distribution, below
         cached = solo_finals(rules, a)
         if cached is not None:
             sample[a] = cached
