@@ -67,8 +67,9 @@ ANCHOR_RD = 30.0
 SHARE_FLOOR = 1e-3
 #: How many plain results a heads-up luck-adjusted result is worth in Glicko-2's likelihood.
 #: Glicko-2 takes a score's variance to be E(1 − E), a win or a loss; with the dice's luck out
-#: the share varies far less, so one game tells more. Chosen by ``benchmarks/rating.py``'s
-#: prediction test (docs/ai.md, the rating of winning).
+#: the share varies far less, so one game might count for more; ``benchmarks/rating.py``'s
+#: prediction test found 1 best from 20 games on (3 and 10 settle slower and predict no better:
+#: docs/ai.md, the rating of winning), so the deviation overstates the uncertainty a little.
 RESULT_WEIGHT = 1.0
 
 #: Each computer level's fixed rating, per ruleset: the medium bot at a newcomer's 1500, the
