@@ -1,34 +1,53 @@
-"""Benchmark of the rating (``game.ratings``; not a test): how many games a population of
-computer players of known strength needs before its ratings are in the true order, for the
-luck-adjusted rating and for plain Glicko-2 on wins and losses.
+"""Benchmark of the rating (``game.ratings``; not a test): the rating of winning
+(``game.ratings.wins``) against today's points-based rating (``game.ratings.rating``) and
+plain Glicko-2 on wins and losses — how well each predicts who wins held-out games, how many
+games it needs to settle — and the computer levels' anchors.
 
-    STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --pool-only
+    # the anchors: heads-up win rates of optimal, medium and easy (to_win's: benchmarks/to_win.py)
+    STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --anchor-games 8000
+    # reviewed heads-up games, every pair of strengths (cached; stop it any time)
+    STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --duels 200
+    # the prediction test on them
+    STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --predict \
+        --populations 2000 --rounds 200 --sizes 2 4 6
+    # the points-based rating's own benchmark (order by mean final score) and calibration
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py \
         --populations 1000 --rounds 600 --points 10 20 40
-    STRATEGY_DIR=var/strategy .venv/bin/python benchmarks/rating.py --rules yatzy \
-        --pool 200 --strengths optimal medium easy --sizes 2       # yatzy's anchors
-    STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --rules yatzy \
-        --pool 1000 --strengths optimal to_win --sizes 2   # to_win's, beside optimal's anchor
-
-The pool takes ~20 minutes of a loaded machine once; the populations take seconds after.
 
 Strengths: the optimal bot; the optimal bot with decision noise (each decision drawn from a
 softmax over the options' expected final scores at temperature T points); medium; easy; the
-to-win bot. In yahtzee and yatzy the dice and choices of a bot playing for its own score do
-not depend on the other players, so a heads-up game is two independent solitaire games: the
-pool is one set of solitaire games per strength, played once and cached in ``var/rating/``,
-and each simulated game draws one game of each player's strength from it. The to-win bot
-plays against its opponents' standings (alone it plays as the optimal bot): its pooled games
-are its seat of heads-up games against the optimal bot, first and last in turn. Each pooled
-game carries the review's numbers — final score, Σ luck, Σ loss — computed while playing from
-the same valuation as ``game.ai.review`` (``--check`` replays a few through
-``review.analyse`` and compares).
+to-win bot.
 
-A population: players of distinct strengths, all starting unrated, paired at random each
-round (every player plays one heads-up game per round), rated after every game. The true
-order is by the pool's mean final score. Reported: the number of games per player after which
-the ratings' order equals the true order in at least 95 % of the populations (and stays so to
-the end of the horizon).
+**Duels** (``--duels``): the rating of winning needs every game's chances to win, decision by
+decision, and those depend on both players' cards, so each game is a real heads-up game
+between two strengths (both seat orders in turn), played to the end and reviewed by
+``review.analyse`` itself: per seat the final score, Σ luck and Σ loss in points, the share of
+the win, and the chance chain (start, luck, loss, others, drift). About 1.2–2 s of CPU a game
+(the review's one ``TurnChances`` per turn, and the to-win bot's own). Cached per pair in
+``var/rating/``.
+
+**The prediction test** (``--predict``): each pair's duels are split, the first half to train,
+the second held out. A population: ``size`` players of distinct strengths, all unrated,
+paired at random each round (one game per player per round, drawn from the pair's training
+duels), rated after every game by each method side by side; after k games per player each
+method predicts every held-out duel between the population's players (Glicko's expected
+score with both deviations), scored by log-loss. Games to settle: games per player from which
+95 % of the populations have every pair whose true win rate is at least 5 % from even in the
+right order (true rates: ``true_win_rates``). Games of more than two players
+(``--sizes`` above 2): the strengths that play for their own score, each player drawing one
+seat of a training duel of its strength (a solitaire game), rated on wins or points with whole
+or weighted pairs.
+
+**The points-based benchmark** (no ``--duels``/``--predict``/``--anchor-games``): in yahtzee
+and yatzy the dice and choices of a bot playing for its own score do not depend on the other
+players, so a heads-up game is two independent solitaire games: the pool is one set of
+solitaire games per strength, played once and cached in ``var/rating/``, and each simulated
+game draws one game of each player's strength from it. The to-win bot's pooled games are its
+seat of heads-up games against the optimal bot, first and last in turn. Each pooled game
+carries the review's numbers — final score, Σ luck, Σ loss — computed while playing from the
+same valuation as ``game.ai.review`` (``--check`` replays a few through ``review.analyse``).
+The true order is by the pool's mean final score; reported: the games per player after which
+the ratings' order equals it in at least 95 % of the populations (and stays so).
 """
 
 from __future__ import annotations
@@ -192,6 +211,264 @@ def check_against_review(rules: str, games: int, strengths: list[str]) -> float:
     return worst
 
 
+# --- reviewed heads-up games: every seat's chance to win, luck and decisions apart ----------
+#
+# The new rating needs each game's chances to win, decision by decision (``review.analyse``'s
+# ``chance`` chain per player): they depend on both players' cards, so they cannot come from
+# the solitaire pool. The duel pool is a set of real heads-up games per pair of strengths
+# (both seat orders in turn), each played to the end and reviewed by ``review.analyse`` itself
+# (no shortcut: the numbers are the ones a stored review of the game carries).
+
+#: Per seat of a reviewed duel: final score, Σ luck and Σ loss (points), the share of the win
+#: (1, 0, ½), and the chance chain's start, luck, loss, others, drift.
+DUEL_FIELDS = ("final", "luck", "loss", "share", "c_start", "c_luck", "c_loss", "c_others",
+               "c_drift")
+
+
+def _decide(game, strength: str, rng: random.Random, turn: dict):
+    """The move of ``strength`` for the player to move in ``game`` (dice rolled): a bot of
+    ``game.ai``, or the optimal bot's options drawn by softmax at the strength's temperature
+    (``turn`` keeps the turn's hold values)."""
+    from game.ai import choose_action
+    from game.ai.actions import Roll, Score
+    from game.ai.advice import CardState, advisor
+    from game.ai.multisets import INDEX, best_hold_values, hold_values, positions_for, sub_holds
+    from game.ai.solver import last_roll_values
+
+    temperature = STRENGTHS[strength]
+    if temperature is None:
+        return choose_action(game, strength, rng)
+    adv = advisor(game.ruleset)
+    state = CardState.of(game.scorecard)
+    if turn.get("key") != (game.current_player, state.key):
+        m, u, y = (np.array([v], dtype=np.intp) for v in state.key)
+        one = hold_values(last_roll_values(adv.tables, adv.solution.values, m, u, y))
+        turn.update(key=(game.current_player, state.key),
+                    levels={1: one, 2: hold_values(best_hold_values(one))})
+    dice = tuple(game.dice)
+    options: dict[tuple[int, ...] | str, float] = {
+        c.box: c.expected for c in adv.box_choices(state, dice) if c.box is not None}
+    if game.rolls_left:
+        level = turn["levels"][game.rolls_left]
+        options.update({h: state.banked + float(level[len(h)][INDEX[len(h)][h], 0])
+                        for h in sub_holds(dice) if len(h) < 5})
+    top = max(options.values())
+    keys = list(options)
+    chosen = rng.choices(keys, [math.exp((options[k] - top) / temperature) for k in keys])[0]
+    if isinstance(chosen, str):
+        return Score(chosen)
+    return Roll(positions_for(dice, chosen))
+
+
+def duel(rules: str, first: str, second: str, rng: random.Random) -> np.ndarray:
+    """One heads-up game, ``first`` against ``second``, reviewed: (2 seats, DUEL_FIELDS)."""
+    from game.ai.actions import Roll
+    from game.ai.review import analyse
+    from game.rules import Game
+
+    game = Game(rules, [first, second], rng=rng)
+    strengths = (first, second)
+    turn: dict = {}
+    while not game.is_over:
+        if game.dice is None:
+            game.roll()
+            continue
+        assert game.current_player is not None
+        move = _decide(game, strengths[game.current_player], rng, turn)
+        if isinstance(move, Roll):
+            game.roll(move.hold)
+        else:
+            game.score(move.box)
+    review = analyse(game.events)
+    rows = []
+    for p in review.players:
+        c = p.chance
+        assert c is not None
+        rows.append((p.final, p.luck, p.loss, c.final, c.start, c.luck, c.loss, c.others,
+                     c.drift))
+    return np.array(rows, dtype=float)
+
+
+def duel_path(rules: str, a: str, b: str, seed: int) -> Path:
+    return POOL_DIR / f"{rules}-duels-{a}-{b}-{seed}.npy"
+
+
+def duels(rules: str, a: str, b: str, seed: int = 1) -> np.ndarray:
+    """The reviewed duels of ``a`` against ``b`` cached so far: (games, 2, DUEL_FIELDS), ``a``
+    in seat 0 of the array whichever seat it played."""
+    path = duel_path(rules, a, b, seed)
+    return np.load(path) if path.exists() else np.zeros((0, 2, len(DUEL_FIELDS)))
+
+
+def build_duels(rules: str, strengths: list[str], games: int, seed: int = 1,
+                save_every: int = 10) -> None:
+    """Play and review ``games`` duels for every pair of ``strengths``, a round over all the
+    pairs at a time (so a run stopped early leaves every pair about as many), ``a`` first in
+    even games and second in odd ones; appended to the cache every ``save_every`` rounds."""
+    pairs = [(a, b) for i, a in enumerate(strengths) for b in strengths[i + 1:]]
+    found = {p: duels(rules, *p, seed) for p in pairs}
+    pending: dict[tuple[str, str], list[np.ndarray]] = {p: [] for p in pairs}
+    start = time.perf_counter()
+    played = 0
+    for r in range(games):
+        for a, b in pairs:
+            n = len(found[a, b]) + len(pending[a, b])
+            if n >= games:
+                continue
+            rng = random.Random(f"duel/{rules}/{a}/{b}/{seed}/{n}")
+            g = duel(rules, a, b, rng) if n % 2 == 0 else duel(rules, b, a, rng)[::-1]
+            pending[a, b].append(g)
+            played += 1
+        if (r + 1) % save_every == 0 or r == games - 1:
+            POOL_DIR.mkdir(parents=True, exist_ok=True)
+            for p in pairs:
+                if pending[p]:
+                    found[p] = np.concatenate([found[p], np.stack(pending[p])])
+                    pending[p] = []
+                    np.save(duel_path(rules, *p, seed), found[p])
+            print(f"  {rules} duels: {played} played, {min(len(f) for f in found.values())} "
+                  f"per pair at least ({time.perf_counter() - start:.0f} s)",
+                  file=sys.stderr, flush=True)
+
+
+# --- the anchors: heads-up win rates of the computer levels ----------------------------------
+#
+# The optimal, medium and easy bots play for their own score, so heads-up they play as alone:
+# the chance that level A beats level B is the chance that A's solitaire final beats B's. The
+# optimal bot's final-score distribution is exact (the score table's, from the empty card);
+# the medium and easy bots' are sampled (``bot_finals``). The to-win bot's rate against the
+# optimal bot is ``benchmarks/to_win.py``'s (20,000 real heads-up games per ruleset).
+
+#: ``benchmarks/to_win.py``, 26 Nov 2026 (docs/ai.md): the to-win bot's heads-up win rate
+#: against the optimal bot, its 95 % interval, and the games.
+TO_WIN_MEASURED = {"yahtzee": (0.5179, 0.5123, 0.5234, 20000),
+                   "yatzy": (0.5202, 0.5147, 0.5256, 20000)}
+
+
+def bot_finals(rules: str, level: str, games: int, seed: int = 1) -> np.ndarray:
+    """Final scores of ``games`` solitaire games of the bot ``level`` or of a noisy strength
+    (cached)."""
+    from game.ai import choose_action
+    from game.ai.actions import LEVELS, Roll
+    from game.rules import Game
+
+    path = POOL_DIR / f"{rules}-finals-{level}-{games}-{seed}.npy"
+    if path.exists():
+        return np.load(path)
+    rng = random.Random(f"finals/{rules}/{level}/{seed}")
+    out = []
+    turn: dict = {}
+    for _ in range(games):
+        game = Game(rules, ["bot"], rng=rng)
+        while not game.is_over:
+            if game.dice is None:
+                game.roll()
+                continue
+            move = (choose_action(game, level, rng) if level in LEVELS
+                    else _decide(game, level, rng, turn))
+            if isinstance(move, Roll):
+                game.roll(move.hold)
+            else:
+                game.score(move.box)
+        out.append(game.scorecards[0].total)
+    found = np.array(out, dtype=float)
+    POOL_DIR.mkdir(parents=True, exist_ok=True)
+    np.save(path, found)
+    return found
+
+
+#: Optimal games sampled where the score table is not built (its exact distribution missing).
+OPTIMAL_SAMPLE = 400_000
+
+
+def optimal_distribution(rules: str) -> tuple[int, np.ndarray, str]:
+    """The optimal bot's final-score distribution from the empty card: the score table's
+    (exact) where it is built, else the frequencies of ``OPTIMAL_SAMPLE`` games played by
+    ``simulation.play_out`` (the table's policy); and which."""
+    from game.ai.advice import CardState, advisor
+    from game.ai.simulation import play_out
+    from game.ai.standings import Standings
+    from game.ai.storage import score_table_ready
+    from game.rules import RULESETS
+
+    if score_table_ready(RULESETS[rules]):
+        lo, probs = Standings(RULESETS[rules]).distribution(0, CardState.empty())
+        return lo, np.asarray(probs, dtype=float) / float(np.sum(probs)), "exact"
+    finals = play_out(advisor(rules), CardState.empty(), OPTIMAL_SAMPLE,
+                      np.random.default_rng(11)).astype(int)
+    lo = int(finals.min())
+    counts = np.bincount(finals - lo).astype(float)
+    return lo, counts / counts.sum(), f"{OPTIMAL_SAMPLE:,} optimal games sampled"
+
+
+def beats_distribution(finals: np.ndarray, lo: int, probs: np.ndarray) -> np.ndarray:
+    """Per final in ``finals``: the chance that a final drawn from (lo, probs) beats it, a tie
+    counting half."""
+    cdf = np.cumsum(probs)
+    at = finals.astype(int) - lo
+    below = np.where(at >= 0, cdf[np.clip(at, 0, len(cdf) - 1)], 0.0)  # P(X <= x)
+    on = np.where((at >= 0) & (at < len(probs)), probs[np.clip(at, 0, len(probs) - 1)], 0.0)
+    return 1 - below + on / 2
+
+
+def win_rate_of_samples(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """P(a sample of ``a`` beats one of ``b``), ties half, over every pair, and its standard
+    error (the two-sample U statistic's: var h_a / n_a + var h_b / n_b)."""
+    b_sorted = np.sort(b)
+    below = np.searchsorted(b_sorted, a, side="left")
+    upto = np.searchsorted(b_sorted, a, side="right")
+    h_a = (below + (upto - below) / 2) / len(b)  # per game of a: its chance against b
+    a_sorted = np.sort(a)
+    above = len(a) - np.searchsorted(a_sorted, b, side="right")
+    ties = np.searchsorted(a_sorted, b, side="right") - np.searchsorted(a_sorted, b, side="left")
+    h_b = (above + ties / 2) / len(a)  # per game of b: the chance a beats it
+    p = float(h_a.mean())
+    return p, math.sqrt(h_a.var(ddof=1) / len(a) + h_b.var(ddof=1) / len(b))
+
+
+def measured_win_rates(rules: str, games: int) -> dict[tuple[str, str], tuple[float, float]]:
+    """(stronger, weaker) → (heads-up win rate, standard error) for optimal, medium and easy
+    (``games`` sampled games of each of medium and easy), and to_win against optimal."""
+    lo, probs, how = optimal_distribution(rules)
+    print(f"the optimal bot's distribution: {how}")
+    medium, easy = bot_finals(rules, "medium", games), bot_finals(rules, "easy", games)
+    found = {}
+    for name, finals in (("medium", medium), ("easy", easy)):
+        per = beats_distribution(finals, lo, probs)
+        # The sampled distribution's own error (where it is sampled) is ~1/√OPTIMAL_SAMPLE of
+        # the game's spread: small beside the bots' sample, and left out.
+        found["optimal", name] = (float(per.mean()),
+                                  float(per.std(ddof=1) / math.sqrt(len(per))))
+    found["medium", "easy"] = win_rate_of_samples(medium, easy)
+    p, low, high, _ = TO_WIN_MEASURED[rules]
+    found["to_win", "optimal"] = (p, (high - low) / (2 * 1.96))
+    return found
+
+
+def fitted_anchors(rates: dict[tuple[str, str], tuple[float, float]]
+                   ) -> dict[str, tuple[float, float]]:
+    """Each level's anchor and its standard error: medium at 1500, optimal and easy by least
+    squares over the three measured gaps between them (each weighted by its variance), the
+    to-win bot at optimal + its measured gap."""
+    from game.ratings.wins import rating_gap
+
+    def gap(p: float, se: float) -> tuple[float, float]:
+        return rating_gap(p), 400 / math.log(10) * se / (p * (1 - p))
+
+    (g_om, s_om), (g_oe, s_oe), (g_me, s_me) = (gap(*rates[k]) for k in (
+        ("optimal", "medium"), ("optimal", "easy"), ("medium", "easy")))
+    # Unknowns x = (optimal − 1500, 1500 − easy): g_om = x0, g_oe = x0 + x1, g_me = x1.
+    a = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    w = np.diag([1 / s_om ** 2, 1 / s_oe ** 2, 1 / s_me ** 2])
+    cov = np.linalg.inv(a.T @ w @ a)
+    x = cov @ a.T @ w @ np.array([g_om, g_oe, g_me])
+    g_to, s_to = gap(*rates["to_win", "optimal"])
+    optimal = 1500 + x[0]
+    return {"to_win": (optimal + g_to, math.sqrt(cov[0, 0] + s_to ** 2)),
+            "optimal": (optimal, math.sqrt(cov[0, 0])), "medium": (1500.0, 0.0),
+            "easy": (1500 - x[1], math.sqrt(cov[1, 1]))}
+
+
 # --- rating populations ---------------------------------------------------------------------
 #
 # Thousands of populations are rated side by side: every player of every population plays one
@@ -222,13 +499,26 @@ def adjusted_scores(points_per_400: float) -> Scores:
 
 
 def update_arrays(mu: np.ndarray, phi: np.ndarray, sigma: np.ndarray, mu_o: np.ndarray,
-                  phi_o: np.ndarray, score: np.ndarray, tau: float = glicko2.TAU
+                  phi_o: np.ndarray, score: np.ndarray, tau: float = glicko2.TAU,
+                  weight: np.ndarray | float = 1.0
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Glicko-2 after one game against one opponent, elementwise (Glicko-2's own units)."""
+    """Glicko-2 after one game against one opponent, elementwise (Glicko-2's own units); the
+    result counted ``weight`` times (``glicko2.update``'s weights; > 0)."""
+    return update_many(mu, phi, sigma, mu_o[..., None], phi_o[..., None], score[..., None],
+                       tau, np.broadcast_to(weight, np.shape(score))[..., None])
+
+
+def update_many(mu: np.ndarray, phi: np.ndarray, sigma: np.ndarray, mu_o: np.ndarray,
+                phi_o: np.ndarray, score: np.ndarray, tau: float = glicko2.TAU,
+                weight: np.ndarray | float = 1.0
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Glicko-2 after one period of several results (the last axis of ``mu_o``, ``phi_o``,
+    ``score`` and ``weight``), elementwise over the others."""
     g = 1 / np.sqrt(1 + 3 * phi_o ** 2 / math.pi ** 2)
-    e = 1 / (1 + np.exp(-g * (mu - mu_o)))
-    v = 1 / (g * g * e * (1 - e))
-    delta = v * g * (score - e)
+    e = 1 / (1 + np.exp(-g * (mu[..., None] - mu_o)))
+    v = 1 / np.sum(weight * g * g * e * (1 - e), axis=-1)
+    gain = np.sum(weight * g * (score - e), axis=-1)
+    delta = v * gain
     a = np.log(sigma ** 2)
 
     def f(x: np.ndarray) -> np.ndarray:
@@ -262,7 +552,7 @@ def update_arrays(mu: np.ndarray, phi: np.ndarray, sigma: np.ndarray, mu_o: np.n
     new_sigma = np.exp(lo / 2)
     phi_star = np.sqrt(phi ** 2 + new_sigma ** 2)
     new_phi = 1 / np.sqrt(1 / phi_star ** 2 + 1 / v)
-    return mu + new_phi ** 2 * g * (score - e), new_phi, new_sigma
+    return mu + new_phi ** 2 * gain, new_phi, new_sigma
 
 
 def check_vectorised(cases: int = 500, seed: int = 3) -> float:
@@ -334,6 +624,297 @@ def first_settled(share: np.ndarray, target: float = 0.95) -> int | None:
     return last + 1 if last < len(share) else None
 
 
+# --- the prediction test: ratings fitted on some games, the winner of others predicted -------
+#
+# Every game is a reviewed duel (``build_duels``): the first half of each pair's duels trains,
+# the second half is held out. A population: ``size`` players of distinct strengths, all
+# unrated, paired at random each round (one heads-up game per player per round, drawn from
+# the training duels of the pair), rated after every game by each method side by side. After
+# k games per player each method predicts every held-out duel between the population's
+# players, Glicko's way: P(i beats j) = 1 / (1 + exp(−g(√(φi² + φj²)) (μi − μj))). Reported:
+# the mean log-loss over the held-out games (ln 2 = 0.693 is a coin's), averaged over the
+# populations; and games to settle: games per player from which at least 95 % of the
+# populations have every pair whose true heads-up win rate is at least ``SETTLE_MARGIN`` from
+# ½ in the right order.
+
+#: A pair of strengths this far from an even game must be in the right order to be settled.
+SETTLE_MARGIN = 0.05
+F = {name: i for i, name in enumerate(DUEL_FIELDS)}
+
+
+def solo_finals(rules: str, strength: str) -> np.ndarray | None:
+    """The largest cached sample of ``strength``'s solitaire finals (``bot_finals``), if any."""
+    found = sorted(POOL_DIR.glob(f"{rules}-finals-{strength}-*-1.npy"),
+                   key=lambda p: int(p.name.split("-")[-2]))
+    return np.load(found[-1]) if found else None
+
+
+def true_win_rates(rules: str, strengths: list[str],
+                   finals: dict[str, list[np.ndarray]]) -> tuple[np.ndarray, list[str]]:
+    """``truth[a, b]``: a's heads-up win rate against b as well as it is known, and how. Two
+    strengths that play for their own score: the optimal bot's exact distribution against the
+    other's sampled finals, else sample against sample (``bot_finals`` where cached, else the
+    finals of every duel they played). The to-win bot against the optimal bot:
+    ``TO_WIN_MEASURED`` (20,000 games); against another strength x, by adding gaps on the
+    logit scale (Bradley–Terry): logit p(to_win, x) = logit p(to_win, optimal) + logit
+    p(optimal, x) — an assumption, its duels against x being too few to say better."""
+    s = len(strengths)
+    truth = np.full((s, s), 0.5)
+    notes = []
+    sample: dict[str, np.ndarray] = {}
+    for a in strengths:
+        if a == "optimal":
+            continue  # its exact distribution, below
+        cached = solo_finals(rules, a)
+        if cached is not None:
+            sample[a] = cached
+            notes.append(f"{a}: {len(cached)} solitaire games")
+        elif a not in HEADS_UP:
+            sample[a] = np.concatenate(finals[a])
+            notes.append(f"{a}: its {len(sample[a])} duels' finals")
+    dist = optimal_distribution(rules)
+    notes.append(f"optimal: {dist[2]}")
+    for i, a in enumerate(strengths):
+        for j, b in enumerate(strengths):
+            if i >= j or a in HEADS_UP or b in HEADS_UP:
+                continue
+            if "optimal" in (a, b):
+                other = sample[b if a == "optimal" else a]
+                p = float(beats_distribution(other, dist[0], dist[1]).mean())
+                p = p if a == "optimal" else 1 - p
+            else:
+                p = win_rate_of_samples(sample[a], sample[b])[0]
+            truth[i, j], truth[j, i] = p, 1 - p
+    if "to_win" in strengths and "optimal" in strengths:
+        t, o = strengths.index("to_win"), strengths.index("optimal")
+        edge = TO_WIN_MEASURED[rules][0]
+        for j in range(s):
+            if j == t:
+                continue
+            p = edge if j == o else 1 / (1 + (1 - edge) / edge * (1 - truth[o, j]) / truth[o, j])
+            truth[t, j], truth[j, t] = p, 1 - p
+        notes.append("to_win: its measured edge on the optimal bot, added on the logit scale")
+    return truth, notes
+
+
+def duel_sets(rules: str, strengths: list[str], seed: int = 1
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """(train, held, truth, notes): ``train[a, b, k]`` the k-th training duel of strength a
+    (seat 0 of the array) against b (k < the smallest pair's half); ``held[a, b]`` a's mean
+    share of the win over the held-out duels of the pair; ``truth``: ``true_win_rates``."""
+    s = len(strengths)
+    found = {}
+    for i, a in enumerate(strengths):
+        for b in strengths[i + 1:]:
+            d = duels(rules, a, b, seed)
+            found[a, b] = d
+            found[b, a] = d[:, ::-1]
+    half = min(len(d) for d in found.values()) // 2
+    if half < 2:
+        raise SystemExit(f"Too few reviewed duels in {rules}: build them first (--duels).")
+    train = np.zeros((s, s, half, 2, len(DUEL_FIELDS)))
+    held = np.full((s, s), 0.5)
+    finals: dict[str, list[np.ndarray]] = {a: [] for a in strengths}
+    for (a, b), d in found.items():
+        i, j = strengths.index(a), strengths.index(b)
+        n = len(d) // 2
+        train[i, j] = d[:half]
+        held[i, j] = d[n:, 0, F["share"]].mean()
+        finals[a].append(d[:, 0, F["final"]])
+    truth, notes = true_win_rates(rules, strengths, finals)
+    return train, held, truth, notes
+
+
+def share_scores(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """The rating of winning's heads-up result: the luck-adjusted share of the win."""
+    return np.clip(mine[..., F["share"]] - mine[..., F["c_luck"]], 0.0, 1.0)
+
+
+def share_scores_without_drift(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """The same with the turn-start drift taken out too (the model's, neither dice nor
+    decisions; not unbiased)."""
+    return np.clip(mine[..., F["share"]] - mine[..., F["c_luck"]] - mine[..., F["c_drift"]],
+                   0.0, 1.0)
+
+
+def raw_scores(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """Plain Glicko-2: the share of the win itself (1, 0, ½)."""
+    return mine[..., F["share"]]
+
+
+def points_scores(points_per_400: float) -> Scores:
+    """Today's rating: the luck-adjusted points, graded."""
+    def scores(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+        lead = ((mine[..., F["final"]] - mine[..., F["luck"]])
+                - (theirs[..., F["final"]] - theirs[..., F["luck"]]))
+        return 1 / (1 + 10 ** (-lead / points_per_400))
+    return scores
+
+
+def predicted(mu: np.ndarray, phi: np.ndarray) -> np.ndarray:
+    """(..., n, n): P(i beats j) from the ratings, both deviations counted."""
+    d = mu[..., :, None] - mu[..., None, :]
+    both = np.sqrt(phi[..., :, None] ** 2 + phi[..., None, :] ** 2)
+    return 1 / (1 + np.exp(-d / np.sqrt(1 + 3 * both ** 2 / math.pi ** 2)))
+
+
+def log_loss(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Mean log-loss of predictions ``p`` on games whose mean outcome is ``q``."""
+    p = np.clip(p, 1e-12, 1 - 1e-12)
+    return -(q * np.log(p) + (1 - q) * np.log(1 - p))
+
+
+#: Games per player at which the prediction test reports.
+PREDICT_AT = (5, 10, 20, 50, 100, 200, 500)
+
+
+@dataclass
+class Prediction:
+    loss: dict[int, float]  # games per player → mean held-out log-loss
+    expected: dict[int, float]  # the same against the true win rates (the held-out games' mean)
+    settled: int | None  # games per player to settle (None: not within the rounds)
+    in_order: np.ndarray  # share of populations settled after each round
+    rd: float  # the mean deviation at the end (rating points)
+    error: float  # the root mean square error of the ratings' gaps against the truth's (end)
+
+
+def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
+            populations: int, rounds: int,
+            methods: dict[str, tuple[Scores, float, float, float]], seed: int = 7,
+            members_from: list[int] | None = None) -> dict[str, Prediction]:
+    """The prediction test, heads-up (see above). ``methods``: name → (scores, weight of a
+    result, every player's volatility and deviation at the start)."""
+    rng = np.random.default_rng(seed)
+    s = train.shape[0]
+    pool_ids = np.array(members_from if members_from is not None else range(s))
+    members = pool_ids[np.argsort(rng.random((populations, len(pool_ids))), axis=1)[:, :size]]
+    rows = np.arange(populations)[:, None]
+    q = held[members[:, :, None], members[:, None, :]]
+    t = truth[members[:, :, None], members[:, None, :]]
+    off = ~np.eye(size, dtype=bool)[None]
+    must = off & (np.abs(t - 0.5) >= SETTLE_MARGIN)
+    right = t > 0.5
+    sure = np.clip(t, 0.01, 0.99)
+    true_gap = np.log(sure / (1 - sure))  # natural logits: Glicko's μ units (g = 1)
+    state = {m: (np.zeros((populations, size)),
+                 np.full((populations, size), methods[m][3] / glicko2.SCALE),
+                 np.full((populations, size), methods[m][2])) for m in methods}
+    out = {m: Prediction({}, {}, None, np.zeros(rounds), 0.0, 0.0) for m in methods}
+    for r in range(rounds):
+        seats = np.argsort(rng.random((populations, size)), axis=1)
+        opponent = np.empty_like(seats)
+        opponent[rows, seats[:, 0::2]] = seats[:, 1::2]
+        opponent[rows, seats[:, 1::2]] = seats[:, 0::2]
+        k = rng.integers(train.shape[2], size=(populations, size))
+        k = np.minimum(k, k[rows, opponent])  # both seats of one game: the same duel
+        played = train[members, members[rows, opponent], k]  # (pop, size, 2, F)
+        mine, theirs = played[..., 0, :], played[..., 1, :]
+        for m, (scores, weight, _, _) in methods.items():
+            mu, phi, sigma = state[m]
+            state[m] = update_arrays(mu, phi, sigma, mu[rows, opponent], phi[rows, opponent],
+                                     scores(mine, theirs), weight=weight)
+            mu = state[m][0]
+            ahead = mu[:, :, None] > mu[:, None, :]
+            out[m].in_order[r] = np.mean(np.all(~must | (ahead == right), axis=(1, 2)))
+            if r + 1 in PREDICT_AT:
+                p = predicted(mu, state[m][1])
+                pairs = np.broadcast_to(off, p.shape)
+                out[m].loss[r + 1] = float(log_loss(p, q)[pairs].mean())
+                out[m].expected[r + 1] = float(log_loss(p, t)[pairs].mean())
+    for m, pred in out.items():
+        mu, phi, _ = state[m]
+        pred.settled = first_settled(pred.in_order)
+        pred.rd = float(np.mean(phi) * glicko2.SCALE)
+        gap = mu[:, :, None] - mu[:, None, :]
+        pred.error = float(np.sqrt(np.mean((gap - true_gap)[np.broadcast_to(off, gap.shape)]
+                                           ** 2)) * glicko2.SCALE)
+    return out
+
+
+def oracle_loss(held: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
+    """The held-out log-loss of the true win rates, and of the held-out rates themselves (no
+    prediction from other games can beat the second), over every pair."""
+    off = ~np.eye(len(held), dtype=bool)
+    return (float(log_loss(truth, held)[off].mean()), float(log_loss(held, held)[off].mean()))
+
+
+def predict_many(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
+                 populations: int, rounds: int, methods: dict[str, tuple[str, float, float]],
+                 strengths: list[str], seed: int = 7) -> dict[str, Prediction]:
+    """The same with games of ``size`` players (every population's players in one game a
+    round), on the strengths that play for their own score: each player draws one seat of a
+    training duel of its strength (a solitaire game), and each pair of the game is one result
+    — a win, a draw or a loss on the finals (``"raw"``), or today's graded luck-adjusted points
+    (``"points"``) — counted ``weight`` times (1: n − 1 whole results; 1/(n − 1): one result in
+    all)."""
+    ids = [i for i, name in enumerate(strengths) if name not in HEADS_UP]
+    rng = np.random.default_rng(seed)
+    solo = []
+    for i in ids:  # every seat the strength played in the training duels, whoever against
+        solo.append(np.concatenate([train[i, j, :, 0] for j in range(len(strengths))
+                                    if j != i]))
+    n_solo = min(len(x) for x in solo)
+    solitaire = np.zeros((len(strengths), n_solo, len(DUEL_FIELDS)))
+    for i, x in zip(ids, solo, strict=True):
+        solitaire[i] = x[:n_solo]
+    members = np.array(ids)[np.argsort(rng.random((populations, len(ids))), axis=1)[:, :size]]
+    q = held[members[:, :, None], members[:, None, :]]
+    t = truth[members[:, :, None], members[:, None, :]]
+    off = ~np.eye(size, dtype=bool)[None]
+    must = off & (np.abs(t - 0.5) >= SETTLE_MARGIN)
+    right = t > 0.5
+    sure = np.clip(t, 0.01, 0.99)
+    true_gap = np.log(sure / (1 - sure))
+    state = {m: (np.zeros((populations, size)), np.full((populations, size), 350 / glicko2.SCALE),
+                 np.full((populations, size), methods[m][2])) for m in methods}
+    out = {m: Prediction({}, {}, None, np.zeros(rounds), 0.0, 0.0) for m in methods}
+    others = np.array([[j for j in range(size) if j != i] for i in range(size)])
+    for r in range(rounds):
+        played = solitaire[members, rng.integers(n_solo, size=(populations, size))]
+        mine = played[:, :, None, :]
+        theirs = played[:, others, :]  # (pop, size, size − 1, F)
+        for m, (kind, weight, _) in methods.items():
+            mu, phi, sigma = state[m]
+            if kind == "raw":
+                score = (np.sign(mine[..., F["final"]] - theirs[..., F["final"]]) + 1) / 2
+            else:
+                score = points_scores(POINTS_PER_400)(mine, theirs)
+            state[m] = update_many(mu, phi, sigma, mu[:, others], phi[:, others], score,
+                                   weight=weight)
+            mu = state[m][0]
+            ahead = mu[:, :, None] > mu[:, None, :]
+            out[m].in_order[r] = np.mean(np.all(~must | (ahead == right), axis=(1, 2)))
+            if r + 1 in PREDICT_AT:
+                p = predicted(mu, state[m][1])
+                pairs = np.broadcast_to(off, p.shape)
+                out[m].loss[r + 1] = float(log_loss(p, q)[pairs].mean())
+                out[m].expected[r + 1] = float(log_loss(p, t)[pairs].mean())
+    for m, pred in out.items():
+        mu, phi, _ = state[m]
+        pred.settled = first_settled(pred.in_order)
+        pred.rd = float(np.mean(phi) * glicko2.SCALE)
+        gap = mu[:, :, None] - mu[:, None, :]
+        pred.error = float(np.sqrt(np.mean((gap - true_gap)[np.broadcast_to(off, gap.shape)]
+                                           ** 2)) * glicko2.SCALE)
+    return out
+
+
+def print_predictions(found: dict[str, Prediction], rounds: int) -> None:
+    at = [k for k in PREDICT_AT if k <= rounds]
+    print(f"  {'method':<34} " + " ".join(f"{k:>6}" for k in at)
+          + "   settled   RD  gap error")
+    for m, pred in found.items():
+        settled = str(pred.settled) if pred.settled else f">{rounds}"
+        print(f"  {m:<34} " + " ".join(f"{pred.loss[k]:6.4f}" for k in at)
+              + f"   {settled:>7} {pred.rd:4.0f} {pred.error:6.1f}")
+    print("  against the true win rates (expected log-loss on endless held-out games):")
+    for m, pred in found.items():
+        print(f"  {m:<34} " + " ".join(f"{pred.expected[k]:6.4f}" for k in at))
+    print("  share of the populations settled (every pair 5 % from even in order):")
+    for m, pred in found.items():
+        print(f"  {m:<34} " + " ".join(f"{pred.in_order[k - 1]:6.1%}" for k in at))
+
+
 def calibrate(pools: dict[str, np.ndarray], points_per_400: float
               ) -> dict[str, tuple[float, float]]:
     """Each strength's rating below the optimal bot's, and its standard error: from the mean
@@ -383,8 +964,45 @@ def main() -> None:
     parser.add_argument("--strengths", nargs="+", choices=tuple(STRENGTHS),
                         default=list(STRENGTHS), help="the strengths to pool and rate")
     parser.add_argument("--pool-only", action="store_true", help="only build the pool")
+    parser.add_argument("--duels", type=int, default=0,
+                        help="play and review this many heads-up games per pair of strengths "
+                             "(cached; a run stopped early keeps what it played)")
+    parser.add_argument("--predict", action="store_true",
+                        help="the prediction test on the cached duels (and games of --sizes)")
+    parser.add_argument("--weights", type=float, nargs="+", default=[1.0, 3.0, 10.0],
+                        help="result weights of the rating of winning to compare")
+    parser.add_argument("--volatilities", type=float, nargs="*", default=[],
+                        help="other volatilities at the start to compare in the prediction test")
+    parser.add_argument("--deviations", type=float, nargs="*", default=[],
+                        help="other deviations at the start to compare in the prediction test")
+    parser.add_argument("--anchor-games", type=int, default=0,
+                        help="measure the anchors' win rates with this many medium and easy "
+                             "solitaire games")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f}; rules {args.rules}")
+    if args.duels:
+        build_duels(args.rules, args.strengths, args.duels)
+        return
+    if args.anchor_games:
+        rates = measured_win_rates(args.rules, args.anchor_games)
+        print(f"heads-up win rates ({args.anchor_games} medium and easy games; the optimal "
+              f"bot's distribution as above; to_win: benchmarks/to_win.py):")
+        for (a, b), (p, se) in rates.items():
+            print(f"  {a} beats {b}: {p:.2%} (95 %: {p - 1.96 * se:.2%}-{p + 1.96 * se:.2%})")
+        print("anchors (medium at 1500):")
+        fitted = fitted_anchors(rates)
+        for level, (v, se) in fitted.items():
+            print(f"  {level:<8} {v:7.1f} ± {se:.1f}")
+        from game.ratings.wins import rating_gap
+        print("the anchors' gaps against the measured ones (the logistic model's misfit):")
+        for (a, b), (p, _) in rates.items():
+            gap = fitted[a][0] - fitted[b][0]
+            print(f"  {a} - {b}: {gap:6.1f} (measured {rating_gap(p):6.1f}, "
+                  f"{gap - rating_gap(p):+.1f})")
+        return
+    if args.predict:
+        run_predict(args)
+        return
     if args.check:
         worst = check_against_review(args.rules, args.check, args.strengths)
         print(f"played vs review.analyse, {args.check} games per strength: "
@@ -426,6 +1044,79 @@ def main() -> None:
             at = ", ".join(f"{k}: {share[k - 1]:.0%}" for k in CHECKPOINTS if k <= len(share))
             print(f"  {m:<24} games to 95 % in order: {n if n else f'> {args.rounds}'}"
                   f"   ({at})")
+
+
+def run_predict(args: argparse.Namespace) -> None:
+    strengths = args.strengths
+    train, held, truth, notes = duel_sets(args.rules, strengths)
+    print(f"\nduels: {train.shape[2]} training duels per pair of {len(strengths)} strengths "
+          f"({', '.join(strengths)}), the rest of each pair's held out")
+    print(f"true heads-up win rates (row beats column; {'; '.join(notes)}):")
+    print("  " + " " * 10 + " ".join(f"{s[:9]:>9}" for s in strengths))
+    for i, a in enumerate(strengths):
+        print(f"  {a:<10}" + " ".join(f"{truth[i, j]:9.3f}" for j in range(len(strengths))))
+    ideal, best = oracle_loss(held, truth)
+    off = ~np.eye(len(strengths), dtype=bool)
+    print(f"held-out log-loss of the true rates {ideal:.4f}, of the held-out rates themselves "
+          f"{best:.4f}, of a coin {math.log(2):.4f}; the true rates' own expected log-loss "
+          f"{float(log_loss(truth, truth)[off].mean()):.4f}")
+    a = train[..., 0, :][np.broadcast_to(off[..., None], train.shape[:3])]
+    share = np.clip(a[:, F["share"]] - a[:, F["c_luck"]], 0, 1)
+    print(f"training results: luck-adjusted share sd {share.std():.4f} (the outcome's "
+          f"{a[:, F['share']].std():.4f}); chance luck sd {a[:, F['c_luck']].std():.4f}")
+    print("the luck-adjusted share's mean over all of a pair's duels against the true win rate "
+          "(its expectation, if the luck is the dice's alone):")
+    z = []
+    for i, x in enumerate(strengths):
+        for j in range(i + 1, len(strengths)):
+            d = duels(args.rules, x, strengths[j])[:, 0]
+            adj = np.clip(d[:, F["share"]] - d[:, F["c_luck"]], 0, 1)
+            se = adj.std(ddof=1) / math.sqrt(len(adj))
+            z.append((adj.mean() - truth[i, j]) / se)
+            print(f"  {x:>9} vs {strengths[j]:<9} share {adj.mean():.3f} ± {se:.3f} "
+                  f"(sd {adj.std():.3f}, outcome's {d[:, F['share']].std():.3f}), "
+                  f"true {truth[i, j]:.3f}")
+    rms = float(np.sqrt(np.mean(np.square(z))))
+    print(f"  z-scores: mean {np.mean(z):+.2f}, root mean square {rms:.2f} (about 1 if the "
+          f"shares are unbiased and the truth exact)")
+    today = f"points, {POINTS_PER_400:g} pts/400 (today)"
+    vol = args.volatility
+    methods: dict[str, tuple[Scores, float, float, float]] = {
+        "plain Glicko-2 (wins)": (raw_scores, 1.0, vol, 350.0),
+        today: (points_scores(POINTS_PER_400), 1.0, vol, 350.0)}
+    methods.update({f"winning, luck out, weight {w:g}": (share_scores, w, vol, 350.0)
+                    for w in args.weights})
+    methods["winning, luck and drift out"] = (share_scores_without_drift, 1.0, vol, 350.0)
+    for v in args.volatilities:
+        methods[f"winning, luck out, σ {v:g}"] = (share_scores, 1.0, v, 350.0)
+    for rd in args.deviations:
+        methods[f"winning, luck out, from RD {rd:g}"] = (share_scores, 1.0, vol, rd)
+        methods[f"plain Glicko-2 (wins), from RD {rd:g}"] = (raw_scores, 1.0, vol, rd)
+    for size in [x for x in args.sizes if x <= len(strengths)]:
+        start = time.perf_counter()
+        found = predict(train, held, truth, size, args.populations, args.rounds, methods)
+        print(f"\nheads-up, populations of {size}, {args.populations} populations "
+              f"({time.perf_counter() - start:.0f} s): held-out log-loss after k games per "
+              f"player; games to settle ({SETTLE_MARGIN:.0%} from even in order in 95 %); "
+              f"mean RD and RMS error of the rating gaps at the end (rating points)")
+        print_predictions(found, args.rounds)
+    solo = [s for s in strengths if s not in HEADS_UP]
+    many: dict[str, tuple[str, float, float]] = {}
+    vol = args.volatility
+    for size in [x for x in args.sizes if 2 < x <= len(solo)]:
+        many = {"wins, n-1 whole pairs (today)": ("raw", 1.0, vol),
+                "wins, pairs weighted 1/(n-1)": ("raw", 1 / (size - 1), vol),
+                "points, n-1 whole pairs (today)": ("points", 1.0, vol),
+                "points, pairs weighted 1/(n-1)": ("points", 1 / (size - 1), vol)}
+        for v in args.volatilities:
+            many[f"wins, pairs weighted 1/(n-1), σ {v:g}"] = ("raw", 1 / (size - 1), v)
+        start = time.perf_counter()
+        found = predict_many(train, held, truth, size, args.populations, args.rounds, many,
+                             strengths)
+        print(f"\ngames of {size} (every player of the population in each), {args.populations}"
+              f" populations ({time.perf_counter() - start:.0f} s): held-out heads-up "
+              f"log-loss after k games per player")
+        print_predictions(found, args.rounds)
 
 
 if __name__ == "__main__":

@@ -48,29 +48,56 @@ def expected_score(player: Rating, opponent: Rating) -> float:
     return 1 / (1 + math.exp(-_g(opponent.phi) * (player.mu - opponent.mu)))
 
 
-def update(player: Rating, results: Sequence[tuple[Rating, float]], tau: float = TAU
-           ) -> Rating:
+def update(player: Rating, results: Sequence[tuple[Rating, float]], tau: float = TAU,
+           weights: Sequence[float] | None = None) -> Rating:
     """``player``'s rating after one period of ``results``: (opponent's rating at the start
     of the period, score in [0, 1]: 1 a win, ½ a draw, 0 a loss). No results: only the
-    deviation grows."""
+    deviation grows.
+
+    ``weights`` (one per result, default 1): a result of weight w counts as w results in the
+    period's likelihood — it adds w·g²E(1−E) to 1/v and w·g(s−E) to the gain (a weighted
+    log-likelihood; w = 1 everywhere is the paper's step). Results of weight 0 are left out;
+    all of weight 0 is a period without results."""
+    if weights is not None and len(weights) != len(results):
+        raise ValueError("One weight per result.")
     mu, phi, sigma = player.mu, player.phi, player.volatility
-    if not results:
-        return Rating(player.rating, math.sqrt(phi ** 2 + sigma ** 2) * SCALE, sigma)
+    counted = [(o, s, 1.0 if weights is None else float(weights[i]))
+               for i, (o, s) in enumerate(results)]
+    if any(w < 0 for _, _, w in counted):
+        raise ValueError("A weight is at least 0.")
+    counted = [c for c in counted if c[2] > 0]
+    if not counted:
+        return idle(player, 1)
     inv_v = 0.0
     gain = 0.0
-    for opponent, score in results:
+    for opponent, score, w in counted:
         if not 0 <= score <= 1:
             raise ValueError(f"A score is between 0 and 1, not {score}.")
         g = _g(opponent.phi)
         e = 1 / (1 + math.exp(-g * (mu - opponent.mu)))
-        inv_v += g * g * e * (1 - e)
-        gain += g * (score - e)
+        inv_v += w * g * g * e * (1 - e)
+        gain += w * g * (score - e)
     v = 1 / inv_v
     sigma = new_volatility(phi, sigma, v, v * gain, tau)
     phi_star = math.sqrt(phi ** 2 + sigma ** 2)
     phi = 1 / math.sqrt(1 / phi_star ** 2 + 1 / v)
     mu += phi ** 2 * gain
     return Rating(CENTRE + SCALE * mu, SCALE * phi, sigma)
+
+
+def idle(player: Rating, periods: float) -> Rating:
+    """``player``'s rating after ``periods`` rating periods without a game (Glickman's step for
+    a player who did not compete: φ* = √(φ² + σ²) per period, so √(φ² + n·σ²) after n; a
+    fraction of a period grows it in proportion, as lichess does). The rating and volatility
+    stay; the deviation never grows past an unrated player's (Glickman: the RD is bounded by
+    that of an unrated player)."""
+    if periods < 0:
+        raise ValueError(f"A number of periods is at least 0, not {periods}.")
+    if periods == 0:
+        return player
+    phi = math.sqrt(player.phi ** 2 + periods * player.volatility ** 2)
+    return Rating(player.rating, min(phi * SCALE, max(Rating().rd, player.rd)),
+                  player.volatility)
 
 
 def volatility_equation(x: float, phi: float, sigma: float, v: float, delta: float,

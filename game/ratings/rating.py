@@ -1,4 +1,6 @@
-"""The players' rating: Glicko-2 fed with luck-adjusted results.
+"""The players' rating: Glicko-2 fed with luck-adjusted results (points). Superseded by
+``wins`` (the rating of winning), which the services are to call instead; kept while they
+still call this.
 
 The exact review splits every player's final score into ``expected_start + Σ luck − Σ loss``
 (yahtzee and yatzy). Taking the luck out leaves ``final − Σ luck = expected_start − Σ loss``:

@@ -1,0 +1,248 @@
+"""The rating of winning: Glicko-2 fed with each player's chance to win, the dice's luck taken
+out.
+
+The review (``game.ai.review``) follows every player's chance to win through the game and
+splits it::
+
+    outcome (1 won, 0 lost, 1/k a k-way tie) = start + luck − loss + others + drift
+
+``luck`` is what the dice did to the chance: every roll's change, whose mean is exactly 0
+given the position (a hold's chance is the mean, over the dice it throws, of the chance after
+them). So ``outcome − luck`` has the outcome's own expectation — the player's real chance to
+win against these opponents — with the dice's share of the spread removed: what the players'
+decisions (their own, ``loss``; the others', ``others``) and the model's turn-start ``drift``
+made of the game. That is the **luck-adjusted share of the win**; the shares of a game's
+players add up to 1, like the outcomes.
+
+Heads-up, a player's luck-adjusted share is their Glicko-2 score against the other. With
+several players, each pair (i, j) is scored ``a_i / (a_i + a_j)`` (Luce's choice axiom: the
+chance that i beats j given that one of them wins), and each pair counts ``1 / (n − 1)`` of a
+result, so an n-player game moves a rating as much as one heads-up game does, not n − 1 of
+them (the pairs share their dice and their players: they are not independent results).
+
+Because the luck-adjusted share has the outcome's expectation, the scale is the scale of
+winning: a 400-point difference is 10-to-1 odds of winning heads-up. The computer levels'
+anchors follow from their measured heads-up win rates against each other (``ANCHORS``,
+``ANCHOR_WIN_RATES``), and the to-win bot, which wins more often than the optimal bot, sits
+above it.
+
+Only yahtzee and yatzy are rated: their chances are exact (the score table's). Triple has no
+chances at all (its valuation gives no spread) and its points-based adjustment drifts by
+300–380 points a game that are neither luck nor decisions, so triple games stay unrated.
+Coached games and practice rooms are unrated too (the service decides; nothing here).
+
+Time passes: Glicko-2's step for a player who did not play, ``glicko2.idle``, with one
+``PERIOD`` (a week) as its unit (:func:`periods_between`, :func:`shown`), and the leaderboard
+leaves out players away for ``LEADERBOARD_AWAY_PERIODS`` or whose rating is provisional
+(:func:`on_leaderboard`). Farming: a result between two people counts by what it can prove
+(:func:`farming_weight`): less against an opponent whose own rating is still uncertain, and
+nothing past ``PAIR_GAMES_PER_PERIOD`` games of the same two people in one period.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from . import glicko2
+from .glicko2 import Rating
+
+#: Rulesets rated: those whose review has exact chances to win.
+RATED_RULES = ("yahtzee", "yatzy")
+#: Glicko-2's rating period for the time that passes between games (each game is a period of
+#: its own for its players, as the points-based rating had it).
+PERIOD = timedelta(days=7)
+#: Above this deviation a rating is provisional (as lichess: about ten games from unrated).
+PROVISIONAL_RD = 110.0
+#: A player away this many periods leaves the leaderboard (until their next rated game).
+LEADERBOARD_AWAY_PERIODS = 4.0
+#: Rated games of the same two people in one period that count; later ones count nothing.
+PAIR_GAMES_PER_PERIOD = 5
+#: The deviation an anchor is treated with by its opponents: its strength is known.
+ANCHOR_RD = 30.0
+#: Shares are kept above this before a pair's ratio is taken (a share of 0 beside another of
+#: 0 has no ratio).
+SHARE_FLOOR = 1e-3
+#: How many plain results a heads-up luck-adjusted result is worth in Glicko-2's likelihood.
+#: Glicko-2 takes a score's variance to be E(1 − E), a win or a loss; with the dice's luck out
+#: the share varies far less, so one game might count for more; ``benchmarks/rating.py``'s
+#: prediction test found 1 best from 20 games on (3 and 10 settle slower and predict no better:
+#: docs/ai.md, the rating of winning), so the deviation overstates the uncertainty a little.
+RESULT_WEIGHT = 1.0
+
+#: Each computer level's fixed rating, per ruleset: the medium bot at a newcomer's 1500, the
+#: optimal and easy bots where the three measured win rates between the three put them (least
+#: squares on the rating scale, each gap weighted by its variance), the to-win bot above the
+#: optimal bot by its measured edge. ``benchmarks/rating.py --anchor-games N`` prints them;
+#: ``ANCHOR_WIN_RATES`` holds the rates (docs/ai.md: the rating of winning).
+ANCHORS: dict[str, dict[str, float]] = {
+    "yahtzee": {"to_win": 1598.0, "optimal": 1586.0, "medium": 1500.0, "easy": 1418.0},
+    "yatzy": {"to_win": 1614.0, "optimal": 1600.0, "medium": 1500.0, "easy": 1348.0},
+}
+#: How far an anchors' gap may stand from the gap of its measured win rate: the logistic model
+#: cannot fit the three rates between optimal, medium and easy exactly (in yatzy 94 + 141
+#: rating points from optimal to medium to easy, 260 measured from optimal to easy), so the
+#: least-squares anchors miss each gap by up to 11 points there (3 in yahtzee).
+ANCHOR_MISFIT = 12.0
+#: The measured heads-up win rates the anchors stand on: (stronger, weaker) → (the stronger's
+#: win rate, its 95 % interval's low and high, games), a tie counted half. The optimal, medium
+#: and easy bots play for their own score, so heads-up they play as alone: the optimal bot's
+#: final-score distribution against N sampled games of the other (yahtzee: the score table's,
+#: exact; yatzy: 400,000 games of ``simulation.play_out``, its score table not yet built then)
+#: (medium against easy: every pair of their N games each). The to-win bot against the optimal
+#: bot: 20,000 real heads-up games (``benchmarks/to_win.py``, 26 Nov 2026).
+ANCHOR_WIN_RATES: dict[str, dict[tuple[str, str], tuple[float, float, float, int]]] = {
+    "yahtzee": {("to_win", "optimal"): (0.5179, 0.5123, 0.5234, 20000),
+                ("optimal", "medium"): (0.6226, 0.6166, 0.6287, 8000),
+                ("optimal", "easy"): (0.7218, 0.7162, 0.7274, 8000),
+                ("medium", "easy"): (0.6196, 0.6109, 0.6282, 8000)},
+    "yatzy": {("to_win", "optimal"): (0.5202, 0.5147, 0.5256, 20000),
+              ("optimal", "medium"): (0.6325, 0.6243, 0.6408, 5000),
+              ("optimal", "easy"): (0.8168, 0.8108, 0.8229, 5000),
+              ("medium", "easy"): (0.6927, 0.6824, 0.7029, 5000)},
+}
+
+
+def rating_gap(win_rate: float) -> float:
+    """The rating difference at which Glicko-2 expects ``win_rate`` heads-up (both ratings
+    sure): 400·log10(p / (1 − p))."""
+    if not 0 < win_rate < 1:
+        raise ValueError(f"A win rate strictly between 0 and 1, not {win_rate}.")
+    return 400 * math.log10(win_rate / (1 - win_rate))
+
+
+def anchor(rules: str, level: str) -> Rating:
+    """The fixed rating of the computer player ``level`` in ``rules``."""
+    try:
+        value = ANCHORS[rules][level]
+    except KeyError:
+        raise ValueError(f"No anchor rating for a {level!r} bot in {rules!r}.") from None
+    return Rating(value, ANCHOR_RD, Rating().volatility)
+
+
+def is_provisional(rating: Rating) -> bool:
+    return rating.rd > PROVISIONAL_RD
+
+
+# --- the result of a game --------------------------------------------------------------------
+
+def adjusted_share(share: float, luck: float) -> float:
+    """A player's luck-adjusted share of the win: their share of the outcome (1 won, 0 lost,
+    1/k a k-way tie) less the review's ``chance.luck`` (what the dice did to their chance to
+    win), kept within [0, 1]."""
+    return min(1.0, max(0.0, share - luck))
+
+
+def pair_score(mine: float, theirs: float) -> float:
+    """The score (0 to 1) of a player whose luck-adjusted share is ``mine`` against one whose
+    share is ``theirs``: ``mine / (mine + theirs)`` (heads-up the shares add up to 1 and this
+    is ``mine``)."""
+    a, b = max(mine, SHARE_FLOOR), max(theirs, SHARE_FLOOR)
+    return a / (a + b)
+
+
+def pair_weight(players: int) -> float:
+    """What each pair of an n-player game counts for: 1 / (n − 1), so that a player's pairs add
+    up to one result."""
+    if players < 2:
+        raise ValueError("A pair needs two players.")
+    return 1 / (players - 1)
+
+
+def farming_weight(opponent: Rating, earlier_games: int) -> float:
+    """What a result against another person can prove, 0 to 1: ``earlier_games`` is how many
+    rated games the same two people finished in the last ``PERIOD`` before this one. Past
+    ``PAIR_GAMES_PER_PERIOD`` nothing (two accounts feeding each other wins); before, the
+    opponent's deviation decides: full weight for a settled rating, (PROVISIONAL_RD / RD)²
+    for a provisional one (an unrated newcomer's result proves a tenth of a result: a fresh
+    account thrown a game is cheap). Not for computer players: their anchors are known."""
+    if earlier_games < 0:
+        raise ValueError("A number of games is at least 0.")
+    if earlier_games >= PAIR_GAMES_PER_PERIOD:
+        return 0.0
+    return min(1.0, (PROVISIONAL_RD / opponent.rd) ** 2)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player of a finished game, as the rating sees them: their share of the win (1, 0,
+    1/k) and the review's ``chance.luck``; their rating before the game (None: never rated)
+    or, for a computer player, its level."""
+
+    share: float
+    luck: float
+    rating: Rating | None = None
+    bot: str | None = None
+
+    @property
+    def adjusted(self) -> float:
+        return adjusted_share(self.share, self.luck)
+
+
+def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | None = None,
+                 result_weight: float = RESULT_WEIGHT
+                 ) -> list[list[tuple[int, float, float]]]:
+    """Each seat's results: (the other seat, score, weight) for every other seat. The weight
+    is ``result_weight`` × ``pair_weight(n)`` × ``weights[i][j]`` (the service's farming
+    weight of i's result against j; default 1)."""
+    n = len(seats)
+    out: list[list[tuple[int, float, float]]] = []
+    for i, seat in enumerate(seats):
+        mine = []
+        for j, other in enumerate(seats):
+            if j == i:
+                continue
+            w = result_weight * pair_weight(n) * (1.0 if weights is None else weights[i][j])
+            mine.append((j, pair_score(seat.adjusted, other.adjusted), w))
+        out.append(mine)
+    return out
+
+
+def rate_game(rules: str, seats: Sequence[Seat],
+              weights: Sequence[Sequence[float]] | None = None,
+              result_weight: float = RESULT_WEIGHT) -> list[Rating]:
+    """Every seat's rating after the game, in the seats' order, each game one rating period for
+    its players (make their ratings ``shown`` first: the time since their last game). Computer
+    players keep their anchor; a person with nothing to count (alone, or every result
+    weighted 0) keeps their rating. ``weights[i][j]``: as :func:`game_results`."""
+    if rules not in RATED_RULES:
+        raise ValueError(f"Games of {rules!r} are not rated.")
+    before = [anchor(rules, s.bot) if s.bot is not None else s.rating or Rating()
+              for s in seats]
+    after = []
+    for i, results in enumerate(game_results(seats, weights, result_weight)):
+        counted = [(before[j], score, w) for j, score, w in results if w > 0]
+        if seats[i].bot is not None or not counted:
+            after.append(before[i])
+            continue
+        after.append(glicko2.update(before[i], [(o, s) for o, s, _ in counted],
+                                    weights=[w for _, _, w in counted]))
+    return after
+
+
+# --- time ------------------------------------------------------------------------------------
+
+def periods_between(last: datetime, now: datetime) -> float:
+    """Rating periods from ``last`` (the player's last rated game) to ``now``, 0 if ``now`` is
+    not later."""
+    return max(0.0, (now - last) / PERIOD)
+
+
+def shown(rating: Rating, last: datetime | None, now: datetime) -> Rating:
+    """``rating`` as it stands at ``now``, its deviation grown for the time since ``last``
+    (None: never rated)."""
+    if last is None:
+        return rating
+    return glicko2.idle(rating, periods_between(last, now))
+
+
+def on_leaderboard(rating: Rating, last: datetime | None, now: datetime) -> bool:
+    """Whether a player is shown on the leaderboard at ``now``: rated, back within
+    ``LEADERBOARD_AWAY_PERIODS`` periods of their last rated game, and not provisional once the
+    time away has widened their deviation."""
+    if last is None:
+        return False
+    return (periods_between(last, now) < LEADERBOARD_AWAY_PERIODS
+            and not is_provisional(shown(rating, last, now)))

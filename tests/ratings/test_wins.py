@@ -1,0 +1,218 @@
+"""The rating of winning: the luck-adjusted share, several players, farming, time, anchors."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from game.ratings import glicko2
+from game.ratings.glicko2 import Rating
+from game.ratings.wins import (
+    ANCHOR_MISFIT,
+    ANCHOR_WIN_RATES,
+    ANCHORS,
+    LEADERBOARD_AWAY_PERIODS,
+    PAIR_GAMES_PER_PERIOD,
+    PROVISIONAL_RD,
+    Seat,
+    adjusted_share,
+    anchor,
+    farming_weight,
+    game_results,
+    on_leaderboard,
+    pair_score,
+    pair_weight,
+    periods_between,
+    rate_game,
+    rating_gap,
+    shown,
+)
+
+# --- the luck-adjusted share, on review numbers made by hand ---------------------------------
+#
+# A review's chance chain per player: outcome = start + luck − loss + others + drift.
+
+def chain_outcome(start: float, luck: float, loss: float, others: float, drift: float) -> float:
+    return start + luck - loss + others + drift
+
+
+def test_a_lucky_winner_who_decided_worse_scores_below_a_half():
+    # Ann won on the dice (+0.56) though her decisions cost her 0.08 and Bob's only 0.02.
+    ann = chain_outcome(0.5, 0.56, 0.08, 0.02, 0.0)
+    bob = chain_outcome(0.5, -0.56, 0.02, 0.08, 0.0)
+    assert (ann, bob) == (pytest.approx(1.0), pytest.approx(0.0))
+    assert adjusted_share(1.0, 0.56) == pytest.approx(0.44)
+    assert adjusted_share(0.0, -0.56) == pytest.approx(0.56)
+    after = rate_game("yahtzee", [Seat(share=1.0, luck=0.56), Seat(share=0.0, luck=-0.56)])
+    assert after[0].rating < 1500 < after[1].rating
+
+
+def test_the_same_decisions_rate_the_same_whatever_the_dice_did():
+    # Both games: Ann's decisions cost 0.03, Bob's 0.07, nothing drifted: Ann's adjusted share
+    # is 0.5 − 0.03 + 0.07 = 0.54 whether she won (luck +0.46) or lost (luck −0.54).
+    won = [Seat(1.0, chain_outcome(0, 0.46, 0, 0, 0)), Seat(0.0, -0.46)]
+    lost = [Seat(0.0, -0.54), Seat(1.0, 0.54)]
+    assert won[0].adjusted == pytest.approx(0.54) == lost[0].adjusted
+    assert rate_game("yatzy", won) == pytest.approx(rate_game("yatzy", lost))
+    plain = glicko2.update(Rating(), [(Rating(), 0.54)])
+    assert rate_game("yatzy", won)[0].rating == pytest.approx(plain.rating)
+
+
+def test_an_adjusted_share_stays_within_zero_and_one():
+    assert adjusted_share(1.0, -0.3) == 1.0
+    assert adjusted_share(0.0, 0.2) == 0.0
+    assert adjusted_share(0.5, 0.1) == pytest.approx(0.4)
+
+
+def test_heads_up_the_pair_score_is_the_share_itself():
+    assert pair_score(0.54, 0.46) == pytest.approx(0.54)
+    assert pair_score(0.3, 0.7) + pair_score(0.7, 0.3) == pytest.approx(1)
+
+
+def test_with_several_players_a_pair_scores_its_shares_ratio():
+    # Luce: the chance that i beats j given that one of them wins.
+    assert pair_score(0.5, 0.25) == pytest.approx(2 / 3)
+    assert pair_score(0.0, 0.0) == pytest.approx(0.5)  # the floor: no 0 / 0
+    assert pair_score(0.0, 0.4) < 0.01
+
+
+# --- several players ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_each_pair_counts_one_over_n_minus_one(n):
+    assert pair_weight(n) == pytest.approx(1 / (n - 1))
+    results = game_results([Seat(1 / n, 0.0)] * n)
+    assert all(len(r) == n - 1 for r in results)
+    assert all(sum(w for _, _, w in r) == pytest.approx(1) for r in results)
+    with pytest.raises(ValueError):
+        pair_weight(1)
+
+
+def test_a_game_of_six_tells_as_much_as_one_heads_up_game():
+    # Six newcomers whose decisions were equal: every pair scores ½. Weighted pairs add up to
+    # one result, so the deviation shrinks as after one heads-up game, not five.
+    six = rate_game("yahtzee", [Seat(1 / 6, 0.0)] * 6)
+    two = rate_game("yahtzee", [Seat(0.5, 0.0)] * 2)
+    assert six[0].rd == pytest.approx(two[0].rd)
+    five_whole = glicko2.update(Rating(), [(Rating(), 0.5)] * 5)
+    assert six[0].rd > five_whole.rd + 20
+
+
+def test_a_game_of_three_ranks_the_players_by_their_adjusted_shares():
+    seats = [Seat(1.0, 0.5), Seat(0.0, -0.35), Seat(0.0, -0.15)]  # adjusted .5, .35, .15
+    after = rate_game("yatzy", seats)
+    assert after[0].rating > after[1].rating > 1500 > after[2].rating
+    expected = glicko2.update(Rating(), [(Rating(), 0.5 / 0.85), (Rating(), 0.5 / 0.65)],
+                              weights=[0.5, 0.5])
+    assert after[0] == expected
+
+
+# --- farming ---------------------------------------------------------------------------------
+
+def test_a_settled_opponent_counts_fully_until_the_pairs_cap():
+    settled = Rating(1600, 60)
+    assert farming_weight(settled, 0) == 1.0
+    assert farming_weight(settled, PAIR_GAMES_PER_PERIOD - 1) == 1.0
+    assert farming_weight(settled, PAIR_GAMES_PER_PERIOD) == 0.0
+    with pytest.raises(ValueError):
+        farming_weight(settled, -1)
+
+
+def test_an_uncertain_opponent_proves_less():
+    newcomer = Rating()  # 1500 ± 350
+    assert farming_weight(newcomer, 0) == pytest.approx((PROVISIONAL_RD / 350) ** 2)
+    weights = [farming_weight(Rating(1500, rd), 0) for rd in (350, 250, 150, PROVISIONAL_RD)]
+    assert weights == sorted(weights)
+    assert weights[-1] == 1.0
+
+
+def test_farming_weights_move_the_rating_less_and_zero_keeps_it():
+    me, puppet = Rating(1600, 80), Rating()  # a fresh account throws the game
+    seats = [Seat(0.95, 0.0, rating=me), Seat(0.05, 0.0, rating=puppet)]
+    full = rate_game("yahtzee", seats)[0]
+    w = farming_weight(puppet, 0)
+    weighted = rate_game("yahtzee", seats, weights=[[1.0, w], [1.0, 1.0]])[0]
+    assert me.rating < weighted.rating < full.rating
+    capped = rate_game("yahtzee", seats, weights=[[1.0, 0.0], [1.0, 1.0]])
+    assert capped[0] == me
+    assert capped[1] != puppet  # the weight is per direction: the puppet's result still counts
+
+
+# --- time ------------------------------------------------------------------------------------
+
+NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+
+
+def test_periods_are_weeks_and_never_negative():
+    assert periods_between(NOW - timedelta(days=21), NOW) == pytest.approx(3)
+    assert periods_between(NOW - timedelta(days=3, hours=12), NOW) == pytest.approx(0.5)
+    assert periods_between(NOW + timedelta(days=1), NOW) == 0
+
+
+def test_the_shown_rating_widens_with_time_away():
+    r = Rating(1620, 70, 0.06)
+    assert shown(r, None, NOW) == r
+    away = shown(r, NOW - timedelta(days=70), NOW)
+    assert away.rd == pytest.approx(glicko2.idle(r, 10).rd)
+    assert away.rd > r.rd and away.rating == r.rating
+
+
+def test_the_leaderboard_leaves_out_the_long_away_and_the_provisional():
+    r = Rating(1620, 70, 0.06)
+    weeks = LEADERBOARD_AWAY_PERIODS
+    assert on_leaderboard(r, NOW - timedelta(weeks=weeks - 1), NOW)
+    assert not on_leaderboard(r, NOW - timedelta(weeks=weeks), NOW)
+    assert not on_leaderboard(r, None, NOW)
+    assert not on_leaderboard(Rating(1620, PROVISIONAL_RD + 1), NOW, NOW)
+    # Settled just under the line: time away alone makes it provisional.
+    edge = Rating(1620, PROVISIONAL_RD - 0.5, 0.06)
+    assert on_leaderboard(edge, NOW, NOW)
+    assert not on_leaderboard(edge, NOW - timedelta(weeks=2), NOW)
+
+
+# --- anchors -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules", ["yahtzee", "yatzy"])
+def test_anchors_are_ordered_by_winning_with_to_win_above_optimal(rules):
+    a = ANCHORS[rules]
+    assert a["to_win"] > a["optimal"] > a["medium"] > a["easy"]
+    assert a["medium"] == 1500
+
+
+@pytest.mark.parametrize("rules", ["yahtzee", "yatzy"])
+def test_each_anchor_gap_stands_on_its_measured_win_rate(rules):
+    rates = ANCHOR_WIN_RATES[rules]
+    a = ANCHORS[rules]
+    for (strong, weak), (p, low, high, games) in rates.items():
+        assert low < p < high and games > 0
+        gap = a[strong] - a[weak]
+        # The anchors are fitted over every measured pair: each gap within the logistic
+        # model's misfit of its measured rate's interval.
+        assert rating_gap(low) - ANCHOR_MISFIT <= gap <= rating_gap(high) + ANCHOR_MISFIT, (
+            strong, weak)
+    # The to-win bot's gap stands on one measurement alone: within its interval, rounded.
+    p, low, high, _ = rates["to_win", "optimal"]
+    assert rating_gap(low) - 0.5 <= a["to_win"] - a["optimal"] <= rating_gap(high) + 0.5
+    assert ("optimal", "medium") in rates and ("medium", "easy") in rates
+
+
+def test_the_rating_gap_is_glickos_odds():
+    assert rating_gap(0.5) == 0
+    assert rating_gap(10 / 11) == pytest.approx(400)
+    assert rating_gap(0.4) == pytest.approx(-rating_gap(0.6))
+    with pytest.raises(ValueError):
+        rating_gap(1.0)
+
+
+def test_computer_players_keep_their_anchor_and_triple_is_not_rated():
+    after = rate_game("yahtzee", [Seat(1.0, 0.2, rating=Rating()), Seat(0.0, -0.2, bot="easy")])
+    assert after[1] == anchor("yahtzee", "easy")
+    assert after[1].rd == pytest.approx(30)
+    assert after[0].rating > 1500
+    with pytest.raises(ValueError, match="not rated"):
+        rate_game("triple", [Seat(1.0, 0.0), Seat(0.0, 0.0)])
+    with pytest.raises(ValueError):
+        anchor("yahtzee", "grandmaster")
+    assert math.isfinite(after[0].volatility)
