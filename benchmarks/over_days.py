@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.update(DATABASE_URL=args.database_url, CLOCK_FILE=clock_file,
                       DJANGO_SETTINGS_MODULE="yahtzee_site.settings", DEBUG="false",
                       LOG_LEVEL="WARNING", ALLOWED_HOSTS="testserver",
-                      CORRESPONDENCE_SCAN_SECONDS="0", REVIEW_ON_FINISH="false")
+                      CORRESPONDENCE_SCAN_SECONDS="0", REVIEW_ON_FINISH="false",
+                      STATIC_FROM_SOURCE="on")
     import django
 
     django.setup()
