@@ -128,15 +128,19 @@ def fill(games: int, players: int, events: int) -> None:
                 Room(name=f"Table {start + i}", rules="yahtzee", seats_count=2,
                      status=Room.Status.PLAYING, pace=Room.Pace.DAYS, move_days=2)
                 for i in range(count)])
-            pairs = [rng.choices(ids, weights, k=2) for _ in rooms]
+            # (rooms of finished games are marked so below, with their games)
+            # Running games spread evenly (a person holds 20 at most); finished ones skewed:
+            # a few busy people have long histories, as on any site.
+            runs = [rng.random() < 2 / 3 for _ in rooms]
+            pairs = [rng.sample(ids, 2) if run else rng.choices(ids, weights, k=2)
+                     for run in runs]
             Seat.objects.bulk_create([
                 Seat(room=room, index=i, nickname=f"Pl{pid}", player_id=pid,
                      guest_key=f"g{pid}")
                 for room, pair in zip(rooms, pairs, strict=True)
                 for i, pid in enumerate(pair)])
             rows = []
-            for room, pair in zip(rooms, pairs, strict=True):
-                running = rng.random() < 2 / 3
+            for room, pair, running in zip(rooms, pairs, runs, strict=True):
                 mover = rng.randrange(2)
                 # Later than the busy scan's moved clock: only its own games are due then.
                 deadline = now + timedelta(seconds=rng.uniform(3 * 86400, 9 * 86400))
@@ -151,6 +155,8 @@ def fill(games: int, players: int, events: int) -> None:
                     remind_at=deadline - timedelta(hours=9.6) if running else None,
                     finished=None if running else now))
             made = Game.objects.bulk_create(rows)
+            Room.objects.filter(pk__in=[r.pk for r, run in zip(rooms, runs, strict=True)
+                                        if not run]).update(status=Room.Status.FINISHED)
             GameEvent.objects.bulk_create([
                 GameEvent(game=game, seq=seq, seat=(seq - 1) // 2 % 2, by="human",
                           kind="rolled" if seq % 2 else "scored",

@@ -58,8 +58,12 @@ def your_games(player_id: int) -> list[YourGame]:
     """Every over-days room ``player_id`` sits in: the games waiting for them first (the
     soonest out of time first), then the others' turns, rooms not started yet, and the latest
     finished games. A fixed number of queries per listed game, whatever the history."""
-    seats = {s.room_id: s for s in Seat.objects.filter(
-        player_id=player_id, room__pace=OVER_DAYS).select_related("room")}
+    mine = Seat.objects.filter(player_id=player_id, room__pace=OVER_DAYS).select_related("room")
+    # The rooms still going (at most OVER_DAYS_CAP) and the latest finished ones: a person's
+    # whole history is never read.
+    seats = {s.room_id: s for s in mine.exclude(room__status=Room.Status.FINISHED)}
+    seats.update((s.room_id, s) for s in mine.filter(room__status=Room.Status.FINISHED)
+                 .order_by("-room__updated")[:FINISHED_SHOWN])
     latest = dict(Room.objects.filter(pk__in=seats).annotate(latest=Max("games__id"))
                   .values_list("pk", "latest"))
     games = Game.objects.in_bulk([g for g in latest.values() if g is not None])
