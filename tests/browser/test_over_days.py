@@ -146,3 +146,12 @@ def test_two_friends_play_over_three_days_on_their_phones(
     play_first_box(bea)
     wait_seq(ann, seq + 2)
     expect(ann.locator("#roll-btn")).to_be_enabled()
+
+    # On the narrowest phone, in German (the longest words), Your games and the header fit.
+    bea.set_viewport_size({"width": 320, "height": 700})
+    bea_phone.add_cookies([{"name": "django_language", "value": "de", "url": site.url}])
+    bea.goto(site.url + "/games/yours/")
+    expect(bea.locator("h1")).to_have_text("Deine Spiele")
+    assert_fits(bea)
+    bea.screenshot(path=str(screenshots / "over-days-your-games-320-de-dark.png"),
+                   full_page=True)
