@@ -61,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     call_command("migrate", verbosity=0)
     if args.refill or not Game.objects.filter(move_days__gt=0).exists():
         fill(args.games, args.players, args.events)
+    from django.db import connection
+
+    with connection.cursor() as cursor:  # the planner's statistics, as a live database has
+        cursor.execute("ANALYZE")
     games = Game.objects.filter(move_days__gt=0).count()
     print(f"{games} over-days games, {GameEvent.objects.count()} events, "
           f"{Player.objects.count()} players; load average {os.getloadavg()[0]:.1f}")
