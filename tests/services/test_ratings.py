@@ -368,3 +368,82 @@ def test_recording_a_game_costs_the_same_queries_and_touches_its_players_only_at
     assert {pk: v for pk, v in after.items() if pk in before} == before
     assert {r.player for r in PlayerRating.objects.exclude(pk__in=before)} == {cy, dot}
     assert GameResult.objects.count() == results + 3
+
+
+def test_two_accounts_farming_each_other_count_a_few_games_a_week(ann_bea):
+    """30 games between the same two people in 30 hours: the first ``PAIR_GAMES_PER_PERIOD``
+    move their ratings, the rest count nothing, recorded one by one or rebuilt at once; a
+    week after the last counted game they count again."""
+    ann, bea = ann_bea
+    first = played_game([ann, bea])
+    start = first.finished
+    games = [first]
+    for i in range(1, 31):  # the same game again, finished an hour later each (or 8 days on)
+        game = Game.objects.get(pk=first.pk)
+        game.pk = None
+        game.finished = start + (timedelta(days=8) if i == 30 else timedelta(hours=i))
+        game.save()
+        games.append(game)
+    for game in games:
+        store_review(game, lucks=[0.0, 0.0], chance_lucks=[-0.1, 0.1])
+    settled_rating = {ann.pk: Rating(1500.0, 60.0, 0.06), bea.pk: Rating(1600.0, 60.0, 0.06)}
+    last = start - timedelta(days=1)
+    for pid, r in settled_rating.items():
+        PlayerRating.objects.create(player_id=pid, ruleset="yahtzee", rating=r.rating, rd=r.rd,
+                                    volatility=r.volatility, games=20, updated=last,
+                                    last_game=last)
+    for game in games:
+        services.record_game(game.pk)
+
+    expected = [settled_rating[ann.pk], settled_rating[bea.pk]]
+    when = last
+    counted = games[:wins.PAIR_GAMES_PER_PERIOD] + games[30:]
+    assert wins.PAIR_GAMES_PER_PERIOD == 5
+    for game in counted:
+        shown = [wins.shown(r, when, game.finished) for r in expected]
+        assert all(wins.farming_weight(r, 0) == 1.0 for r in shown)  # settled: full weight
+        expected = wins.rate_game("yahtzee", [
+            wins.Seat(share(game, 0), -0.1, rating=shown[0]),
+            wins.Seat(share(game, 1), 0.1, rating=shown[1])])
+        when = game.finished
+    assert rating_of(ann) == pytest.approx(expected[0])
+    assert rating_of(bea) == pytest.approx(expected[1])
+    assert PlayerRating.objects.get(player=ann).games == 20 + 6
+    assert GameResult.objects.filter(rated=True).count() == 2 * 6
+    assert not GameResult.objects.filter(game__in=games[5:30], rated=True).exists()
+
+    services.rebuild_ratings()  # one batch: the pair's earlier games counted within it
+    assert not GameResult.objects.filter(game__in=games[5:30], rated=True).exists()
+    assert PlayerRating.objects.get(player=ann).games == 6
+    # Rebuilt from the games alone both start new: each counts the other's result by the
+    # other's deviation, a newcomer's tenth at first.
+    rebuilt: list[Rating | None] = [None, None]
+    when = start
+    for game in counted:
+        shown = [wins.shown(r, when, game.finished) if r else None for r in rebuilt]
+        w = [wins.farming_weight(shown[j] or Rating(), 0) for j in (1, 0)]
+        rebuilt = list(wins.rate_game("yahtzee", [
+            wins.Seat(share(game, 0), -0.1, rating=shown[0]),
+            wins.Seat(share(game, 1), 0.1, rating=shown[1])], [[1, w[0]], [w[1], 1]]))
+        when = game.finished
+    assert rating_of(ann) == pytest.approx(rebuilt[0])
+    assert rating_of(bea) == pytest.approx(rebuilt[1])
+
+
+def test_a_six_player_game_moves_a_rating_about_as_much_as_one_heads_up_game(ann_bea):
+    ann, bea = ann_bea
+    six = played_game([ann, "medium", "medium", "medium", "medium", "medium"])
+    two = played_game([bea, "medium"])
+    store_review(six, lucks=[0.0] * 6)
+    store_review(two, lucks=[0.0] * 2)
+    services.record_game(six.pk)
+    services.record_game(two.pk)
+    medium = wins.anchor("yahtzee", "medium")
+    # Five pairs of a fifth each: the deviation narrows exactly as after one heads-up game
+    # against the same opponent, never as after five.
+    assert rating_of(ann).rd == pytest.approx(rating_of(bea).rd)
+    five = glicko2.update(Rating(), [(medium, 0.5)] * 5)
+    assert rating_of(ann).rd > five.rd + 20
+    best = glicko2.update(Rating(), [(medium, 1.0)])
+    worst = glicko2.update(Rating(), [(medium, 0.0)])
+    assert worst.rating <= rating_of(ann).rating <= best.rating

@@ -241,3 +241,18 @@ def test_the_leaderboards_list_settled_ratings_this_week_and_all_time(history):
     assert "Your profile is private, so you are not listed." in page_text(private)
     assert Client().get("/leaderboard/triple/").status_code == 404
     assert Client().get("/leaderboard/chess/").status_code == 404
+
+
+def test_a_player_away_four_weeks_leaves_the_leaderboard_their_deviation_grown():
+    ann = services.new_player("Ann")
+    settled(ann, "yahtzee", 1700.0, rd=60.0, away=timedelta(0))
+    now = PlayerRating.objects.get(player=ann).last_game
+    (listed,) = profiles.leaderboard("yahtzee", now=now)
+    assert (listed.player, listed.rd) == (ann, 60.0)
+    later = profiles.leaderboard("yahtzee", now=now + timedelta(weeks=3, days=6))
+    assert [s.player for s in later] == [ann] and later[0].rd > 60.0  # ± grows while away
+    assert profiles.place_of(ann, "yahtzee", now=now + timedelta(weeks=3, days=6)) is not None
+    assert profiles.leaderboard("yahtzee", now=now + timedelta(weeks=4)) == []
+    assert profiles.place_of(ann, "yahtzee", now=now + timedelta(weeks=4)) is None
+    why = profiles.why_not_listed(ann, "yahtzee", now=now + timedelta(weeks=4))
+    assert (why.reason, why.last_game) == ("away", now)
