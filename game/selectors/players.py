@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.core.paginator import Page, Paginator
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
@@ -241,13 +241,20 @@ def _listed(row: PlayerRating, now: datetime) -> ratings.Rating | None:
     return wins.shown(rating, row.last_game, now)
 
 
-def _never_provisional(rows):
-    """Of ``rows``, those whose deviation cannot pass provisional within the time away that
-    keeps them listed (``glicko2.idle``: RD² + periods·(SCALE·σ)² at most PROVISIONAL_RD²):
-    counted in the database; the others are checked one by one."""
-    grown = (F("rd") * F("rd") + wins.LEADERBOARD_AWAY_PERIODS * glicko2.SCALE ** 2
-             * F("volatility") * F("volatility"))
-    return rows.alias(grown=grown).filter(grown__lte=wins.PROVISIONAL_RD ** 2)
+def _count_listed(rows, now: datetime, away: float) -> int:
+    """How many of ``rows`` (``_settled``'s, away at most ``away`` periods now) are listed.
+    Those whose deviation cannot pass provisional within that time (``glicko2.idle``: RD² +
+    periods·(SCALE·σ)² at most PROVISIONAL_RD²) are counted in the database, in the same
+    query as the others are; those few are then read and checked one by one."""
+    at_risk = Q(grown__gt=wins.PROVISIONAL_RD ** 2)
+    counts = rows.alias(grown=F("rd") * F("rd") + away * glicko2.SCALE ** 2
+                        * F("volatility") * F("volatility")).aggregate(
+        sure=Count("pk", filter=~at_risk), risky=Count("pk", filter=at_risk))
+    if not counts["risky"]:
+        return counts["sure"]
+    risky = rows.alias(grown=F("rd") * F("rd") + away * glicko2.SCALE ** 2
+                       * F("volatility") * F("volatility")).filter(at_risk)
+    return counts["sure"] + sum(_listed(r, now) is not None for r in risky)
 
 
 def leaderboard(rules: str, since: datetime | None = None, size: int = LEADERBOARD_SIZE,
@@ -280,10 +287,10 @@ def place_of(player: Player, rules: str, since: datetime | None = None,
     rating = _listed(row, now) if row is not None else None
     if row is None or rating is None:
         return None
-    above = _settled(rules, since, now).filter(rating__gt=row.rating)
-    sure = _never_provisional(above)
-    count = sure.count() + sum(_listed(r, now) is not None
-                               for r in above.exclude(pk__in=sure.values("pk")))
+    # Anyone with a rated game since ``since`` has been away less than that long.
+    away = wins.LEADERBOARD_AWAY_PERIODS if since is None else min(
+        wins.LEADERBOARD_AWAY_PERIODS, wins.periods_between(since, now))
+    count = _count_listed(_settled(rules, since, now).filter(rating__gt=row.rating), now, away)
     return Standing(count + 1, player, rating.rating, rating.rd, row.games)
 
 
