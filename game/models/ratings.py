@@ -27,6 +27,13 @@ class GameResult(models.Model):
     final = models.IntegerField()
     #: Σ luck of the seat's rolls, from the review; ``final - luck`` is the luck-adjusted result.
     luck = models.FloatField()
+    #: What the dice did to the seat's chance to win (the review's ``chance.luck``; None: the
+    #: review has no chance chain: one player, triple, an older review).
+    chance_luck = models.FloatField(null=True, blank=True)
+    #: The share of the win the rating counted (1 won, 0 lost or left, 1/k a k-way tie) and the
+    #: luck-adjusted share (``game.ratings.wins``), for display; None when the game was not rated.
+    share = models.FloatField(null=True, blank=True)
+    adjusted = models.FloatField(null=True, blank=True)
     won = models.BooleanField()
     #: Real decisions graded, their summed loss (expected points) and counts per grade.
     decisions = models.PositiveIntegerField()
@@ -34,7 +41,8 @@ class GameResult(models.Model):
     grades = models.JSONField(default=dict)
     #: Some of the seat's decisions were made by autoplay (the player was away).
     autoplay = models.BooleanField(default=False)
-    #: The game changed this person's rating (rated rules, no autoplay, someone to compare with).
+    #: The game changed this person's rating (rated rules, a chance chain, someone to compare
+    #: with; a seat the computer played for the person who left counts as their loss).
     rated = models.BooleanField(default=False)
 
     class Meta:
@@ -52,7 +60,8 @@ class GameResult(models.Model):
         return f"Game {self.game_id} seat {self.seat}: {self.final}"
 
     @property
-    def adjusted(self) -> float:
+    def adjusted_final(self) -> float:
+        """The final score with the dice's luck taken out."""
         return self.final - self.luck
 
 
@@ -124,6 +133,9 @@ class PlayerRating(models.Model):
     volatility = models.FloatField()
     games = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField()
+    #: When the last rated game finished: the time since grows the deviation shown
+    #: (``wins.shown``) and a player away too long leaves the leaderboard.
+    last_game = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

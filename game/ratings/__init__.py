@@ -1,7 +1,8 @@
 """Players' ratings (pure Python, no Django): Glicko-2 on luck-adjusted results.
 
-``rating``: the points-based rating the site uses today; ``wins``: the rating of winning that
-replaces it (chances to win with the dice's luck out).
+``wins``: the rating of winning the site rates games with (chances to win with the dice's luck
+out); ``rating``: the points-based rating it replaced, kept for the benchmarks' comparison and
+``combine`` (two estimates of one player's strength, when accounts merge).
 """
 
 from . import wins

@@ -31,6 +31,13 @@ chances at all (its valuation gives no spread) and its points-based adjustment d
 300–380 points a game that are neither luck nor decisions, so triple games stay unrated.
 Coached games and practice rooms are unrated too (the service decides; nothing here).
 
+Leaving counts against the one who left, never against those who stayed: a person whose turns
+the computer played (they left, or let a move run out of time) is a seat that ``left``. Their
+pair with each seat that stayed is a forfeit, scored 1 for the one who stayed and 0 for the
+one who left whatever the dice and the computer made of the seat; a pair of two seats that
+left counts nothing (neither result is theirs). Pairs of seats that stayed keep their
+luck-adjusted scores.
+
 Time passes: Glicko-2's step for a player who did not play, ``glicko2.idle``, with one
 ``PERIOD`` (a week) as its unit (:func:`periods_between`, :func:`shown`), and the leaderboard
 leaves out players away for ``LEADERBOARD_AWAY_PERIODS`` or whose rating is provisional
@@ -182,12 +189,16 @@ class Seat:
 
 
 def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | None = None,
-                 result_weight: float = RESULT_WEIGHT
+                 result_weight: float = RESULT_WEIGHT, left: Sequence[bool] | None = None
                  ) -> list[list[tuple[int, float, float]]]:
     """Each seat's results: (the other seat, score, weight) for every other seat. The weight
     is ``result_weight`` × ``pair_weight(n)`` × ``weights[i][j]`` (the service's farming
-    weight of i's result against j; default 1)."""
+    weight of i's result against j; default 1). ``left[i]``: seat i left the game (its turns
+    played by the computer): its pairs are forfeits (the module's docstring)."""
     n = len(seats)
+    gone = [False] * n if left is None else list(left)
+    if len(gone) != n:
+        raise ValueError("One flag per seat.")
     out: list[list[tuple[int, float, float]]] = []
     for i, seat in enumerate(seats):
         mine = []
@@ -195,24 +206,31 @@ def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | Non
             if j == i:
                 continue
             w = result_weight * pair_weight(n) * (1.0 if weights is None else weights[i][j])
-            mine.append((j, pair_score(seat.adjusted, other.adjusted), w))
+            if gone[i] and gone[j]:
+                score, w = 0.5, 0.0
+            elif gone[i] or gone[j]:
+                score = 0.0 if gone[i] else 1.0
+            else:
+                score = pair_score(seat.adjusted, other.adjusted)
+            mine.append((j, score, w))
         out.append(mine)
     return out
 
 
 def rate_game(rules: str, seats: Sequence[Seat],
               weights: Sequence[Sequence[float]] | None = None,
-              result_weight: float = RESULT_WEIGHT) -> list[Rating]:
+              result_weight: float = RESULT_WEIGHT,
+              left: Sequence[bool] | None = None) -> list[Rating]:
     """Every seat's rating after the game, in the seats' order, each game one rating period for
     its players (make their ratings ``shown`` first: the time since their last game). Computer
     players keep their anchor; a person with nothing to count (alone, or every result
-    weighted 0) keeps their rating. ``weights[i][j]``: as :func:`game_results`."""
+    weighted 0) keeps their rating. ``weights[i][j]`` and ``left``: as :func:`game_results`."""
     if rules not in RATED_RULES:
         raise ValueError(f"Games of {rules!r} are not rated.")
     before = [anchor(rules, s.bot) if s.bot is not None else s.rating or Rating()
               for s in seats]
     after = []
-    for i, results in enumerate(game_results(seats, weights, result_weight)):
+    for i, results in enumerate(game_results(seats, weights, result_weight, left)):
         counted = [(before[j], score, w) for j, score, w in results if w > 0]
         if seats[i].bot is not None or not counted:
             after.append(before[i])

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Q
+from django.db.models import Count, F, Q
+from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
 from .. import ratings
@@ -29,6 +30,7 @@ from ..models import (
     Rivalry,
     Seat,
 )
+from ..ratings import glicko2, wins
 from ..rules import MAX_PLAYERS, RULESETS
 
 #: A computer opponent's name on a profile, by its level.
@@ -125,17 +127,26 @@ class RulesetStats:
     #: How many games ended on each final score.
     finals: dict[int, int] = field(repr=False)
     rating: PlayerRating | None = None
+    #: The rating as it stands now (``wins.shown``: its deviation grown for the time away).
+    shown: ratings.Rating | None = None
 
     @property
     def provisional(self) -> bool:
-        return self.rating is None or ratings.is_provisional(
-            ratings.Rating(self.rating.rating, self.rating.rd, self.rating.volatility))
+        return self.shown is None or wins.is_provisional(self.shown)
+
+    @property
+    def provisional_rd(self) -> float:
+        """Below this ± the rating is no longer provisional."""
+        return wins.PROVISIONAL_RD
 
 
 def ruleset_stats(player: Player) -> list[RulesetStats]:
     """The player's figures per ruleset they played, most played first: their running totals
     (one row a ruleset) and the finals of their latest games, whatever the games' number."""
     held = {r.ruleset: r for r in PlayerRating.objects.filter(player=player)}
+    now = timezone.now()
+    shown = {rules: wins.shown(ratings.Rating(r.rating, r.rd, r.volatility), r.last_game, now)
+             for rules, r in held.items()}
     stats = []
     for row in PlayerStats.objects.filter(player=player, games__gt=0).order_by("-games", "rules"):
         latest = (GameResult.objects.filter(player=player, rules=row.rules)
@@ -148,7 +159,8 @@ def ruleset_stats(player: Player) -> list[RulesetStats]:
             decisions=row.decisions, luck_per_game=row.luck_sum / row.games,
             grades={g: row.grades.get(g, 0) for g in GRADES},
             trend=list(latest[:TREND_GAMES])[::-1],
-            finals={int(score): n for score, n in row.finals.items()}, rating=held.get(row.rules)))
+            finals={int(score): n for score, n in row.finals.items()}, rating=held.get(row.rules),
+            shown=shown.get(row.rules)))
     return stats
 
 
@@ -197,33 +209,117 @@ def head_to_head(player: Player, viewer: Player | None = None,
 class Standing:
     place: int
     player: Player
+    #: The rating and its deviation as they stand now (``wins.shown``: grown for the time since
+    #: the player's last rated game).
     rating: float
     rd: float
     games: int
 
 
-def _settled(rules: str, since: datetime | None):
+def _away_since(now: datetime) -> datetime:
+    return now - wins.PERIOD * wins.LEADERBOARD_AWAY_PERIODS
+
+
+def _settled(rules: str, since: datetime | None, now: datetime):
+    """The rows that may be listed: what ``wins.on_leaderboard`` asks that the row alone
+    answers (enough games, settled when last rated, back within the time away); whether the
+    time away has widened the deviation past provisional is checked row by row."""
     rows = PlayerRating.objects.filter(ruleset=rules, games__gte=LEADERBOARD_MIN_GAMES,
-                                       rd__lte=ratings.PROVISIONAL_RD, player__private=False)
+                                       rd__lte=wins.PROVISIONAL_RD, last_game__gt=_away_since(now),
+                                       player__private=False)
     if since is not None:
         rows = rows.filter(player__in=GameResult.objects.filter(
             rules=rules, finished__gte=since, rated=True).values("player_id"))
     return rows
 
 
-def leaderboard(rules: str, since: datetime | None = None, size: int = LEADERBOARD_SIZE
-                ) -> list[Standing]:
-    """The settled ratings of ``rules``, best first (of players who played a rated game since
-    ``since``, if given); private players are left out."""
-    rows = _settled(rules, since).select_related("player").order_by("-rating", "player_id")
-    return [Standing(i, r.player, r.rating, r.rd, r.games)
-            for i, r in enumerate(rows[:size], start=1)]
-
-
-def place_of(player: Player, rules: str, since: datetime | None = None) -> Standing | None:
-    """The player's own place on that leaderboard, if they are on it (however far down)."""
-    row = _settled(rules, since).filter(player=player).first()
-    if row is None:
+def _listed(row: PlayerRating, now: datetime) -> ratings.Rating | None:
+    """The row's rating as shown now, if the leaderboard lists it."""
+    rating = ratings.Rating(row.rating, row.rd, row.volatility)
+    if not wins.on_leaderboard(rating, row.last_game, now):
         return None
-    above = _settled(rules, since).filter(rating__gt=row.rating).count()
-    return Standing(above + 1, player, row.rating, row.rd, row.games)
+    return wins.shown(rating, row.last_game, now)
+
+
+def _count_listed(rows, now: datetime, away: float) -> int:
+    """How many of ``rows`` (``_settled``'s, away at most ``away`` periods now) are listed.
+    Those whose deviation cannot pass provisional within that time (``glicko2.idle``: RD² +
+    periods·(SCALE·σ)² at most PROVISIONAL_RD²) are counted in the database, in the same
+    query as the others are; those few are then read and checked one by one."""
+    at_risk = Q(grown__gt=wins.PROVISIONAL_RD ** 2)
+    counts = rows.alias(grown=F("rd") * F("rd") + away * glicko2.SCALE ** 2
+                        * F("volatility") * F("volatility")).aggregate(
+        sure=Count("pk", filter=~at_risk), risky=Count("pk", filter=at_risk))
+    if not counts["risky"]:
+        return counts["sure"]
+    risky = rows.alias(grown=F("rd") * F("rd") + away * glicko2.SCALE ** 2
+                       * F("volatility") * F("volatility")).filter(at_risk)
+    return counts["sure"] + sum(_listed(r, now) is not None for r in risky)
+
+
+def leaderboard(rules: str, since: datetime | None = None, size: int = LEADERBOARD_SIZE,
+                now: datetime | None = None) -> list[Standing]:
+    """The settled ratings of ``rules``, best first, of players not away too long (of players
+    who played a rated game since ``since``, if given); private players are left out. Read in
+    the index's order, a page at a time, until ``size`` are listed."""
+    now = now or timezone.now()
+    rows = _settled(rules, since, now).select_related("player").order_by("-rating", "player_id")
+    out: list[Standing] = []
+    start = 0
+    while len(out) < size:
+        chunk = list(rows[start:start + size])
+        for row in chunk:
+            rating = _listed(row, now)
+            if rating is not None and len(out) < size:
+                out.append(Standing(len(out) + 1, row.player, rating.rating, rating.rd,
+                                    row.games))
+        if len(chunk) < size:
+            break
+        start += size
+    return out
+
+
+def place_of(player: Player, rules: str, since: datetime | None = None,
+             now: datetime | None = None) -> Standing | None:
+    """The player's own place on that leaderboard, if they are on it (however far down)."""
+    now = now or timezone.now()
+    row = _settled(rules, since, now).filter(player=player).first()
+    rating = _listed(row, now) if row is not None else None
+    if row is None or rating is None:
+        return None
+    # Anyone with a rated game since ``since`` has been away less than that long.
+    away = wins.LEADERBOARD_AWAY_PERIODS if since is None else min(
+        wins.LEADERBOARD_AWAY_PERIODS, wins.periods_between(since, now))
+    count = _count_listed(_settled(rules, since, now).filter(rating__gt=row.rating), now, away)
+    return Standing(count + 1, player, rating.rating, rating.rd, row.games)
+
+
+@dataclass
+class NotListed:
+    """Why a player is not on a leaderboard: the first thing missing."""
+
+    #: "private", "games" (fewer than ``LEADERBOARD_MIN_GAMES`` rated games), "provisional"
+    #: (the deviation above ``wins.PROVISIONAL_RD``), "away" (no rated game for
+    #: ``wins.LEADERBOARD_AWAY_PERIODS`` weeks), "week" (no rated game this week).
+    reason: str
+    games_missing: int = 0
+    rd: float = 0.0
+    last_game: datetime | None = None
+
+
+def why_not_listed(player: Player, rules: str, since: datetime | None = None,
+                   now: datetime | None = None) -> NotListed:
+    """What keeps ``player`` off the leaderboard of ``rules`` (ask when ``place_of`` is None)."""
+    now = now or timezone.now()
+    if player.private:
+        return NotListed("private")
+    row = PlayerRating.objects.filter(player=player, ruleset=rules).first()
+    games = row.games if row is not None else 0
+    if row is None or games < LEADERBOARD_MIN_GAMES:
+        return NotListed("games", games_missing=LEADERBOARD_MIN_GAMES - games)
+    if wins.periods_between(row.last_game or now, now) >= wins.LEADERBOARD_AWAY_PERIODS:
+        return NotListed("away", last_game=row.last_game)
+    shown = wins.shown(ratings.Rating(row.rating, row.rd, row.volatility), row.last_game, now)
+    if wins.is_provisional(shown):
+        return NotListed("provisional", rd=shown.rd)
+    return NotListed("week", last_game=row.last_game)

@@ -200,7 +200,9 @@ def merge_players(guest: Player, account: Player) -> None:
                                        ratings.Rating(row.rating, row.rd, row.volatility))
                 PlayerRating.objects.filter(pk=own.pk).update(
                     rating=both.rating, rd=both.rd, volatility=both.volatility,
-                    games=F("games") + row.games, updated=max(own.updated, row.updated))
+                    games=F("games") + row.games, updated=max(own.updated, row.updated),
+                    last_game=max((t for t in (own.last_game, row.last_game) if t is not None),
+                                  default=None))
             row.delete()
         guest_row = rows[guest.pk]
         if not rows[account.pk].private and guest_row.private:

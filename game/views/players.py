@@ -16,7 +16,7 @@ from .. import services
 from ..domain import translated
 from ..presenters import players as shown
 from ..presenters import profile as charts
-from ..ratings import RATED_RULES
+from ..ratings import RATED_RULES, wins
 from ..rules import RULESETS
 from ..selectors import players as profiles
 from ..web.clients import client_address
@@ -87,14 +87,19 @@ def leaderboard(request: HttpRequest, rules: str) -> HttpResponse:
     if rules not in RATED_RULES:
         raise Http404("These rules have no rating.")
     me = current_player(request)
-    week_start = timezone.now() - WEEK
+    now = timezone.now()
+    week_start = now - WEEK
     boards = []
     for key, title, since in (("week", _("This week"), week_start),
                               ("all", _("All time"), None)):
+        mine = profiles.place_of(me, rules, since, now) if me else None
         boards.append({"key": key, "title": title,
-                       "rows": profiles.leaderboard(rules, since),
-                       "mine": profiles.place_of(me, rules, since) if me else None})
+                       "rows": profiles.leaderboard(rules, since, now=now), "mine": mine,
+                       "why": profiles.why_not_listed(me, rules, since, now)
+                       if me and mine is None else None})
     context = {"ruleset": RULESETS[rules], "boards": boards, "me": me,
                "rated_rules": [RULESETS[r] for r in RATED_RULES],
-               "min_games": profiles.LEADERBOARD_MIN_GAMES}
+               "min_games": profiles.LEADERBOARD_MIN_GAMES,
+               "settled_rd": int(wins.PROVISIONAL_RD),
+               "away_weeks": int(wins.LEADERBOARD_AWAY_PERIODS)}
     return render(request, "game/leaderboard.html", context)

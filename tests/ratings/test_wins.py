@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from game.ratings import glicko2
+from game.ratings import glicko2, wins
 from game.ratings.glicko2 import Rating
 from game.ratings.wins import (
     ANCHOR_MISFIT,
@@ -216,3 +216,20 @@ def test_computer_players_keep_their_anchor_and_triple_is_not_rated():
     with pytest.raises(ValueError):
         anchor("yahtzee", "grandmaster")
     assert math.isfinite(after[0].volatility)
+
+
+def test_a_seat_that_left_forfeits_to_those_who_stayed_whatever_the_board_said():
+    """Seat 0 left (the computer played it) and won on the board; seats 1 and 2 stayed and
+    lost: each wins its pair with the one who left, their own pair keeps its score."""
+    seats = [wins.Seat(1.0, 0.0), wins.Seat(0.0, -0.2), wins.Seat(0.0, 0.1)]
+    results = wins.game_results(seats, left=[True, False, False])
+    assert [(j, s) for j, s, _ in results[0]] == [(1, 0.0), (2, 0.0)]  # the leaver loses
+    assert [(j, s) for j, s, _ in results[1]][0] == (0, 1.0)  # the stayers win the forfeit
+    assert results[1][1][1] == pytest.approx(wins.pair_score(0.2, 0.0))
+    both = wins.game_results(seats[:2], left=[True, True])
+    assert [w for mine in both for _, _, w in mine] == [0.0, 0.0]  # nobody's result
+    after = wins.rate_game("yahtzee", seats[:2], left=[True, False])
+    assert after[1].rating > 1500 > after[0].rating
+    assert wins.rate_game("yahtzee", seats[:2], left=[True, True]) == [Rating(), Rating()]
+    with pytest.raises(ValueError):
+        wins.game_results(seats, left=[True])

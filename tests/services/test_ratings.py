@@ -1,17 +1,20 @@
-"""A reviewed game moves its people's ratings once, from the luck-adjusted results; computer
-players hold their anchors; autoplay and unrated rules leave ratings alone; the command
-``rebuild_ratings`` replays every reviewed game to the same ratings."""
+"""A reviewed game moves its people's ratings once by the rating of winning (each seat's share
+of the win less what the dice did to its chance, ``game.ratings.wins``); computer players hold
+their anchors; leaving counts against the one who left; practice, triple and reviews without a
+chance chain leave ratings alone; farming two accounts counts a few games a week at most; time
+away grows the deviation; ``rebuild_ratings`` replays every reviewed game to the same ratings."""
 
 from __future__ import annotations
 
 import io
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
 
 from game import ratings, services
-from game.models import GameEvent, GameResult, Player, PlayerRating
-from game.ratings.rating import ANCHOR_RD
+from game.models import Game, GameEvent, GameResult, Player, PlayerRating, Room
+from game.ratings import Rating, glicko2, wins
 from game.services import review as review_service
 from tests.support.profiles import played_game, store_review
 
@@ -23,6 +26,15 @@ def rating_of(player: Player, rules: str = "yahtzee") -> ratings.Rating:
     return ratings.Rating(row.rating, row.rd, row.volatility)
 
 
+def share(game: Game, seat: int) -> float:
+    return 1 / len(game.winners) if seat in game.winners else 0.0
+
+
+def newcomer_weight() -> float:
+    """What a result against a person never rated before counts for: (110 / 350)²."""
+    return (wins.PROVISIONAL_RD / Rating().rd) ** 2
+
+
 @pytest.fixture
 def ann_bea():
     return services.new_player("Ann"), services.new_player("Bea")
@@ -31,42 +43,50 @@ def ann_bea():
 def test_a_reviewed_game_rates_each_person_against_the_others_and_the_bots_anchor(ann_bea):
     ann, bea = ann_bea
     game = played_game([ann, bea, "easy"])
-    store_review(game, lucks=[30.0, -12.5, 4.0], losses=[3.0, 9.0, 20.0])
+    store_review(game, lucks=[30.0, -12.5, 4.0], losses=[3.0, 9.0, 20.0],
+                 chance_lucks=[0.2, -0.1, 0.05])
     assert services.record_game(game.pk) is True
 
-    expected = ratings.rate_game("yahtzee", [
-        ratings.Seat(final=game.totals[0], luck=30.0),
-        ratings.Seat(final=game.totals[1], luck=-12.5),
-        ratings.Seat(final=game.totals[2], luck=4.0, bot="easy"),
-    ])
+    seats = [wins.Seat(share(game, 0), 0.2), wins.Seat(share(game, 1), -0.1),
+             wins.Seat(share(game, 2), 0.05, bot="easy")]
+    # Between the two newcomers a result proves a tenth; against the computer, all of it.
+    w = newcomer_weight()
+    assert w == pytest.approx(0.0988, abs=1e-3)
+    expected = wins.rate_game("yahtzee", seats, [[1, w, 1], [w, 1, 1], [1, 1, 1]])
     assert rating_of(ann) == pytest.approx(expected[0])
     assert rating_of(bea) == pytest.approx(expected[1])
-    assert rating_of(ann) != rating_of(bea)  # the luck-adjusted results differ
+    assert rating_of(ann) != pytest.approx(
+        wins.rate_game("yahtzee", seats)[0])  # the farming weight changed something
     assert PlayerRating.objects.count() == 2  # the bot keeps its anchor: no row
     results = list(GameResult.objects.filter(game=game).order_by("seat"))
     assert [r.final for r in results] == game.totals
     assert [r.player for r in results] == [ann, bea, None] and results[2].bot_level == "easy"
     assert [r.won for r in results] == [i in game.winners for i in range(3)]
     assert [r.graded_loss for r in results] == pytest.approx([3.0, 9.0, 20.0])
+    assert [r.chance_luck for r in results] == pytest.approx([0.2, -0.1, 0.05])
+    assert [r.share for r in results] == pytest.approx([s.share for s in seats])
+    assert [r.adjusted for r in results] == pytest.approx([s.adjusted for s in seats])
     assert [r.rated for r in results] == [True, True, False]
-    assert PlayerRating.objects.get(player=ann).games == 1
+    row = PlayerRating.objects.get(player=ann)
+    assert row.games == 1 and row.last_game == game.finished
 
 
-@pytest.mark.parametrize(("rules", "anchor"), [("yahtzee", 1645.0), ("yatzy", 1640.0)])
-def test_a_game_against_the_computer_that_plays_to_win_rates_against_its_anchor(
-        ann_bea, rules, anchor):
-    """Its anchor: below the optimal bot's, from the points it gives up to win
-    (benchmarks/rating.py); its seat in the profile's head to head names the level."""
+@pytest.mark.parametrize("rules", ["yahtzee", "yatzy"])
+def test_a_game_against_the_computer_that_plays_to_win_rates_against_its_anchor(ann_bea, rules):
+    """Its anchor: above the optimal bot's (it wins more often heads-up); its seat in the
+    profile's head to head names the level."""
     from game.selectors.players import head_to_head
 
+    assert wins.ANCHORS[rules]["to_win"] > wins.ANCHORS[rules]["optimal"]
     ann, _ = ann_bea
     game = played_game([ann, "to_win"], rules=rules)
-    store_review(game, lucks=[10.0, -3.0])
+    store_review(game, lucks=[10.0, -3.0], chance_lucks=[0.1, -0.1])
     assert services.record_game(game.pk) is True
-    score = ratings.adjusted_score(game.totals[0] - 10.0, game.totals[1] + 3.0)
-    opponent = ratings.Rating(anchor, ANCHOR_RD, ratings.Rating().volatility)
-    assert rating_of(ann, rules) == pytest.approx(
-        ratings.update(ratings.Rating(), [(opponent, score)]))
+    mine = min(1.0, max(0.0, share(game, 0) - 0.1))
+    theirs = min(1.0, max(0.0, share(game, 1) + 0.1))
+    score = max(mine, 1e-3) / (max(mine, 1e-3) + max(theirs, 1e-3))
+    opponent = Rating(wins.ANCHORS[rules]["to_win"], wins.ANCHOR_RD, Rating().volatility)
+    assert rating_of(ann, rules) == pytest.approx(glicko2.update(Rating(), [(opponent, score)]))
     assert GameResult.objects.get(game=game, seat=1).bot_level == "to_win"
     assert [r.name for r in head_to_head(ann)] == ["Computer (plays to win)"]
 
@@ -95,40 +115,94 @@ def test_the_review_store_records_the_game_once_even_when_recomputed(ann_bea, mo
     after_one = rating_of(bea)
     review_service.analyse_game(game.pk)
     assert rating_of(bea) == after_one and PlayerRating.objects.get(player=bea).games == 1
-    expected = ratings.rate_game("yahtzee", [
-        ratings.Seat(final=game.totals[0], luck=-20.0),
-        ratings.Seat(final=game.totals[1], luck=20.0)])
+    w = newcomer_weight()
+    expected = wins.rate_game("yahtzee", [wins.Seat(share(game, 0), 0.0),
+                                          wins.Seat(share(game, 1), 0.0)], [[1, w], [w, 1]])
     assert after_one == pytest.approx(expected[1])
 
 
-def test_ratings_grow_game_by_game_from_the_previous_rating(ann_bea):
+def test_ratings_grow_game_by_game_from_the_previous_rating_as_shown_at_the_game(ann_bea):
     ann, bea = ann_bea
     first, second = played_game([ann, "medium"]), played_game([ann, bea])
-    store_review(first, lucks=[10.0, 0.0])
-    store_review(second, lucks=[0.0, 15.0])
+    store_review(first, lucks=[10.0, 0.0], chance_lucks=[0.1, -0.1])
+    store_review(second, lucks=[0.0, 15.0], chance_lucks=[-0.05, 0.05])
+    Game.objects.filter(pk=second.pk).update(finished=first.finished + timedelta(days=21))
+    second.refresh_from_db()
     services.record_game(first.pk)
     services.record_game(second.pk)
 
-    after_first = ratings.rate_game("yahtzee", [
-        ratings.Seat(final=first.totals[0], luck=10.0),
-        ratings.Seat(final=first.totals[1], luck=0.0, bot="medium")])[0]
-    after_second = ratings.rate_game("yahtzee", [
-        ratings.Seat(final=second.totals[0], luck=0.0, rating=after_first),
-        ratings.Seat(final=second.totals[1], luck=15.0)])
+    after_first = wins.rate_game("yahtzee", [wins.Seat(share(first, 0), 0.1),
+                                             wins.Seat(share(first, 1), -0.1, bot="medium")])[0]
+    # Three weeks later: the deviation grew by three periods' volatility before the game.
+    shown = glicko2.idle(after_first, 3.0)
+    assert shown.rd > after_first.rd
+    w_ann = newcomer_weight()  # Bea is new
+    w_bea = min(1.0, (wins.PROVISIONAL_RD / shown.rd) ** 2)
+    after_second = wins.rate_game("yahtzee", [
+        wins.Seat(share(second, 0), -0.05, rating=shown),
+        wins.Seat(share(second, 1), 0.05)], [[1, w_ann], [w_bea, 1]])
     assert rating_of(ann) == pytest.approx(after_second[0])
     assert rating_of(bea) == pytest.approx(after_second[1])
-    assert PlayerRating.objects.get(player=ann).games == 2
-    assert rating_of(ann).rd < after_first.rd
+    row = PlayerRating.objects.get(player=ann)
+    assert row.games == 2 and row.last_game == second.finished
 
 
-def test_a_seat_played_partly_by_autoplay_leaves_every_rating_alone(ann_bea):
+def left_game(seats: list[Player | str], leaver: int | None = None) -> tuple[Game, int]:
+    """A finished game whose seat ``leaver`` (default: a winner's, leaving a game one is
+    winning) the computer played for part of it, and that seat."""
+    game = played_game(seats)
+    leaver = game.winners[0] if leaver is None else leaver
+    store_review(game, lucks=[0.0] * len(seats),
+                 autoplay=[4 if i == leaver else 0 for i in range(len(seats))],
+                 chance_lucks=[0.3 if i == leaver else -0.1 for i in range(len(seats))])
+    return game, leaver
+
+
+def test_a_left_game_counts_against_the_one_who_left_never_the_one_who_stayed(ann_bea):
+    ann, bea = ann_bea
+    game, leaver = left_game([ann, bea])
+    stayer = 1 - leaver
+    people = [ann, bea]
+    assert services.record_game(game.pk) is True
+    w = newcomer_weight()
+    # The stayer lost on the board, yet wins the forfeit; the one who left loses it.
+    assert rating_of(people[stayer]) == pytest.approx(
+        glicko2.update(Rating(), [(Rating(), 1.0)], weights=[w]))
+    assert rating_of(people[leaver]) == pytest.approx(
+        glicko2.update(Rating(), [(Rating(), 0.0)], weights=[w]))
+    assert rating_of(people[stayer]).rating > 1500 > rating_of(people[leaver]).rating
+    results = {r.seat: r for r in GameResult.objects.filter(game=game)}
+    assert (results[leaver].autoplay, results[leaver].rated, results[leaver].share) == (
+        True, True, 0.0)
+    assert (results[stayer].autoplay, results[stayer].rated) == (False, True)
+    assert results[stayer].share == share(game, stayer) < 1  # lost (or tied) on the board
+
+
+def test_leaving_a_game_against_the_computer_is_a_loss(ann_bea):
+    ann, _ = ann_bea
+    game, _ = left_game([ann, "medium"], 0)
+    services.record_game(game.pk)
+    assert rating_of(ann) == pytest.approx(
+        glicko2.update(Rating(), [(wins.anchor("yahtzee", "medium"), 0.0)]))
+
+
+def test_practice_and_coached_games_are_recorded_but_not_rated(ann_bea):
     ann, bea = ann_bea
     game = played_game([ann, bea])
-    store_review(game, lucks=[0.0, 0.0], autoplay=[0, 4])
+    Room.objects.filter(pk=game.room_id).update(practice=True)
+    store_review(game, lucks=[1.0, 2.0])
     assert services.record_game(game.pk) is True
+    assert GameResult.objects.filter(game=game, rated=False).count() == 2
     assert not PlayerRating.objects.filter(games__gt=0).exists()
-    results = GameResult.objects.filter(game=game).order_by("seat")
-    assert [(r.autoplay, r.rated) for r in results] == [(False, False), (True, False)]
+
+
+def test_a_review_without_a_chance_chain_is_not_rated(ann_bea):
+    ann, bea = ann_bea
+    game = played_game([ann, bea])
+    store_review(game, lucks=[1.0, 2.0], chain=False)
+    assert services.record_game(game.pk) is True
+    assert [r.chance_luck for r in GameResult.objects.filter(game=game)] == [None, None]
+    assert not PlayerRating.objects.filter(games__gt=0).exists()
 
 
 def test_triple_games_are_recorded_but_not_rated(ann_bea):
@@ -229,14 +303,17 @@ def test_two_games_of_one_player_recorded_at_once_both_count():
         t.join()
     assert recorded == [True, True]
     assert PlayerRating.objects.get(player=ann).games == 2
-    seats = [[ratings.Seat(final=g.totals[i], luck=lucks[i]) for i in range(2)]
-             for g, lucks in zip(games, ([10.0, -10.0], [-5.0, 5.0]), strict=True)]
-    first_a = ratings.rate_game("yahtzee", seats[0])[0]  # game 0 first, then game 1
-    a_then_b = ratings.rate_game("yahtzee", [seats[1][0], ratings.Seat(
-        final=games[1].totals[1], luck=5.0, rating=first_a)])[1]
-    first_b = ratings.rate_game("yahtzee", seats[1])[1]  # game 1 first, then game 0
-    b_then_a = ratings.rate_game("yahtzee", [ratings.Seat(
-        final=games[0].totals[0], luck=10.0, rating=first_b), seats[0][1]])[0]
+    # Each game's other player is new: Ann's results count a newcomer's tenth either way.
+    w = newcomer_weight()
+    seats = [[wins.Seat(share(g, i), 0.0) for i in range(2)] for g in games]
+    first_a = wins.rate_game("yahtzee", seats[0], [[1, w], [w, 1]])[0]  # game 0, then 1
+    a_then_b = wins.rate_game("yahtzee", [seats[1][0], wins.Seat(
+        share(games[1], 1), 0.0, rating=glicko2.idle(first_a, wins.periods_between(
+            games[0].finished, games[1].finished)))], [[1, w], [w, 1]])[1]
+    first_b = wins.rate_game("yahtzee", seats[1], [[1, w], [w, 1]])[1]  # game 1, then 0
+    b_then_a = wins.rate_game("yahtzee", [wins.Seat(
+        share(games[0], 0), 0.0, rating=glicko2.idle(first_b, wins.periods_between(
+            games[1].finished, games[0].finished))), seats[0][1]], [[1, w], [w, 1]])[0]
     assert rating_of(ann) in (pytest.approx(a_then_b), pytest.approx(b_then_a))
 
 
@@ -291,3 +368,82 @@ def test_recording_a_game_costs_the_same_queries_and_touches_its_players_only_at
     assert {pk: v for pk, v in after.items() if pk in before} == before
     assert {r.player for r in PlayerRating.objects.exclude(pk__in=before)} == {cy, dot}
     assert GameResult.objects.count() == results + 3
+
+
+def test_two_accounts_farming_each_other_count_a_few_games_a_week(ann_bea):
+    """30 games between the same two people in 30 hours: the first ``PAIR_GAMES_PER_PERIOD``
+    move their ratings, the rest count nothing, recorded one by one or rebuilt at once; a
+    week after the last counted game they count again."""
+    ann, bea = ann_bea
+    first = played_game([ann, bea])
+    start = first.finished
+    games = [first]
+    for i in range(1, 31):  # the same game again, finished an hour later each (or 8 days on)
+        game = Game.objects.get(pk=first.pk)
+        game.pk = None
+        game.finished = start + (timedelta(days=8) if i == 30 else timedelta(hours=i))
+        game.save()
+        games.append(game)
+    for game in games:
+        store_review(game, lucks=[0.0, 0.0], chance_lucks=[-0.1, 0.1])
+    settled_rating = {ann.pk: Rating(1500.0, 60.0, 0.06), bea.pk: Rating(1600.0, 60.0, 0.06)}
+    last = start - timedelta(days=1)
+    for pid, r in settled_rating.items():
+        PlayerRating.objects.create(player_id=pid, ruleset="yahtzee", rating=r.rating, rd=r.rd,
+                                    volatility=r.volatility, games=20, updated=last,
+                                    last_game=last)
+    for game in games:
+        services.record_game(game.pk)
+
+    expected = [settled_rating[ann.pk], settled_rating[bea.pk]]
+    when = last
+    counted = games[:wins.PAIR_GAMES_PER_PERIOD] + games[30:]
+    assert wins.PAIR_GAMES_PER_PERIOD == 5
+    for game in counted:
+        shown = [wins.shown(r, when, game.finished) for r in expected]
+        assert all(wins.farming_weight(r, 0) == 1.0 for r in shown)  # settled: full weight
+        expected = wins.rate_game("yahtzee", [
+            wins.Seat(share(game, 0), -0.1, rating=shown[0]),
+            wins.Seat(share(game, 1), 0.1, rating=shown[1])])
+        when = game.finished
+    assert rating_of(ann) == pytest.approx(expected[0])
+    assert rating_of(bea) == pytest.approx(expected[1])
+    assert PlayerRating.objects.get(player=ann).games == 20 + 6
+    assert GameResult.objects.filter(rated=True).count() == 2 * 6
+    assert not GameResult.objects.filter(game__in=games[5:30], rated=True).exists()
+
+    services.rebuild_ratings()  # one batch: the pair's earlier games counted within it
+    assert not GameResult.objects.filter(game__in=games[5:30], rated=True).exists()
+    assert PlayerRating.objects.get(player=ann).games == 6
+    # Rebuilt from the games alone both start new: each counts the other's result by the
+    # other's deviation, a newcomer's tenth at first.
+    rebuilt: list[Rating | None] = [None, None]
+    when = start
+    for game in counted:
+        shown = [wins.shown(r, when, game.finished) if r else None for r in rebuilt]
+        w = [wins.farming_weight(shown[j] or Rating(), 0) for j in (1, 0)]
+        rebuilt = list(wins.rate_game("yahtzee", [
+            wins.Seat(share(game, 0), -0.1, rating=shown[0]),
+            wins.Seat(share(game, 1), 0.1, rating=shown[1])], [[1, w[0]], [w[1], 1]]))
+        when = game.finished
+    assert rating_of(ann) == pytest.approx(rebuilt[0])
+    assert rating_of(bea) == pytest.approx(rebuilt[1])
+
+
+def test_a_six_player_game_moves_a_rating_about_as_much_as_one_heads_up_game(ann_bea):
+    ann, bea = ann_bea
+    six = played_game([ann, "medium", "medium", "medium", "medium", "medium"])
+    two = played_game([bea, "medium"])
+    store_review(six, lucks=[0.0] * 6)
+    store_review(two, lucks=[0.0] * 2)
+    services.record_game(six.pk)
+    services.record_game(two.pk)
+    medium = wins.anchor("yahtzee", "medium")
+    # Five pairs of a fifth each: the deviation narrows exactly as after one heads-up game
+    # against the same opponent, never as after five.
+    assert rating_of(ann).rd == pytest.approx(rating_of(bea).rd)
+    five = glicko2.update(Rating(), [(medium, 0.5)] * 5)
+    assert rating_of(ann).rd > five.rd + 20
+    best = glicko2.update(Rating(), [(medium, 1.0)])
+    worst = glicko2.update(Rating(), [(medium, 0.0)])
+    assert worst.rating <= rating_of(ann).rating <= best.rating

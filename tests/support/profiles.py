@@ -37,10 +37,15 @@ def played_game(seats: list[Player | str], rules: str = "yahtzee") -> Game:
 
 def store_review(game: Game, lucks: list[float], *, losses: list[float] | None = None,
                  decisions: int = 30, autoplay: list[int] | None = None,
-                 grades: list[dict[str, int]] | None = None) -> GameAnalysis:
+                 grades: list[dict[str, int]] | None = None,
+                 chance_lucks: list[float] | None = None, chain: bool = True) -> GameAnalysis:
     """A stored review of ``game`` with each seat's Σ luck, graded loss and grade counts as
-    given (the rest of a review's data is not read by the profiles or the ratings)."""
+    given (the rest of a review's data is not read by the profiles or the ratings), and, as the
+    real review has for two or more players in yahtzee and yatzy (``chain``), each seat's chance
+    chain with ``chance_lucks`` (what the dice did to its chance to win; default 0)."""
     n = len(game.players)
+    chain = chain and n > 1 and game.rules in ("yahtzee", "yatzy")
+    chance_lucks = chance_lucks or [0.0] * n
     losses = losses or [0.0] * n
     autoplay = autoplay or [0] * n
     grades = grades or [{g: (decisions if g == "best" else 0) for g in GRADES}] * n
@@ -48,7 +53,8 @@ def store_review(game: Game, lucks: list[float], *, losses: list[float] | None =
         {"name": game.players[i], "final": game.totals[i], "luck": lucks[i],
          "loss": losses[i], "decisions": decisions, "mean_loss": losses[i] / decisions,
          "grades": grades[i], "autoplay_decisions": autoplay[i], "autoplay_loss": 0.0,
-         "expected_start": 254.59, "drift": 0.0, "expected": game.totals[i]}
+         "expected_start": 254.59, "drift": 0.0, "expected": game.totals[i],
+         "chance": {"luck": chance_lucks[i]} if chain else None}
         for i in range(n)]
     return GameAnalysis.objects.create(game=game, version=2, data={
         "version": 2, "rules": game.rules, "valuation": "exact", "finished": True,

@@ -73,6 +73,8 @@ def test_signing_in_merges_the_browsers_guest_into_the_account(client):
     assert sorted(r.name for r in results) == ["Zed", "Zoe", "Zoe"]
     merged = PlayerRating.objects.get(player=account, ruleset="yahtzee")
     assert merged.games == before.games + guest_rating.games
+    # The later of the two last games: the time away is counted from the latest one.
+    assert merged.last_game == max(before.last_game, guest_rating.last_game) is not None
     assert merged.rd < min(before.rd, guest_rating.rd)  # two estimates know more than one
     assert min(before.rating, guest_rating.rating) <= merged.rating \
         <= max(before.rating, guest_rating.rating)

@@ -68,6 +68,8 @@ def test_the_profile_shows_each_figure_from_the_reviewed_games(history):
     assert f"Average {sum(finals) / 3:.1f}" in text and f"Best {max(finals)}" in text
     assert "Luck a game +1.5" in text and "3 blunder" in text
     assert "provisional" in text  # three games are not enough to settle a rating
+    assert ("provisional until the ± is below 110: each rated game narrows it, time away "
+            "widens it") in text
     row = PlayerRating.objects.get(player=ann, ruleset="yahtzee")
     assert f"Rating {row.rating:.0f} ± {row.rd:.0f}" in text
 
@@ -176,10 +178,12 @@ def test_a_private_profile_shows_others_only_the_name(history):
     assert Client().get(reverse("game:profile_privacy", args=[ann.public_id])).status_code == 405
 
 
-def settled(player: Player, rules: str, rating: float, *, rd: float = 80.0, games: int = 12
-            ) -> None:
+def settled(player: Player, rules: str, rating: float, *, rd: float = 80.0, games: int = 12,
+            away: timedelta = timedelta(days=1)) -> None:
+    """A rating row as a history of games would leave it, its last rated game ``away`` ago."""
     PlayerRating.objects.create(player=player, ruleset=rules, rating=rating, rd=rd,
-                                volatility=0.06, games=games, updated=timezone.now())
+                                volatility=0.06, games=games, updated=timezone.now(),
+                                last_game=timezone.now() - away)
 
 
 def test_the_leaderboards_list_settled_ratings_this_week_and_all_time(history):
@@ -187,8 +191,12 @@ def test_the_leaderboards_list_settled_ratings_this_week_and_all_time(history):
     from the recorded results of a real game."""
     ann, bea, games = history
     PlayerRating.objects.all().delete()
-    names = ["Cy", "Di", "Ed", "Flo", "Gus"]
-    cy, di, ed, flo, gus = (services.new_player(n) for n in names)
+    names = ["Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"]
+    cy, di, ed, flo, gus, hal, ivy = (services.new_player(n) for n in names)
+    settled(hal, "yahtzee", 2050.0, away=timedelta(weeks=5))  # away too long
+    # Settled when last rated, but three weeks away widened ± 109 past 110: sqrt(109² + 3 ×
+    # (173.7 × 0.06)²) = 110.48. Above everyone, so Bea's place counts her out too.
+    settled(ivy, "yahtzee", 2100.0, rd=109.0, away=timedelta(weeks=3))
     settled(ann, "yahtzee", 1700.0)
     settled(bea, "yahtzee", 1600.0)
     settled(cy, "yahtzee", 1800.0)            # settled, but last played ten days ago
@@ -214,8 +222,37 @@ def test_the_leaderboards_list_settled_ratings_this_week_and_all_time(history):
     text = page_text(response)
     assert "Your place: 2 (1600)" in text and "Your place: 3 (1600)" in text
     assert "Gus" not in text and "Flo" not in text and "Di" not in text
+    assert "Hal" not in text and "Ivy" not in text
+    # The ± shown is the one grown for the day since the last game: sqrt(80² + 1/7 × 10.42²).
+    assert all_time["rows"][1].rd == pytest.approx((80.0 ** 2 + (173.7178 * 0.06) ** 2 / 7)
+                                                   ** 0.5, abs=0.01)
+
+    def not_listed(player: Player) -> str:
+        return page_text(as_player(player).get(reverse("game:leaderboard", args=["yahtzee"])))
+
+    assert "You are not listed yet: 2 more rated games to go." in not_listed(ed)
+    assert ("You are not listed yet: your rating is still provisional (± 150; listed below "
+            "± 110).") in not_listed(di)
+    assert ("You are not listed: your last rated game was more than 4 weeks ago."
+            in not_listed(hal))
+    assert "You are not listed yet: your rating is still provisional (± 110;" in not_listed(ivy)
 
     private = as_player(flo).get(reverse("game:leaderboard", args=["yahtzee"]))
     assert "Your profile is private, so you are not listed." in page_text(private)
     assert Client().get("/leaderboard/triple/").status_code == 404
     assert Client().get("/leaderboard/chess/").status_code == 404
+
+
+def test_a_player_away_four_weeks_leaves_the_leaderboard_their_deviation_grown():
+    ann = services.new_player("Ann")
+    settled(ann, "yahtzee", 1700.0, rd=60.0, away=timedelta(0))
+    now = PlayerRating.objects.get(player=ann).last_game
+    (listed,) = profiles.leaderboard("yahtzee", now=now)
+    assert (listed.player, listed.rd) == (ann, 60.0)
+    later = profiles.leaderboard("yahtzee", now=now + timedelta(weeks=3, days=6))
+    assert [s.player for s in later] == [ann] and later[0].rd > 60.0  # ± grows while away
+    assert profiles.place_of(ann, "yahtzee", now=now + timedelta(weeks=3, days=6)) is not None
+    assert profiles.leaderboard("yahtzee", now=now + timedelta(weeks=4)) == []
+    assert profiles.place_of(ann, "yahtzee", now=now + timedelta(weeks=4)) is None
+    why = profiles.why_not_listed(ann, "yahtzee", now=now + timedelta(weeks=4))
+    assert (why.reason, why.last_game) == ("away", now)

@@ -317,11 +317,21 @@ class _Plan:
     def review(self, totals: list[int]) -> dict[str, Any]:
         start = EXPECTED_START[self.rules]
         rng = random.Random(self.seed)
+        players = [_summary(rng, self.names[i], final, final - start + loss, loss, start,
+                            card.decisions)
+                   for i, (final, loss, card) in enumerate(
+                       zip(totals, self.losses, self.cards, strict=True))]
+        n = len(totals)
+        if n > 1 and self.rules in ("yahtzee", "yatzy"):
+            # The real review's chance chain, made to order: of each outcome's distance from
+            # the even start, the dice's part (most of it, as in real games) is the luck.
+            best = max(totals)
+            winners = [i for i, t in enumerate(totals) if t == best]
+            for i, summary in enumerate(players):
+                outcome = 1 / len(winners) if i in winners else 0.0
+                summary["chance"] = {"luck": round((outcome - 1 / n) * rng.uniform(0.5, 1), 6)}
         return {"version": VERSION, "rules": self.rules, "valuation": "exact", "finished": True,
-                "players": [_summary(rng, self.names[i], final, final - start + loss, loss,
-                                     start, card.decisions)
-                            for i, (final, loss, card) in enumerate(
-                                zip(totals, self.losses, self.cards, strict=True))],
+                "players": players,
                 "decisions": [], "rolls": [], "series": [], "chances": []}
 
 

@@ -3,7 +3,9 @@
     python manage.py rebuild_ratings
 
 They are a cache (DESIGN.md, "Players"): a game's end records its own game incrementally; this
-replays every reviewed game in the order they finished, e.g. after the rating's rules change.
+replays every reviewed game in the order they finished, e.g. after the rating's rules change:
+every rating is the rating of winning (``game.ratings.wins``) recomputed from the stored
+reviews' chances, the computer levels at their anchors (``wins.ANCHORS``).
 """
 
 from __future__ import annotations
