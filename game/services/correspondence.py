@@ -188,10 +188,19 @@ def play_overdue(game_id: int) -> int:
         moves += 1
         if by == GameEvent.By.AUTOPLAY and seat.player_id is not None and seat.index not in told:
             told.add(seat.index)
+            # Known by the turn's start: a server that played another move of the same turn
+            # makes the same notice, not a second one.
             Notification.objects.get_or_create(
-                game_id=game_id, seq=game_row.seq, player_id=seat.player_id,
-                kind=Notification.Kind.TIMED_OUT)
+                game_id=game_id, seq=_turn_start(game_id, game_row.seq),
+                player_id=seat.player_id, kind=Notification.Kind.TIMED_OUT)
     return moves
+
+
+def _turn_start(game_id: int, seq: int) -> int:
+    """The seq of the ``turn_started`` of the turn running at ``seq``."""
+    found = (GameEvent.objects.filter(game_id=game_id, kind="turn_started", seq__lte=seq)
+             .order_by("-seq").values_list("seq", flat=True).first())
+    return found if found is not None else seq
 
 
 def start_scanning(every: float) -> threading.Thread:

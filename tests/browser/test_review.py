@@ -319,7 +319,9 @@ def test_the_review_renders_fast(six_bot_game, new_context):
           f"all runs: {[round(t['render']) for t in timings]} / "
           f"{[round(t['total']) for t in timings]} ms")
     assert best["script"] < 300
-    assert best["bytes"] < 150_000  # the HTML with the replay's frames and the analysis
+    # The HTML with the replay's frames and the analysis: the frames carry the room's own state
+    # patches (one renderer for both pages), ~10 KB more than a format of the replay's own.
+    assert best["bytes"] < 160_000
 
 
 def test_a_triple_review_on_a_phone_follows_the_column_of_each_score(daphne_server, new_context):

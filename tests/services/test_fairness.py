@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from game import services
+from game import selectors, services
 from game.models import Game, GameEvent, Room, Seat
 from game.rules import Roll
 from game.rules.fairness import commitment
@@ -133,7 +133,9 @@ def test_join_and_create_forms_take_a_dice_seed_and_refuse_a_bad_one(client):
     room = Room.objects.get(name="Seeds")
     assert Seat.objects.get(room=room, index=0).client_seed == "ann-seed"
     page = client.get(room.get_absolute_url()).content.decode()
-    assert room.next_commitment in page  # the commitment the room page shows
+    # The room page shows the commitment its state carries (drawn by the page's script).
+    assert 'id="commitment"' in page
+    assert selectors.room_state(room, None).commitment == room.next_commitment
 
     other = client.__class__()
     url = reverse("game:join", args=[room.code])
