@@ -225,14 +225,15 @@ def test_the_command_line_verifies_a_dice_file(tmp_path, capsys):
     assert main(["verify", str(path)]) == 0
     assert f"All {len(data['rolls'])} rolls match" in capsys.readouterr().out
 
-    data["rolls"][0]["dice"][0] = data["rolls"][0]["dice"][0] % 6 + 1
+    first = data["rolls"][0]["dice"][0]
+    data["rolls"][0]["dice"][0] = first % 6 + 1
     path.write_text(json.dumps(data))
     assert main(["verify", str(path)]) == 1
     assert capsys.readouterr().out.startswith("MISMATCH roll 1: stored")
 
     # Every roll of a finished game must be there: its last rolls left out, or all of them,
     # it fails (it passed, "All 0 rolls match").
-    data["rolls"][0]["dice"][0] = data["rolls"][0]["dice"][0] % 6 - 1 or 6
+    data["rolls"][0]["dice"][0] = first
     for cut in (data["rolls"][:-1], data["rolls"][:-5], []):
         path.write_text(json.dumps({**data, "rolls": cut}))
         assert main(["verify", str(path)]) == 1
