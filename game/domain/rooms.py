@@ -85,6 +85,9 @@ class SeatView:
     seed: str | None  # the dice seed it brings to the next game (None: a free seat)
     #: Seconds until the computer plays for this seat's person, away during a game (else None).
     autoplay_in: float | None = None
+    #: The host's seat while its person is away: seconds until the host role passes (and
+    #: anyone seated who is here may start the game); 0 once it may. Else None.
+    host_passes_in: float | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,8 @@ class RoomSnapshot:
     #: Live, or over days (``Pace``): then each move has ``move_days`` days.
     pace: str = LIVE
     move_days: int = 0
+    #: Per player of ``game``: the turns the computer played for them (away, out of time).
+    autoplayed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -151,3 +156,5 @@ class Presence:
     seats: tuple[tuple[int, bool], ...]
     watchers: int
     autoplay_in: tuple[tuple[int, float], ...] = ()
+    #: The host's seat, its person away: (index, seconds until the host role passes).
+    host_passes_in: tuple[tuple[int, float], ...] = ()

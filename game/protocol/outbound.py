@@ -46,7 +46,8 @@ def state(snapshot: RoomSnapshot) -> Frame:
             "seats": [
                 {"seat": s.index, "name": s.name, "kind": s.kind, "level": s.level,
                  "connected": s.connected, "host": s.host, "seed": s.seed,
-                 "autoplay_in": _seconds(s.autoplay_in)}
+                 "autoplay_in": _seconds(s.autoplay_in),
+                 "host_passes_in": _seconds(s.host_passes_in)}
                 for s in snapshot.seats
             ],
             "watchers": snapshot.watchers,
@@ -61,6 +62,7 @@ def state(snapshot: RoomSnapshot) -> Frame:
         "turn_ends_in": _seconds(snapshot.turn_ends_in),
         "you": {"seat": snapshot.you_seat, "host": snapshot.you_host},
         "game": snapshot.game,
+        "autoplayed": list(snapshot.autoplayed),
         "recent": snapshot.recent,
     }
 
@@ -85,9 +87,11 @@ def presence(found: Presence) -> Frame:
     """The ``presence`` frame: each seat connected or not (and when the computer plays for a
     person away), and how many watch."""
     autoplay = dict(found.autoplay_in)
+    host = dict(found.host_passes_in)
     return {"type": "presence",
             "seats": [{"seat": index, "connected": connected,
-                       "autoplay_in": _seconds(autoplay.get(index))}
+                       "autoplay_in": _seconds(autoplay.get(index)),
+                       "host_passes_in": _seconds(host.get(index))}
                       for index, connected in found.seats],
             "watchers": found.watchers}
 

@@ -12,6 +12,7 @@ from django.db.models import (
     BooleanField,
     Case,
     Exists,
+    F,
     OuterRef,
     QuerySet,
     Value,
@@ -105,6 +106,39 @@ def grace_ends(last_seen: datetime | None, since: datetime) -> datetime:
 
 def seconds_until(moment: datetime, now: datetime) -> float:
     return max(0.0, (moment - now).total_seconds())
+
+
+def host_passes_in(away: dict[int, list[int]]) -> dict[int, tuple[int, float]]:
+    """Per room id of ``away`` (room id → the indexes of its seats whose person is away) whose
+    host is one of those people: the host's seat and the seconds until the role passes
+    (``grace_ends``, from the room's creation if they never came; 0 once it may pass). One
+    query, none when nobody is away."""
+    if not away:
+        return {}
+    now = timezone.now()
+    found: dict[int, tuple[int, float]] = {}
+    for room_id, index, last_seen, created in (
+            Seat.objects.filter(room_id__in=list(away), kind=Seat.Kind.HUMAN,
+                                guest_key=F("room__host_key"))
+            .exclude(guest_key="").order_by("-index")
+            .values_list("room_id", "index", "last_seen", "room__created")):
+        if index in away[room_id]:  # the first seat of the host's, as ``seat_of`` reads it
+            found[room_id] = (index, seconds_until(grace_ends(last_seen, created), now))
+        else:
+            found.pop(room_id, None)
+    return found
+
+
+def autoplayed_turns(game_row: Game) -> tuple[int, ...]:
+    """Per player of the game: the turns the computer played for them (a person away, or
+    out of time), one box scored each. One query on the game's events."""
+    counts = [0] * len(game_row.players)
+    for seat in (GameEvent.objects.filter(game=game_row, kind="scored",
+                                          by=GameEvent.By.AUTOPLAY)
+                 .values_list("seat", flat=True)):
+        if seat is not None and 0 <= seat < len(counts):
+            counts[seat] += 1
+    return tuple(counts)
 
 
 def autoplay_in(away: dict[int, list[int]]) -> dict[int, dict[int, float]]:

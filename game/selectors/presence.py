@@ -15,7 +15,7 @@ from django.utils import timezone
 from ..domain.rooms import Presence
 from ..models import Connection, Room, Seat
 from ..store.queries import live_guests, seat_rows
-from .games import autoplay_in
+from .games import autoplay_in, host_passes_in
 
 #: A ``Connection`` row not refreshed for this long counts as gone (Daphne skips
 #: ``disconnect()`` when it is killed or restarted).
@@ -57,19 +57,22 @@ def presence(room: Room) -> Presence:
 
 def presences(rooms: Iterable[Room]) -> dict[str, tuple[Presence, bool]]:
     """Per room code: its presence, and whether the turn driver may have work there (a bot
-    seat, or a seated person away). Two queries, however many rooms, and two more when
-    someone is away (``autoplay_in``)."""
+    seat, or a seated person away). Two queries, however many rooms, and three more when
+    someone is away (``autoplay_in``, ``host_passes_in``)."""
     by_id = {room.pk: room for room in rooms}
     ids = list(by_id)
     seats = seat_rows(ids)
     here = live_guests(ids, timezone.now() - STALE_AFTER)
     found = {pk: presence_of(seats[pk], here[pk]) for pk in ids}
+    away = {pk: gone for pk, (now_here, _) in found.items()
+            if (gone := [i for i, c in now_here.seats if not c])}
     # Over days, nobody is played for when away: no countdown to show.
-    times = autoplay_in({pk: away for pk, (now_here, _) in found.items()
-                         if by_id[pk].pace == Room.Pace.LIVE
-                         and (away := [i for i, c in now_here.seats if not c])})
-    return {by_id[pk].code: (replace(now_here, autoplay_in=tuple(sorted(
-                times.get(pk, {}).items()))), driver)
+    times = autoplay_in({pk: gone for pk, gone in away.items()
+                         if by_id[pk].pace == Room.Pace.LIVE})
+    hosts = host_passes_in(away)
+    return {by_id[pk].code: (replace(
+                now_here, autoplay_in=tuple(sorted(times.get(pk, {}).items())),
+                host_passes_in=(hosts[pk],) if pk in hosts else ()), driver)
             for pk, (now_here, driver) in found.items()}
 
 

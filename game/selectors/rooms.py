@@ -16,6 +16,7 @@ from django.utils import timezone
 from ..domain.rooms import RoomSnapshot, SeatView, SharedRoomState, options_of
 from ..models import Connection, Game, Room, Seat
 from .games import (
+    autoplayed_turns,
     current_game,
     game_state,
     grace_ends,
@@ -93,6 +94,12 @@ def shared_room_state(room: Room) -> SharedRoomState:
         now = timezone.now()
         autoplay = {s.index: seconds_until(grace_ends(s.last_seen, game_row.created), now)
                     for s in seats if not connected.get(s.index, True)}
+    # The host's seat while its person is away: when the role passes (``pass_host_roles``).
+    host_seat = next((s for s in seats if s.guest_key and s.guest_key == room.host_key
+                      and not s.is_bot), None)
+    passes_in = (seconds_until(grace_ends(host_seat.last_seen, room.created), timezone.now())
+                 if host_seat is not None and not connected.get(host_seat.index, True)
+                 else None)
     deadline = turn_deadline(room, game_row) if game_row else None
     snapshot = RoomSnapshot(
         code=room.code, name=room.name, rules=room.rules, status=room.status,
@@ -101,7 +108,8 @@ def shared_room_state(room: Room) -> SharedRoomState:
                              connected=connected.get(s.index, False),
                              host=bool(s.guest_key) and s.guest_key == room.host_key,
                              seed=s.client_seed if not s.is_free else None,
-                             autoplay_in=autoplay.get(s.index))
+                             autoplay_in=autoplay.get(s.index),
+                             host_passes_in=passes_in if s is host_seat else None)
                     for s in seats),
         watchers=now_here.watchers,
         options=options_of(room),
@@ -119,6 +127,7 @@ def shared_room_state(room: Room) -> SharedRoomState:
         game=game_state(game_row) if game_row else None,
         recent=recent_events(game_row) if game_row else [],
         seq=game_row.seq if game_row else 0,
+        autoplayed=autoplayed_turns(game_row) if game_row else (),
     )
     # The first seat of a guest, as ``next`` over the seats in order chose it.
     seat_of: dict[str, int] = {}

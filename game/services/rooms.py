@@ -17,6 +17,7 @@ from ..models import ROOM_NAME_MAX, Game, Player, Room, Seat
 from ..rules import MAX_PLAYERS, RULESETS, FairDice, InvalidSeed
 from ..rules import Game as RulesGame
 from ..rules.fairness import clean_client_seed, commitment
+from ..selectors import connected_guests, grace_ends
 from ..store import rules_cache
 from . import broadcast, correspondence, names
 from .dice import default_client_seed, draw_server_seed
@@ -174,18 +175,34 @@ def set_dice_seed(code: str, guest: str | None, raw: object) -> Seat:
     return seat
 
 
+def host_gone(room: Room) -> bool:
+    """Whether the room's host is a seated person away past the grace (``grace_ends``): the
+    role may pass (``pass_host_roles``), and anyone seated may start the game meanwhile."""
+    host = Seat.objects.filter(room=room, guest_key=room.host_key).exclude(
+        guest_key="").exclude(kind=Seat.Kind.BOT).order_by("index").first()
+    return (host is not None and room.host_key not in connected_guests(room)
+            and timezone.now() >= grace_ends(host.last_seen, room.created))
+
+
 def start_game(code: str, guest: str | None) -> Game:
-    """Start the room's first game (the host) or a rematch (the host or anyone seated), no
-    game running. Free seats are removed and the others renumbered, so seat i is always player
-    i of the game."""
+    """Start the room's first game (the host, or anyone seated once a seated host is gone:
+    ``host_gone``, and they take the role) or a rematch (the host or anyone seated), no game
+    running. Free seats are removed and the others renumbered, so seat i is always player i
+    of the game."""
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(code=code).first()
         if room is None:
             raise no_room(code)
+        seated = seat_of(room, guest) is not None
+        heir = (seated and guest != room.host_key and room.status == Room.Status.WAITING
+                and host_gone(room))
         # A rematch needs no host: whoever sat at the last game may offer it.
-        seated = room.status == Room.Status.FINISHED and seat_of(room, guest) is not None
-        if not guest or (guest != room.host_key and not seated):
+        if not guest or (guest != room.host_key and not heir
+                         and not (seated and room.status == Room.Status.FINISHED)):
             raise ServiceError("not_host", gettext_noop("Only the host can start a game."))
+        if heir:  # the role was theirs to take: it passes as the game starts
+            room.host_key = guest
+            room.save(update_fields=["host_key"])
         if room.status == Room.Status.PLAYING:
             raise ServiceError("game_running",
                                gettext_noop("A game is already running in this room."))

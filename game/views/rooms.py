@@ -128,6 +128,10 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "join_form": join_form or JoinForm(room, initial={"nickname": nickname}),
         "invite_url": invite_url,
         "invite_qr": invite_qr_svg(invite_url),
+        # After a game against computers alone nobody is left to invite (render/host.js too).
+        "invite_hidden": room.status == Room.Status.FINISHED and not any(
+            not s.is_bot and s.index != (seat.index if seat else None)
+            for s in room.seats.all()),
         "is_host": bool(guest) and guest == room.host_key,
         "rulesets": RULESETS.values(),
         "ruleset": translated.ruleset_data(room.rules),

@@ -78,6 +78,10 @@ async def test_the_host_has_the_computer_play_an_away_players_turn_now(
     assert bobs[-1]["event"]["kind"] == "scored"
     assert {m["by"] for m in bobs} == {"autoplay"}
     assert len(ann.errors) == refusals
+    # Whoever comes now reads who played whose turns: one of Bob's, by the computer.
+    watcher = await connect(room.code, None, "watcher")
+    assert watcher.state["autoplayed"] == [0, 1, 0]
+    await watcher.close()
     # Cy's turn, Cy here: the host cannot take it from them.
     refused = await ann.request({"type": "play_for_away"})
     assert (refused["type"], refused["code"]) == ("error", "not_away")
@@ -112,3 +116,46 @@ async def test_a_host_away_past_the_grace_hands_the_role_to_a_player_who_is_here
     assert ann.state["you"] == {"seat": 0, "host": False}
     for client in (ann, cy, watcher):
         await client.close()
+
+
+async def test_a_host_gone_before_the_start_counts_down_then_a_seated_friend_starts(
+        connect, sessions, settings):
+    settings.AWAY_GRACE = 3600
+    room, people = await seated_room(sessions, ["Ann", "Bob", "Cy"])
+    ann = await connect(room.code, people[0][0], "ann")
+    cy = await connect(room.code, people[2][0], "cy")
+    watcher = await connect(room.code, None, "watcher")
+    assert seat_of(cy.state, 0)["host_passes_in"] is None  # Ann is here
+    await ann.close()
+    left = await cy.until(lambda m: m["type"] == "presence" and not seat_of(m, 0)["connected"])
+    assert 3590 <= seat_of(left, 0)["host_passes_in"] <= 3600  # everyone counts down
+    assert [seat_of(left, i)["host_passes_in"] for i in (1, 2)] == [None, None]
+    later = await connect(room.code, None, "later")
+    assert 0 < seat_of(later.state, 0)["host_passes_in"] <= seat_of(left, 0)["host_passes_in"]
+    assert seat_of(later.state, 1)["host_passes_in"] is None  # Bob is away, not the host
+    # Within the grace the role is Ann's: Cy may not start.
+    refused = await cy.request({"type": "start"})
+    assert (refused["type"], refused["code"]) == ("error", "not_host")
+    assert (await Room.objects.aget(pk=room.pk)).status == Room.Status.WAITING
+    settings.AWAY_GRACE = 0
+    # Past it, before any heartbeat passed the role: Cy starts, and is the host from then on.
+    reply = await cy.request({"type": "start"})
+    assert reply["type"] == "state" and reply["game"] is not None, reply
+    assert reply["you"] == {"seat": 2, "host": True}
+    assert (await Room.objects.aget(pk=room.pk)).host_key == people[2][1]
+    seen = await watcher.until(lambda m: m["type"] == "state" and m["game"] is not None)
+    assert seen["you"]["host"] is False and seat_of(seen, 2)["host"] is True
+    for client in (cy, watcher, later):
+        await client.close()
+
+
+async def test_a_watcher_may_not_start_when_the_host_is_gone(connect, sessions, settings):
+    settings.AWAY_GRACE = 0
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    ann = await connect(room.code, people[0][0], "ann")
+    watcher = await connect(room.code, None, "watcher")
+    await ann.close()
+    refused = await watcher.request({"type": "start"})
+    assert (refused["type"], refused["code"]) == ("error", "not_host")
+    assert (await Room.objects.aget(pk=room.pk)).host_key == people[0][1]
+    await watcher.close()

@@ -102,8 +102,8 @@ async def test_the_beat_wakes_the_bot_driver_only_where_it_may_have_work(connect
         people_room.code: False, bot_room.code: True, away_room.code: True}
     # No game yet: nobody's turn is played for them.
     assert protocol.presence(found[away_room.code][0])["seats"] == [
-        {"seat": 0, "connected": True, "autoplay_in": None},
-        {"seat": 1, "connected": False, "autoplay_in": None}]
+        {"seat": 0, "connected": True, "autoplay_in": None, "host_passes_in": None},
+        {"seat": 1, "connected": False, "autoplay_in": None, "host_passes_in": None}]
     for c in clients:
         await c.close()
 

@@ -29,6 +29,23 @@ export function placeOf(totals, me) {
 }
 
 /**
+ * Who played whose turns: a line for each person the computer played turns for (away, or out
+ * of time), `autoplayed` their counts by player. Pure.
+ */
+export function playedFor(game, me, autoplayed) {
+  const turns = game.rounds;
+  return (autoplayed || []).flatMap((count, p) => {
+    if (!count || p >= game.players.length) return [];
+    const values = { count, turns, name: game.players[p] };
+    return [interpolate(p === me
+      ? ngettext("The computer played %(count)s of your %(turns)s turns.",
+        "The computer played %(count)s of your %(turns)s turns.", count)
+      : ngettext("The computer played %(count)s of %(name)s’s %(turns)s turns.",
+        "The computer played %(count)s of %(name)s’s %(turns)s turns.", count), values)];
+  });
+}
+
+/**
  * The end card of a finished game for player `me` (null: a watcher).
  * game: {players, winners, scorecards: [{total}]}.
  * → {kind: "win" | "loss" | "over", title, detail}; only "win" is celebrated.

@@ -15,12 +15,13 @@ import { RULESET } from "../shared/ruleset.js";
 import { firstColumn } from "../shared/scorecard.js";
 import { renderStandings } from "./standings.js";
 import {
-  awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen, initialState,
+  awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen, hostAway,
+  initialState,
   isConnected, isMyTurn, myPlayer, reduce, rollDrawn, showColumn, status, syncAsked, toggleHeld,
   turnLeft,
 } from "./store.js";
 import { renderFairness } from "./render/fairness.js";
-import { renderHostControls, renderJoin, renderWatchingNote } from "./render/host.js";
+import { renderHostControls, renderInvite, renderJoin, renderWatchingNote } from "./render/host.js";
 import { renderLog } from "./render/log.js";
 import { renderResultPanel } from "./render/result.js";
 import { renderSeats, renderWatchers } from "./render/seats.js";
@@ -226,7 +227,7 @@ const els = {
     rulesBoxes: $("rules-boxes"), rulesBonuses: $("rules-bonuses"),
   },
   result: { panel: $("result"), title: $("result-title"), detail: $("result-detail"),
-    body: $("result-body"), link: $("game-page-link") },
+    played: $("result-played"), body: $("result-body"), link: $("game-page-link") },
 };
 const table = {
   tray, dice: $("dice"), coach, feeling, confirm, onScore: scoreBox,
@@ -248,7 +249,8 @@ function redraw() {
   renderPreparing(state, $("preparing"));
   renderJoin(state, $("join"));
   renderWatchingNote(state, $("watching-note"));
-  renderHostControls(state, els.host);
+  renderHostControls(state, els.host, now);
+  renderInvite(state, { invite: $("invite"), result: $("result"), after: $("waiting-note") });
   renderSeats(state, $("seats"), { seatCommand });
   renderWatchers(state, $("watchers"));
   renderStandings($("standings"), state.standings, state.game,
@@ -278,8 +280,14 @@ function redraw() {
 // and while the player to move is away it counts down to the computer playing for them.
 let clockLeft = null;
 let awayShown = null;
+let hostShown = null;
 setInterval(() => {
   const now = Date.now();
+  // The host away before the first game: the countdown to the role passing, then "Start".
+  const host = hostAway(state, now);
+  const hostLeft = host ? host.left : null;
+  if (hostLeft !== hostShown) renderHostControls(state, els.host, now);
+  hostShown = hostLeft;
   const left = turnLeft(state, now);
   renderClock($("turn-clock"), left);
   const away = awayLeft(state, now);

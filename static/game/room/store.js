@@ -31,6 +31,7 @@ export function initialState(page) {
     needsSync: false,       // a gap, or patches for another game: ask for the state
     reload: false,          // I left my seat: the page of a watcher has the join form
     standings: null,        // the last `standings` frame
+    autoplayed: [],         // per player of the game: the turns the computer played for them
     turnEnds: null,         // when the turn's time runs out (ms, same clock as `now`)
     preparing: null,        // {name, percent}: a computer waits for its strategy table
     error: null,            // {code, message, at}
@@ -108,6 +109,24 @@ export function awayLeft(state, now) {
   return turn === null ? left : Math.min(left, turn);
 }
 
+/** The host's seat while its person is away and the room waits for its first game, with the
+ * seconds until the role passes (0: anyone seated may start now), or null. */
+export function hostAway(state, now) {
+  if (status(state) !== "waiting") return null;
+  const seat = state.room.seats.find((s) => s.host && s.kind !== "bot" && !s.connected
+    && typeof s.hostPassesAt === "number");
+  if (!seat) return null;
+  return { seat, left: Math.max(0, Math.ceil((seat.hostPassesAt - now) / 1000)) };
+}
+
+/** Whether this page may start the first game: the host, or anyone seated once the host is
+ * gone (the server decides; this only shows the button). */
+export function mayStart(state, now) {
+  if (isHost(state)) return true;
+  const away = hostAway(state, now);
+  return Boolean(away && away.left === 0 && state.you && typeof state.you.seat === "number");
+}
+
 /** Seconds left of the current turn (rooms with a turn time), or null. */
 export function turnLeft(state, now) {
   const g = state.game;
@@ -177,12 +196,15 @@ function onState(state, msg, ctx) {
     room.seats = msg.room.seats.map((s) => withAutoplayAt(s, ctx.now));
   }
   const game = msg.game || null;
+  const autoplayed = game && Array.isArray(msg.autoplayed)
+    ? game.players.map((_, p) => Number(msg.autoplayed[p]) || 0) : [];
   let next = {
     ...state,
     room,
     you: msg.you || state.you,
     game,
     seq: typeof msg.seq === "number" ? msg.seq : (game ? game.seq : null),
+    autoplayed,
     turnEnds: typeof msg.turn_ends_in === "number" ? ctx.now + msg.turn_ends_in * 1000 : null,
     lastHeld: sameTurn(state.game, game) ? state.lastHeld : new Set(),
     rolled: [],
@@ -222,6 +244,13 @@ function onEvents(state, msg, ctx) {
     room: { ...state.room },
   };
   for (const e of events) next = onEvent(next, { seq: e.seq, event: e.event || {}, by: msg.by }, ctx);
+  // A turn the computer played for a person (away, or out of time) ends with its box.
+  const played = events.filter((e) => msg.by === "autoplay" && (e.event || {}).kind === "scored");
+  if (played.length) {
+    const autoplayed = next.game.players.map((_, p) => state.autoplayed[p] || 0);
+    for (const e of played) if (e.event.player in autoplayed) autoplayed[e.event.player] += 1;
+    next = { ...next, autoplayed };
+  }
   return next;
 }
 
@@ -248,12 +277,14 @@ function onEvent(state, entry, ctx) {
   return withLogLines(next, state.game.id, [entry]);
 }
 
-// A seat's `autoplay_in` (seconds from the frame's arrival) kept as a time on the page's clock,
-// so the countdown goes on between frames.
+// A seat's `autoplay_in` and `host_passes_in` (seconds from the frame's arrival) kept as times
+// on the page's clock, so the countdowns go on between frames.
 function withAutoplayAt(seat, now) {
-  if (!("autoplay_in" in seat)) return seat;
-  const left = seat.autoplay_in;
-  return { ...seat, autoplayAt: typeof left === "number" ? now + left * 1000 : null };
+  const at = (left) => (typeof left === "number" ? now + left * 1000 : null);
+  let next = seat;
+  if ("autoplay_in" in seat) next = { ...next, autoplayAt: at(seat.autoplay_in) };
+  if ("host_passes_in" in seat) next = { ...next, hostPassesAt: at(seat.host_passes_in) };
+  return next;
 }
 
 function onPresence(state, msg, ctx) {

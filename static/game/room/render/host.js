@@ -3,7 +3,7 @@
 
 import { h } from "../../shared/dom.js";
 import { formatNumber, gettext, interpolate } from "../../shared/i18n.js";
-import { isConnected, isHost, myPlayer, status } from "../store.js";
+import { hostAway, isConnected, isHost, mayStart, myPlayer, status } from "../store.js";
 
 /** The join form (watchers only): shown while the room waits and has a free seat; it offers
  * only the seats still free. */
@@ -28,18 +28,56 @@ export function renderJoin(state, join) {
     || (select !== null && select.options.length === 0);
 }
 
+/** What happens while the host is away before the first game, and when. */
+function hostAwayNote(state, away) {
+  const seated = Boolean(state.you && typeof state.you.seat === "number");
+  const values = { name: away.seat.name, time: clock(away.left) };
+  if (away.left > 0) {
+    return interpolate(seated
+      ? gettext("%(name)s, the host, left. Not back in %(time)s, and you can start the game yourself.")
+      : gettext("%(name)s, the host, left. Not back in %(time)s, and anyone seated can start the game."),
+    values);
+  }
+  return interpolate(seated
+    ? gettext("%(name)s, the host, is gone: start the game when everyone has a seat.")
+    : gettext("%(name)s, the host, is gone: anyone seated can start the game."), values);
+}
+
+/** The invite: while the room waits, above everything (the page's first job); after a game
+ * only with someone to invite it for (a free seat, or another person: never against
+ * computers alone), below the result and "Play again". els: {invite, result, after}. */
+export function renderInvite(state, els) {
+  const { invite } = els;
+  if (!invite) return;
+  const st = status(state);
+  if (st !== "finished") {
+    if (invite.nextElementSibling !== els.result) els.result.before(invite);
+    invite.hidden = false; // room.css hides it during a game and from watchers
+    return;
+  }
+  if (els.after.nextElementSibling !== invite) els.after.after(invite);
+  const me = state.you ? state.you.seat : null;
+  invite.hidden = !state.room.seats.some((s) => s.kind !== "bot" && s.seat !== me);
+}
+
 /** A watcher's note: shown once a game is on. */
 export function renderWatchingNote(state, note) {
   if (note) note.hidden = status(state) === "waiting" || myPlayer(state) !== null;
 }
 
+/** "1:05": a countdown's seconds as a clock. */
+export function clock(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
 /** els: {start, rematch, addSeat, turnTimeField, turnTime, chancesField, chances, hostControls,
  * turnTimeNote, waitingNote}. */
-export function renderHostControls(state, els) {
+export function renderHostControls(state, els, now = Date.now()) {
   const st = status(state);
   const host = isHost(state);
   const idle = isConnected(state) && !state.busy;
-  els.start.hidden = !(host && st === "waiting");
+  // A seated friend may start once the host is gone (the server checks it again).
+  els.start.hidden = !(st === "waiting" && mayStart(state, now));
   els.start.disabled = !idle || !state.room.seats.some((s) => s.name);
   // Any seated player may offer the rematch, not only the host.
   els.rematch.hidden = !((host || (state.you && state.you.seat != null)) && st === "finished");
@@ -62,7 +100,11 @@ export function renderHostControls(state, els) {
     gettext("Turn time: %(minutes)s min; then the computer plays the turn."),
     { minutes: formatNumber(minutes, Number.isInteger(minutes) ? 0 : 1) });
   const note = els.waitingNote;
-  if (st === "waiting") {
+  const away = host ? null : hostAway(state, now);
+  if (st === "waiting" && away) {
+    note.hidden = false;
+    note.textContent = hostAwayNote(state, away);
+  } else if (st === "waiting") {
     note.hidden = false;
     note.textContent = host
       ? gettext("Invite friends with the room's link; start the game when everyone has a seat.")
