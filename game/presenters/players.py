@@ -1,4 +1,5 @@
-"""How a private player is shown to everyone else: under a neutral label, never by name.
+"""How a private player is shown to everyone else: under a neutral label, never by name;
+and the lists of games with each person's name as it is now.
 
 A game's page, its analysis, replay and dice file, the lobby's lists and the daily board
 show a seat of a private player (docs/architecture.md, "Players and accounts") as "Player 2"
@@ -65,6 +66,17 @@ def seen_by(game: Game, viewer: Player | None) -> dict[int, str]:
     return labelled
 
 
+def with_current_names(games: Sequence[Game]) -> None:
+    """Each of ``games`` named as its people go by now, in memory only: a guest who played as
+    "Player" and then gave a name, or a rename, shows on the games they played before. The
+    stored names stay as played (the game's events, replay and dice file say them), so only
+    the lists of games read this; ``hide_in_games`` comes after it."""
+    names = profiles.current_names(games)
+    for game in games:
+        if names[game.pk]:
+            game.players = [names[game.pk].get(i, name) for i, name in enumerate(game.players)]
+
+
 def hide_in_games(games: Sequence[Game], viewer: Player | None) -> dict[int, dict[str, str]]:
     """Each of ``games`` as ``viewer`` sees it (``hide_in_game``); returns each game's names
     replaced with their labels, by game id."""
@@ -96,21 +108,26 @@ def hide_in_rooms(rooms: Iterable[Room], viewer: Player | None) -> None:
     """The lobby's rooms as ``viewer`` sees them: each ``seat_list`` entry gains the name to
     show (a private person's seat label), the room's name and its last game hide it too."""
     rooms = list(rooms)
+    finished = [room.last_game for room in rooms if getattr(room, "last_game", None) is not None]
+    played = {game.pk: list(game.players) for game in finished}
+    with_current_names(finished)
     people = profiles.private_people(
         (s.player_id for room in rooms for s, _here in room.seat_list), viewer)
-    games = [room.last_game for room in rooms if getattr(room, "last_game", None) is not None]
-    game_labels = hide_in_games(games, viewer) if games else {}
+    game_labels = hide_in_games(finished, viewer) if finished else {}
     for room in rooms:
         replaced: dict[str, str] = {}
         seats = []
+        last = getattr(room, "last_game", None)
         for seat, here in room.seat_list:
             name = seat.display_name
+            if (last is not None and not seat.is_bot and seat.index < len(last.players)
+                    and played[last.pk][seat.index] == name):
+                name = last.players[seat.index]  # the same person: the name they go by now
             if seat.player_id in people and not seat.is_bot:
                 name = seat_label(seat.index)
                 replaced[seat.display_name] = name
             seats.append((seat, here, name))
         room.seat_list = seats
-        last = getattr(room, "last_game", None)
         if last is not None:
             replaced = {**game_labels.get(last.pk, {}), **replaced}
         room.name = masked(room.name, replaced)

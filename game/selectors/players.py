@@ -66,6 +66,20 @@ def private_people(player_ids: Iterable[int | None], viewer: Player | None) -> s
     return set(Player.objects.filter(pk__in=ids, private=True).values_list("pk", flat=True))
 
 
+def current_names(games: Sequence[Game]) -> dict[int, dict[int, str]]:
+    """For each of ``games`` (by id), the name each recorded person goes by now, by seat (a
+    person without a name left out): a rename shows on the games they played before. From the
+    games' results (who sat where for good); one query."""
+    found: dict[int, dict[int, str]] = {g.pk: {} for g in games}
+    if found:
+        for game_id, seat, name in (GameResult.objects.filter(game_id__in=list(found))
+                                    .exclude(player__name="").exclude(player__isnull=True)
+                                    .values_list("game_id", "seat", "player__name")
+                                    [:len(found) * MAX_PLAYERS]):
+            found[game_id][seat] = name
+    return found
+
+
 def private_seats(games: Sequence[Game], viewer: Player | None) -> dict[int, set[int]]:
     """For each of ``games`` (by id), the seats of private players other than ``viewer``.
 

@@ -74,6 +74,10 @@ def _days(count: int) -> Any:
     return ngettext_lazy("%(count)d day", "%(count)d days", "count") % {"count": count}
 
 
+#: The one question of "Play with friends" a visitor without a name is asked: not a refusal.
+NAME_NEEDED = "name_needed"
+
+
 class CreateRoomForm(forms.Form):
     """The lobby's "Play with friends": a name is all it needs; the rest are options."""
 
@@ -115,6 +119,10 @@ class CreateRoomForm(forms.Form):
                 error_messages={"invalid_choice": _(
                     "Choose a person or one of the computer levels from the list.")})
 
+    def only_asks_the_name(self) -> bool:
+        """Whether the name is all the form still needs (asked in place, not an error)."""
+        return list(self.errors) == ["nickname"] and self.has_error("nickname", NAME_NEEDED)
+
     def option_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("name", "rules", "seats", "practice", "chances")]
 
@@ -141,7 +149,8 @@ class CreateRoomForm(forms.Form):
                 services.SeatSpec(None if k == "human" else k) for k in kinds]
             # Computers alone make a game to watch; with a seat for a person, it is yours.
             if "human" in kinds and not data.get("nickname") and "nickname" not in self.errors:
-                self.add_error("nickname", _("Your name, please: it goes on your seat."))
+                self.add_error("nickname", forms.ValidationError(
+                    _("Your name, please: it goes on your seat."), code=NAME_NEEDED))
             elif data.get("nickname") and "human" not in kinds:
                 self.add_error("nickname",
                                _("Every seat is a computer: leave a seat for a person."))

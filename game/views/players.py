@@ -63,7 +63,9 @@ def profile(request: HttpRequest, public_id: str) -> HttpResponse:
         stats = profiles.ruleset_stats(player)
         page = profiles.games_page(player, request.GET.get("page"))
         page.object_list = list(page.object_list)  # read once: the games shown are these
-        shown.hide_in_games([r.game for r in page.object_list], me)  # private opponents
+        games = [r.game for r in page.object_list]
+        shown.with_current_names(games)  # renamed since: as they go by now
+        shown.hide_in_games(games, me)  # private opponents
         context.update(
             stats=[{"s": s, "histogram": charts.histogram(s.finals), "trend": charts.trend(s.trend)}
                    for s in stats],

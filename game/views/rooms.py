@@ -64,7 +64,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "default_nickname": player_name(request) or str(services.DEFAULT_NICKNAME),
         **_lobby_lists(request),
     }
-    return render(request, "game/lobby.html", context, status=400 if form.errors else 200)
+    # A name missing is a question the page asks in place (lobby.js asks before sending).
+    refused = form.errors and not form.only_asks_the_name()
+    return render(request, "game/lobby.html", context, status=400 if refused else 200)
 
 
 # The lobby's lists, polled by lobby.js every few seconds: kept by the browser but revalidated

@@ -9,8 +9,8 @@ import { loadFixture, pageData, usePageRuleset } from "./fixture.mjs";
 const { games } = loadFixture();
 usePageRuleset(games[0].ruleset);
 const {
-  LOG_LIMIT, awayLeft, awayPlayers, canHold, connectionChanged, initialState, isMyTurn, reduce, toggleHeld,
-  turnLine,
+  LOG_LIMIT, awayLeft, awayPlayers, canHold, connectionChanged, hostAway, initialState, isMyTurn,
+  mayStart, reduce, toggleHeld, turnLine,
 } = await import("../../static/game/room/store.js");
 
 const ctx = { now: 1_000_000, savedHolds: () => new Set() };
@@ -277,4 +277,58 @@ test("a socket closed for want of the live room says so until it is back", () =>
   const back = connectionChanged(away, "back");
   assert.equal(back.connection.liveAway, false);
   assert.equal(connectionChanged(one, "lost", 2000).connection.liveAway, false);
+});
+
+test("the turns the computer played for a person: from the state, then one per box it scored", () => {
+  // Bob's turns played by the computer (away): the frames of his scores say `by: "autoplay"`.
+  const frames = twoPlayers.frames.map(({ frame, game }) => ({ game, frame:
+    frame.type === "events" && frame.events.some((e) => e.event.kind === "scored"
+      && e.event.player === 1) ? { ...frame, by: "autoplay" } : frame }));
+  const end = play(frames);
+  assert.equal(end.game.finished, true);
+  assert.deepEqual(end.autoplayed, [0, end.game.rounds]);
+  // A state brings the count so far (a page opened mid-game), and the events add to it.
+  const first = frames.findIndex(({ frame }) => frame.type === "events" && frame.by === "autoplay");
+  const before = frames[first - 1].game;
+  let state = reduce(connectionChanged(initialState(pageData()), "open"),
+    { type: "state", seq: before.seq, game: before, autoplayed: [0, 5],
+      room: { status: "playing", seats: [] }, you: { seat: 0, host: true } }, ctx);
+  assert.deepEqual(state.autoplayed, [0, 5]);
+  state = reduce(state, frames[first].frame, ctx);
+  assert.deepEqual(state.autoplayed, [0, 6]);
+  // Its own turns a person played: nothing counted.
+  const ann = frames.slice(first + 1).find(({ frame }) => frame.type === "events"
+    && frame.by !== "autoplay" && frame.events.some((e) => e.event.kind === "scored"));
+  assert.ok(ann);
+});
+
+test("a host gone before the start: everyone counts down, then a seated friend may start", () => {
+  const seats = [
+    { seat: 0, name: "Ann", kind: "human", connected: true, host: true, host_passes_in: null },
+    { seat: 1, name: "Bob", kind: "human", connected: true, host: false, host_passes_in: null },
+  ];
+  const waiting = (you) => reduce(connectionChanged(initialState(pageData({ seat: you.seat,
+    host: false })), "open"), { type: "state", seq: 0, game: null, you,
+    room: { status: "waiting", seats, watchers: 0 } }, ctx);
+  const bob = waiting({ seat: 1, host: false });
+  assert.equal(hostAway(bob, ctx.now), null); // Ann is here
+  assert.equal(mayStart(bob, ctx.now), false);
+  const left = { type: "presence", watchers: 0, seats: [
+    { seat: 0, connected: false, autoplay_in: null, host_passes_in: 59.2 },
+    { seat: 1, connected: true, autoplay_in: null, host_passes_in: null }] };
+  const gone = reduce(bob, left, ctx);
+  assert.deepEqual(hostAway(gone, ctx.now), { seat: gone.room.seats[0], left: 60 });
+  assert.equal(hostAway(gone, ctx.now + 30_000).left, 30);
+  assert.equal(mayStart(gone, ctx.now + 30_000), false);
+  assert.equal(hostAway(gone, ctx.now + 59_200).left, 0);
+  assert.equal(mayStart(gone, ctx.now + 59_200), true);
+  // A watcher reads the countdown too, and never gets the button.
+  const watcher = reduce(waiting({ seat: null, host: false }), left, ctx);
+  assert.equal(hostAway(watcher, ctx.now).left, 60);
+  assert.equal(mayStart(watcher, ctx.now + 90_000), false);
+  // Ann is back: nothing to count.
+  const back = reduce(gone, { type: "presence", watchers: 0, seats: [
+    { seat: 0, connected: true, autoplay_in: null, host_passes_in: null }] }, ctx);
+  assert.equal(hostAway(back, ctx.now + 90_000), null);
+  assert.equal(mayStart(back, ctx.now + 90_000), false);
 });

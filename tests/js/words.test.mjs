@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 import { waitingText, pollDelays } from "../../static/game/game/analysis_wait.js";
 import { costText } from "../../static/game/room/coach.js";
-import { endCard, ordinal, placeOf } from "../../static/game/room/ending.js";
+import { endCard, ordinal, placeOf, playedFor } from "../../static/game/room/ending.js";
 import { likelyRange, pct, standingLine } from "../../static/game/room/standings.js";
 
 const game = (players, totals, winners) => ({
@@ -82,4 +82,14 @@ test("the review says the chance to win a decision gave up in percentage points"
   assert.equal(chancePoints(0.0004), "under 0.1 pp");
   assert.equal(chancePoints(0), "0 pp");
   assert.equal(CHANCE_MARK, 0.005);
+});
+
+test("the end card says who played whose turns", () => {
+  const g = { ...game(["Ann", "Bob", "Bot 1 (easy)"], [240, 180, 150], [0]), rounds: 13 };
+  assert.deepEqual(playedFor(g, 0, [7, 1, 0]), [
+    "The computer played 7 of your 13 turns.",
+    "The computer played 1 of Bob’s 13 turns."]);
+  assert.deepEqual(playedFor(g, null, [7, 0, 0]), ["The computer played 7 of Ann’s 13 turns."]);
+  assert.deepEqual(playedFor(g, 0, [0, 0, 0]), []);
+  assert.deepEqual(playedFor(g, 0, []), []); // an old server's state: nothing said
 });

@@ -123,7 +123,7 @@ def test_only_seated_people_are_shown_the_invite_and_its_qr_code(client):
     play_with_friends(client)
     room = Room.objects.get()
     page = client.get(room.get_absolute_url()).content.decode()
-    qr = re.search(r'<figure class="invite-qr">\s*(<svg[^>]*>.*?</svg>)', page, re.S)
+    qr = re.search(r'<figure class="invite-qr" id="invite-qr">\s*(<svg[^>]*>.*?</svg>)', page, re.S)
     assert qr and 'class="qr-code"' in qr.group(1)
     assert "style" not in qr.group(1) and "<script" not in qr.group(1)
     assert f'<code id="invite-url">http://testserver/r/{room.code}/</code>' in page
@@ -143,10 +143,15 @@ def test_a_finished_games_result_reads_as_a_sentence(players, totals, winners, l
 
 
 def test_a_seat_for_a_person_needs_the_creators_name_and_computers_alone_are_watched(client):
-    for fields in ({"nickname": ""}, {"nickname": "Bot 2"},
+    for fields in ({"nickname": "Bot 2"},
                    {"seats": "1", "seat_0": "easy"}):  # Ann and no seat for her
         resp = play_with_friends(client, **fields)
         assert resp.status_code == 400 and resp.context["form"].errors["nickname"]
+    # No name yet: the form asks for it in place (a question, not a refusal).
+    resp = play_with_friends(client, nickname="")
+    assert resp.status_code == 200
+    assert resp.context["form"].errors == {
+        "nickname": ["Your name, please: it goes on your seat."]}
     with pytest.raises(services.ServiceError):
         services.open_room("g", nickname="Ann", name="", rules="yahtzee",
                            seats=[services.SeatSpec("easy")])

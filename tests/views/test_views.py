@@ -196,8 +196,20 @@ def test_an_unknown_computer_level_is_refused_by_its_seat_and_creates_nothing(cl
             '<li>Choose a person or one of the computer levels from the list.</li>') in page
 
 
+@pytest.mark.parametrize("fields", [{"nickname": ""}, {"nickname": "   "}])
+def test_play_with_friends_without_a_name_asks_for_it_in_place_and_makes_nothing(client, fields):
+    resp = create(client, **fields)
+    assert resp.status_code == 200 and Room.objects.count() == 0
+    page = resp.content.decode()
+    assert 'id="friends-name-error" role="alert">' in page
+    assert "Your name, please: it goes on your seat." in page
+    # With another mistake too, it is a refusal as before.
+    resp = create(client, **fields, rules="chess")
+    assert resp.status_code == 400 and Room.objects.count() == 0
+
+
 @pytest.mark.parametrize("fields", [
-    {"nickname": ""}, {"nickname": "   "}, {"name": "x" * 61}, {"rules": "chess"}, {"seats": "0"},
+    {"name": "x" * 61}, {"rules": "chess"}, {"seats": "0"},
     {"seats": "7"}, {"seat_0": "grandmaster"}, {"nickname": "n" * 25},
     {"seats": "1", "seat_0": "easy", "nickname": "Ann"}, {"name": "zero\u200bwidth"},
     {"nickname": "A\u202eB"},

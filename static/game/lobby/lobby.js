@@ -2,6 +2,8 @@
 // shown) fetch the server-rendered lists and swap them in when they changed. Polling a small
 // fragment rather than a socket: see docs/architecture.md ("The lobby").
 
+import { gettext } from "../shared/i18n.js";
+
 const POLL_MS = 4000;
 const box = document.getElementById("lobby-rooms");
 let shown = null; // the last fragment swapped in
@@ -39,4 +41,28 @@ if (paceChoice) {
   };
   paceChoice.addEventListener("change", show);
   show();
+}
+
+// "Play with friends" needs the creator's name (it goes on their seat): asked in place before
+// the form is sent, never refused after. A room of computers alone has no seat for them.
+const createForm = document.querySelector(".create-form");
+if (createForm) {
+  const name = createForm.querySelector("input[name=nickname]");
+  const error = document.getElementById("friends-name-error");
+  const people = () => [...createForm.querySelectorAll("select[name^=seat_]")]
+    .slice(0, Number(createForm.querySelector("select[name=seats]").value) || 1)
+    .some((seat) => seat.value === "human");
+  createForm.addEventListener("submit", (e) => {
+    if (name.value.trim() || !people()) return;
+    e.preventDefault();
+    error.textContent = gettext("Your name, please: it goes on your seat.");
+    error.hidden = false;
+    name.setAttribute("aria-invalid", "true");
+    name.focus();
+  });
+  name.addEventListener("input", () => {
+    if (!name.value.trim()) return;
+    error.hidden = true;
+    name.removeAttribute("aria-invalid");
+  });
 }
