@@ -116,6 +116,29 @@ def private_seats(games: Sequence[Game], viewer: Player | None) -> dict[int, set
     return hidden
 
 
+def profile_links(game: Game) -> dict[int, str]:
+    """The profile of each person seated in ``game`` who shows one (not private), by seat:
+    from its results once reviewed (who sat where for good), else from its daily attempt or
+    the room's seats when they still hold the name played with (a seat taken by someone else
+    since links nobody). Computers have none. Two queries at most."""
+    found: dict[int, Player] = {}
+    results = list(GameResult.objects.filter(game=game, player__isnull=False)
+                   .select_related("player"))
+    if results:
+        found = {r.seat: r.player for r in results if r.player is not None}
+    elif game.daily_id:
+        attempt = DailyAttempt.objects.filter(game=game).select_related("player").first()
+        if attempt is not None:
+            found = {0: attempt.player}
+    else:
+        for seat in Seat.objects.filter(room_id=game.room_id, player__isnull=False).exclude(
+                kind=Seat.Kind.BOT).select_related("player"):
+            if seat.index < len(game.players) and seat.nickname == game.players[seat.index]:
+                found[seat.index] = seat.player
+    return {seat: player.get_absolute_url() for seat, player in found.items()
+            if not player.private}
+
+
 def games_page(player: Player, number: object) -> Page:
     """A page of the player's reviewed games, newest first (each row is their seat)."""
     rows = (GameResult.objects.filter(player=player).select_related("game", "game__room")

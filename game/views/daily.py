@@ -43,8 +43,9 @@ def home(request: HttpRequest) -> HttpResponse:
         "today": today, "cards": cards, "tomorrow": tomorrow,
         "upcoming": [upcoming[r] for r in DAILY_RULES],
         "yesterday": today - datetime.timedelta(days=1),
-        "yesterday_played": DailyChallenge.objects.filter(
-            day=today - datetime.timedelta(days=1)).exists(),
+        # Only the days that have a page: a new site has no yesterday.
+        "yesterday_played": list(DailyChallenge.objects.filter(
+            day=today - datetime.timedelta(days=1)).order_by("rules")),
         "streak": daily.streak(me, today) if me else 0,
     }
     return render(request, "game/daily.html", context)
@@ -75,6 +76,15 @@ def _par_steps(line: list[dict]) -> list[dict]:
         for i, dice in enumerate(t["rolls"])]} for t in line]
 
 
+def _square_legend() -> list[tuple[str, str]]:
+    """What each square of a day's turns means: the grades it stands for (best and good share
+    green), in the reader's language."""
+    by_square: dict[str, list[str]] = {}
+    for grade, square in daily.SQUARES.items():
+        by_square.setdefault(square, []).append(grade_label(grade, 1))
+    return [(square, " / ".join(names)) for square, names in by_square.items()]
+
+
 def _day(raw: str) -> datetime.date:
     try:
         return datetime.date.fromisoformat(raw)
@@ -90,7 +100,8 @@ def day_page(request: HttpRequest, rules: str, day: str) -> HttpResponse:
     today = utc_today()
     challenge = DailyChallenge.objects.filter(day=when, rules=rules).first()
     if challenge is None or when > today:
-        raise Http404("There is no such daily challenge (yet).")
+        # The site's page, saying which day is missing and where the daily is.
+        return render(request, "404.html", {"missing_day": when}, status=404)
     me = current_player(request)
     attempt = daily.attempt_of(challenge, me)
     over = challenge.is_over(today)
@@ -116,9 +127,10 @@ def day_page(request: HttpRequest, rules: str, day: str) -> HttpResponse:
         "streak": daily.streak(me, today) if me else 0,
         "share": (daily.share_text(attempt, challenge.par, url)
                   if attempt and attempt.final is not None else ""),
-        # Each turn's square and its grade's name ("Turn 3: mistake").
+        # Each turn's square and its grade's name ("Turn 3: mistake"), and what they mean.
         "turn_squares": ([(daily.SQUARES.get(g, "⬜"), grade_label(g, 1))
                           for g in attempt.turn_grades] if attempt else []),
+        "square_legend": _square_legend(),
         "today": today,
     }
     return render(request, "game/daily_day.html", context)

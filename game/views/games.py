@@ -21,6 +21,7 @@ from ..presenters.review import review_view, tried_view
 from ..rules import get_ruleset
 from ..rules.dice import DICE_COUNT
 from ..rules.errors import CodedError
+from ..selectors import players as profiles
 from ..services.review import tried_options
 from ..web.clients import client_address
 from ..web.players import current_player
@@ -65,6 +66,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     events = list(game.events.order_by("seq"))
     stored = GameAnalysis.objects.filter(game=game).values_list("data", flat=True).first()
     labelled = _as_seen(request, game)
+    links = profiles.profile_links(game)
     context = {
         "game": game,
         "ruleset": ruleset,
@@ -75,7 +77,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "analysis": shown.hide_in_analysis(
             review_view(stored) if game.status == Game.Status.FINISHED else None, labelled),
         "standings": sorted(
-            ({"name": name, "total": total, "winner": i in game.winners}
+            ({"name": name, "total": total, "winner": i in game.winners,
+              # A private person is a seat label, never a link (``presenters.players``).
+              "profile_url": "" if i in labelled else links.get(i, "")}
              for i, (name, total) in enumerate(zip(game.players, game.totals, strict=False))),
             key=lambda s: -s["total"]),
         "winners": [game.players[i] for i in game.winners],

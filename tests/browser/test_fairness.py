@@ -114,6 +114,9 @@ def test_the_forms_bring_a_random_seed_and_a_player_changes_theirs_in_the_room(
     host.get_by_role("button", name="Play with friends").click()
     host.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))
     wait_connected(host)
+    # Folded in the fair-dice panel: the room is not crowded with hashes; one tap shows them.
+    expect(host.locator("#seed-form")).to_be_hidden()
+    host.locator("#fair-details summary").click()
     seeds = host.locator("#dice-seeds li")
     expect(seeds).to_have_count(2)
     expect(seeds.first).to_contain_text(seed)

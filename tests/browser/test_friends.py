@@ -79,13 +79,21 @@ def test_from_the_lobby_to_the_first_roll_in_four_taps_for_the_host_and_two_for_
     expect(host.locator("#seats .seat.mine")).to_contain_text("Ann")  # seated at once
     invite = host.locator("#invite")
     expect(invite).to_be_visible()
-    if touch:  # the system share sheet; no QR code on the phone in your hand
+    if touch:  # the system share sheet; the QR code folded, one tap shows it to a friend
+        expect(host.locator(".invite-qr")).to_be_hidden()
+        qr = host.get_by_role("button", name="Show the QR code")
+        qr.click()
+        expect(host.locator(".invite-qr svg")).to_be_visible()
+        expect(host.get_by_role("button", name="Hide the QR code")).to_have_attribute(
+            "aria-expanded", "true")
+        host.get_by_role("button", name="Hide the QR code").click()
         expect(host.locator(".invite-qr")).to_be_hidden()
         ann(host.get_by_role("button", name="Share invite link"))
         link = host.evaluate("() => window.sharedData.url")
     else:  # no share sheet here: copy, or scan the QR code from the screen
         expect(host.get_by_role("button", name="Share invite link")).to_be_hidden()
         expect(host.locator(".invite-qr svg")).to_be_visible()
+        expect(host.locator("#qr-toggle")).to_be_hidden()  # beside the link, no fold
         ann(host.get_by_role("button", name="Copy invite link"))
         expect(host.locator("#copy-link")).to_have_text("Link copied")
         link = host.evaluate("() => navigator.clipboard.readText()")
