@@ -93,7 +93,7 @@ def test_forms_without_csrf_token_change_nothing(site: Site) -> None:
 
 @pytest.mark.parametrize("values", [
     {"seats": "99"}, {"seats": "0"}, {"seats": "-1"}, {"seats": "two"}, {"rules": "chess"},
-    {"nickname": ""}, {"name": "x" * 61}, {"nickname": "n" * 25}, {"nickname": "a\x00b"},
+    {"name": "x" * 61}, {"nickname": "n" * 25}, {"nickname": "a\x00b"},
     {"seat_0": "grandmaster"},
 ])
 def test_bad_create_room_forms_are_refused(site: Site, values: dict[str, str]) -> None:
@@ -102,6 +102,16 @@ def test_bad_create_room_forms_are_refused(site: Site, values: dict[str, str]) -
     rooms = count(site, "game_room")
     page = browser.post("/", create_form(values))
     assert page.status == 400, (values, page.status)
+    assert count(site, "game_room") == rooms
+
+
+def test_a_create_room_form_without_a_name_asks_for_it_and_changes_nothing(site: Site) -> None:
+    browser = BrowserSession(site.http_url())
+    browser.get("/")
+    rooms = count(site, "game_room")
+    page = browser.post("/", create_form({"nickname": ""}))
+    assert page.status == 200  # a question in place, not a refusal
+    assert "Your name, please: it goes on your seat." in page.text
     assert count(site, "game_room") == rooms
 
 
