@@ -102,6 +102,10 @@ def test_the_daily_played_and_its_result_on_a_phone_and_a_desktop(
         page.reload()
     expect(page.locator("#daily-par")).to_have_text(re.compile(r"^\d+$"))
     result_url = page.url
+    # The squares say what they mean, right under them.
+    legend = page.locator(".squares-legend li")
+    expect(legend).to_have_count(4)
+    expect(legend.first).to_have_text("🟩 best / good")
     share = page.locator("#share-text").inner_text()
     assert re.match(r"Daily Yahtzee \d{4}-\d\d-\d\d: \d+ · par \d+\n[🟩🟨🟧🟥]{13}\n", share), share
     assert share.strip().endswith(result_url)
@@ -126,6 +130,8 @@ def test_the_daily_played_and_its_result_on_a_phone_and_a_desktop(
             view.screenshot(path=str(screenshots / f"{name}-{device}-{scheme}.png"),
                             full_page=True)
         view.goto(result_url)
+        view.locator(".daily-result").screenshot(
+            path=str(screenshots / f"room44-daily-legend-{device}-{scheme}.png"))
         view.locator(".share").screenshot(
             path=str(screenshots / f"daily-share-{device}-{scheme}.png"))
         view_context.close()

@@ -250,7 +250,7 @@ function redraw() {
   renderJoin(state, $("join"));
   renderWatchingNote(state, $("watching-note"));
   renderHostControls(state, els.host, now);
-  renderInvite(state, { invite: $("invite"), result: $("result"), after: $("waiting-note") });
+  renderInvite(state, { invite: $("invite"), result: $("result"), after: $("turn-time-note") });
   renderSeats(state, $("seats"), { seatCommand });
   renderWatchers(state, $("watchers"));
   renderStandings($("standings"), state.standings, state.game,

@@ -101,6 +101,7 @@ export function renderHostControls(state, els, now = Date.now()) {
     { minutes: formatNumber(minutes, Number.isInteger(minutes) ? 0 : 1) });
   const note = els.waitingNote;
   const away = host ? null : hostAway(state, now);
+  note.classList.toggle("notice", Boolean(st === "waiting" && away));
   if (st === "waiting" && away) {
     note.hidden = false;
     note.textContent = hostAwayNote(state, away);
