@@ -51,12 +51,12 @@ def test_a_finished_games_page_verifies_every_roll_and_finds_a_changed_die(
     create_room(page, daphne_server, name="Fair bots", rules="yahtzee",
                 seats=["easy", "medium"], nickname="")
     expect(page.locator("#commitment")).to_have_text(re.compile("^[0-9a-f]{64}$"))
-    committed = page.locator("#commitment").inner_text()
+    committed = page.locator("#commitment").text_content()  # folded: in the page, not shown
     page.locator("#start-btn").click()
     expect(page.locator("#result")).to_be_visible(timeout=120_000)
     # The room page reveals the seed of the game that ended, and commits to the next one.
     expect(page.locator("#revealed")).to_have_text(re.compile("^[0-9a-f]{64}$"))
-    assert page.locator("#commitment").inner_text() != committed
+    assert page.locator("#commitment").text_content() != committed
     url = daphne_server.url + page.locator("#game-page-link").get_attribute("href")
     game_id = re.search(r"/games/(\d+)/", url).group(1)
 

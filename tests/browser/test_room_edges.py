@@ -193,15 +193,15 @@ def test_play_with_friends_asks_a_missing_name_in_place(daphne_server, new_conte
         page.goto(daphne_server.url + "/")
         name = page.locator("#friends_nickname")
         expect(name).to_have_value("")  # a new visitor: nothing known
-        responses = []
-        page.on("response", lambda r: responses.append(r.status) if r.request.method == "POST"
+        posted: list[str] = []
+        page.on("request", lambda r, sent=posted: sent.append(r.url) if r.method == "POST"
                 else None)
         page.get_by_role("button", name="Play with friends").click()
         error = page.locator("#friends-name-error")
         expect(error).to_have_text("Your name, please: it goes on your seat.")
         expect(name).to_be_focused()
         expect(name).to_have_attribute("aria-invalid", "true")
-        assert responses == [] and page.url == daphne_server.url + "/"  # nothing sent
+        assert posted == [] and page.url == daphne_server.url + "/"  # nothing sent
         assert_fits(page)
         assert low_contrast_text(page) == [], scheme
         page.locator(".friends-name").screenshot(
