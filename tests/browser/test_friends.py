@@ -84,6 +84,7 @@ def test_from_the_lobby_to_the_first_roll_in_four_taps_for_the_host_and_two_for_
         qr = host.get_by_role("button", name="Show the QR code")
         qr.click()
         expect(host.locator(".invite-qr svg")).to_be_visible()
+        host.locator("#invite").screenshot(path=str(screenshots / "room44-qr-open-phone.png"))
         expect(host.get_by_role("button", name="Hide the QR code")).to_have_attribute(
             "aria-expanded", "true")
         host.get_by_role("button", name="Hide the QR code").click()
