@@ -221,10 +221,12 @@ def test_a_push_shows_one_notice_per_game_and_its_click_opens_the_room(daphne_se
     assert clicked == {"asked": [["focus", room]], "left": 0}
 
 
-def test_from_a_your_turn_notice_to_the_move_made_is_two_taps(daphne_server, profile):
+def test_from_a_your_turn_notice_to_the_move_made_is_two_taps(daphne_server, profile,
+                                                              screenshots):
     """The notice's link asks the room for the turn's first roll (it has no choice in it):
     tap 1, the notification; tap 2, a box."""
     page = profile.pages[0] if profile.pages else profile.new_page()
+    page.set_viewport_size(PHONE)
     room = create_room(page, daphne_server, name="Two taps", rules="yahtzee",
                        seats=["human", "easy"], nickname="Ann", move_days=2)
     start_game(page)
@@ -248,6 +250,8 @@ def test_from_a_your_turn_notice_to_the_move_made_is_two_taps(daphne_server, pro
     game = client_state(page)
     assert game["rolls_left"] == 2 and game["current_player"] == 0  # rolled once, by itself
     expect(page).to_have_url(room)  # the fragment dropped: a reload asks nothing
+    assert_fits(page)
+    page.screenshot(path=str(screenshots / "over-days-from-notice-phone.png"))
     best = max((o for o in game["options"] if o["allowed"]), key=lambda o: o["points"])
     seq = last_seq(page)
     page.locator(f"#scorecard button.option[data-box='{best['box']}']").first.click()  # tap 2
