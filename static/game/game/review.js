@@ -156,10 +156,10 @@ export class Review {
    * brought them, or null: the board, its words and Try it yourself speak of one decision. */
   verdict(index) {
     const parts = [];
-    const at = this.decisionAt(index);
-    if (at) parts.push(decisionText(at.decision, at.frame, this.columns));
     const luck = this.luck.get(this.frames[index].seq);
     if (luck !== undefined) parts.push(luckText(luck));
+    const at = this.decisionAt(index);
+    if (at) parts.push(decisionText(at.decision, at.frame, this.columns));
     return parts.length ? parts.join(" ") : null;
   }
 
@@ -386,7 +386,7 @@ class Chart {
     const buttons = markPlaces(slips, this.series, this.scale).map((d) => {
       const mark = h("button", {
         type: "button", class: `chart-mark g-${d.grade} p${d.player}`, tabindex: "-1",
-        "aria-label": d.label, title: d.label, dataset: { seq: String(d.seq) },
+        "aria-label": d.label, title: d.label, dataset: { seq: String(d.seq), at: String(d.at) },
         onclick: () => this.pick(d.index),
       }, h("span", { "aria-hidden": "true" }, SYMBOLS[d.grade]));
       mark.style.left = `${d.left}%`;
