@@ -106,10 +106,10 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
     mean = player["mean_loss"]
     # The chain as the page writes it, one term a row: start, ± luck, − loss [± drift], = final.
     terms = [
-        {"label": _("An empty card is worth, on average"), "op": "", "value": _points(
+        {"label": _("Best play scores, on average"), "op": "", "value": _points(
             player["expected_start"])},
         {"label": _("Luck of the dice"), **_signed(player["luck"])},
-        {"label": _("Points lost to the decisions"), "op": "−",
+        {"label": _("Points lost to the choices"), "op": "−",
          "value": _points(player["loss"])},
     ]
     if not exact:
@@ -300,10 +300,10 @@ def _chance_chain(chain: Mapping[str, float] | None) -> list[dict[str, str]] | N
     return [
         {"label": _("Chance to win before the game"), "op": "", "value": pp(chain["start"])},
         {"label": _("Luck of the dice (everyone’s)"), **signed(chain["luck"])},
-        {"label": _("Lost to their own decisions"), "op": "−", "value": pp(chain["loss"])},
-        {"label": _("The others’ decisions"), **signed(chain["others"])},
-        {"label": _("Each turn played to win (the model)"), **signed(chain["drift"])},
-        {"label": _("Outcome (won 100, lost 0)"), "op": "=", "value": pp(chain["final"])},
+        {"label": _("Lost to their own choices"), "op": "−", "value": pp(chain["loss"])},
+        {"label": _("The others’ choices"), **signed(chain["others"])},
+        {"label": _("Correction of the estimate"), **signed(chain["drift"])},
+        {"label": _("Chance to win at the end (won or lost)"), "op": "=", "value": pp(chain["final"])},
     ]
 
 
