@@ -358,4 +358,4 @@ def test_the_headline_is_written_in_the_readers_language():
         text = headline_of(stored(), viewer=0)
     assert text.startswith("Du hast mit 20 Punkten Rückstand gegen Bob verloren.")
     with translation.override("fr"):
-        assert headline_of(stored(), viewer=1).startswith("Vous avez gagné avec 20 points d’avance.")
+        assert headline_of(stored(), viewer=1).startswith("Tu as gagné avec 20 points d’avance.")

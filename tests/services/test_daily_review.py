@@ -26,10 +26,10 @@ def test_turn_grades_take_each_turns_worst_decision_forced_counting_as_best():
     assert turn_grades(decisions) == ["mistake", "best", "blunder"]
 
 
-@DB
 UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"]
 
 
+@DB
 def test_a_reviewed_daily_game_records_its_loss_and_the_days_par(yahtzee_table):
     player = services.new_player("Ann")
     attempt = start_attempt(player, "g", "yahtzee")
