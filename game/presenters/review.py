@@ -303,7 +303,8 @@ def _chance_chain(chain: Mapping[str, float] | None) -> list[dict[str, str]] | N
         {"label": _("Lost to their own choices"), "op": "−", "value": pp(chain["loss"])},
         {"label": _("The others’ choices"), **signed(chain["others"])},
         {"label": _("Correction of the estimate"), **signed(chain["drift"])},
-        {"label": _("Chance to win at the end (won or lost)"), "op": "=", "value": pp(chain["final"])},
+        {"label": _("Chance to win at the end (won or lost)"), "op": "=",
+         "value": pp(chain["final"])},
     ]
 
 
