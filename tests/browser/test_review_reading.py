@@ -64,7 +64,8 @@ def board(page: Page) -> dict:
     """What the board shows: the frame, its dice as drawn, the words, Try it yourself's offer."""
     return page.evaluate("""() => {
         const r = window.yahtzeeReplay;
-        const dice = [...document.querySelectorAll('#replay-dice li')].map((li) => +li.dataset.value);
+        const dice = [...document.querySelectorAll('#replay-dice li')]
+          .map((li) => +li.dataset.value);
         const verdict = document.querySelector('#replay-status .verdict');
         return {index: r.state.index, seq: r.frames[r.state.index].seq, dice,
                 words: verdict ? verdict.textContent.trim() : '',

@@ -83,9 +83,9 @@ test("a decision in plain words: the choice, its grade, the points it lost, the 
   assert.equal(decisionText({ grade: "mistake", loss: 2, best: [3], chance_loss: 0.041,
     best_to_win: [3, 3, 4] }, frame, 1),
   "Choice: Held 3 3 — a mistake ?, 2.00 points lost; best: keep 3. "
-    + "Chance to win given up: 4.1 %; best to win: keep 3 3 4.");
+    + "Chance to win given up: 4.1\u00a0%; best to win: keep 3 3 4.");
   assert.equal(decisionText({ grade: "best", loss: 0, chance_loss: 0.0004 }, frame, 1),
-    "Choice: Held 3 3 — the best choice. Chance to win given up: under 0.1 %.");
+    "Choice: Held 3 3 — the best choice. Chance to win given up: under 0.1\u00a0%.");
 });
 
 test("a roll's luck in plain words, singular and plural", () => {

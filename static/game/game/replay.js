@@ -93,10 +93,11 @@ export function startReplay() {
     replaceChildren($("replay-position"), position);
     const sentence = describeEvent(frame, moments[i].game, frame.autoplay ? "autoplay" : null) || "";
     // While trying, the game's own choice and its grade wait for the reader's choice.
-    const verdict = review && !(tryIt && tryIt.active) && review.verdict(i);
+    const verdict = review && !(tryIt && tryIt.active) ? review.verdictParts(i) : [];
     replaceChildren($("replay-status"), h("strong", {}, positionLine(frame, moments[i].game)),
       h("span", { class: "visually-hidden" }, `. ${position}. `), h("br"), sentence,
-      verdict ? h("span", { class: "verdict" }, " ", verdict) : null);
+      verdict.length ? h("span", { class: "verdict" }, verdict.map((part) => [" ",
+        h("span", { class: "verdict-part" }, part)]).flat()) : null);
   }
 
   function renderDice(frame) {

@@ -27,11 +27,14 @@ export function loadAnalysis() {
 /** Expected points given up: "1.93", "under 0.01". */
 export const points = (x) => (x < 0.01
   ? interpolate(gettext("under %(points)s"), { points: formatNumber(0.01, 2) }) : formatNumber(x, 2));
-/** A chance to win given up (0 to 1), in points of percent: "1.2 %", "under 0.1 %". */
+/** A chance to win given up (0 to 1), in points of percent: "1.2 %", "under 0.1 %" (the
+ * sign kept on its number's line: a no-break space before it). */
 export const chancePoints = (x) => {
-  if (x >= 0.001) return interpolate(gettext("%(percent)s %"), { percent: formatNumber(100 * x, 1) });
-  return x > 0 ? interpolate(gettext("under %(percent)s %"), { percent: formatNumber(0.1, 1) })
-    : interpolate(gettext("%(percent)s %"), { percent: 0 });
+  let text;
+  if (x >= 0.001) text = interpolate(gettext("%(percent)s %"), { percent: formatNumber(100 * x, 1) });
+  else if (x > 0) text = interpolate(gettext("under %(percent)s %"), { percent: formatNumber(0.1, 1) });
+  else text = interpolate(gettext("%(percent)s %"), { percent: 0 });
+  return text.replace(/ %$/, "\u00a0%");
 };
 /** The label beside a move that gave up at least half a point of chance: "−1.2 %". */
 export const CHANCE_MARK = 0.005;
@@ -155,12 +158,19 @@ export class Review {
   /** In words, the decision made on the dice at frame `index` and the luck of the roll that
    * brought them, or null: the board, its words and Try it yourself speak of one decision. */
   verdict(index) {
+    const parts = this.verdictParts(index);
+    return parts.length ? parts.join(" ") : null;
+  }
+
+  /** The same words in their parts, each drawn on its own line: the roll's luck, then the
+   * decision made on its dice. */
+  verdictParts(index) {
     const parts = [];
     const luck = this.luck.get(this.frames[index].seq);
     if (luck !== undefined) parts.push(luckText(luck));
     const at = this.decisionAt(index);
     if (at) parts.push(decisionText(at.decision, at.frame, this.columns));
-    return parts.length ? parts.join(" ") : null;
+    return parts;
   }
 
   /** The grade of each decision on the button of the roll it was made on (a roll's button:
