@@ -139,7 +139,8 @@ def headline(view: Mapping[str, Any], viewer: int | None = None, par: int | None
              ) -> dict[str, Any]:
     """The review's first words (``review_view``'s ``view``, names as the reader sees them):
     ``{"title": the result, "lines": why, in sentences}``. From ``viewer``'s side when they
-    played (their seat), else about the winners; a solo game says the score and how it
+    played (their seat), else about each player (winners first; the winners alone at a table
+    of more than ``WATCHED_IN_FULL``); a solo game says the score and how it
     compares (against ``par``, a daily's; else against the chances from an empty card)."""
     players = view["players"]
     finals = [p["final"] for p in players]
@@ -175,7 +176,15 @@ def headline(view: Mapping[str, Any], viewer: int | None = None, par: int | None
     else:
         title = ngettext("%(name)s won by %(margin)s point.", "%(name)s won by %(margin)s points.",
                          margin) % {"name": names, "margin": margin}
-    return {"title": title, "lines": [line for i in winners for line in _why(players[i], False)]}
+    # About each player, the winners first, at a table of up to three; else the winners.
+    told = sorted(range(len(players)), key=lambda i: -finals[i])
+    if len(players) > WATCHED_IN_FULL:
+        told = winners
+    return {"title": title, "lines": [line for i in told for line in _why(players[i], False)]}
+
+
+#: A reader who did not play reads why about each player up to this many, else the winners.
+WATCHED_IN_FULL = 3
 
 
 def whole_points(x: float) -> int:

@@ -138,7 +138,7 @@ def test_every_mark_opens_one_decision_board_words_and_try_alike(duel, new_conte
         assert tried["chosen"] == (made["box"] if made["kind"] == "scored"
                                    else sorted(made["dice"][p] for p in made["held"]))
         if k == 0:
-            page.screenshot(path=str(screenshots / f"review44-mark-try-{viewport}.png"))
+            page.screenshot(path=str(screenshots / f"review-mark-try-{viewport}.png"))
         back = page.locator("#try-panel .try-stop")
         back.tap() if phone else back.click()
         expect(page.locator("#try-panel .try-start")).to_be_visible()
@@ -159,7 +159,7 @@ def test_every_mark_opens_one_decision_board_words_and_try_alike(duel, new_conte
     expect(current.locator(".g-mark")).to_have_text(SYMBOLS[worst["grade"]])
     assert low_contrast_text(page) == []
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(screenshots / f"review44-mark-worst-{viewport}.png"))
+    page.screenshot(path=str(screenshots / f"review-mark-worst-{viewport}.png"))
 
 
 def figures_of(page: Page, name: str) -> dict:
@@ -222,10 +222,10 @@ def test_the_headline_says_the_result_and_why_as_the_figures_below(duel, new_con
     assert axe_violations(page) == []
     page.locator("#review-figures > summary").click()  # folded again for the first look
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(screenshots / f"review44-headline-{viewport}-{scheme}.png"))
+    page.screenshot(path=str(screenshots / f"review-headline-{viewport}-{scheme}.png"))
     page.locator("#review-figures > summary").click()
     page.locator("#review-figures").screenshot(
-        path=str(screenshots / f"review44-figures-{viewport}-{scheme}.png"))
+        path=str(screenshots / f"review-figures-{viewport}-{scheme}.png"))
 
     # Someone who did not play: about the winner, by name.
     other = viewport_page(new_context, viewport, color_scheme=scheme)
@@ -254,4 +254,4 @@ def test_a_solo_game_tells_a_score_not_a_win(solo, new_context, screenshots, vie
     expect(page.locator("#replay-status")).not_to_contain_text("wins")
     assert_fits(page)
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(screenshots / f"review44-solo-{viewport}.png"))
+    page.screenshot(path=str(screenshots / f"review-solo-{viewport}.png"))

@@ -293,6 +293,7 @@ def test_the_headline_of_a_winner_a_tie_and_a_watcher():
         "1. The computer chose for you 1 time while you were away (in the points above).")
     # A reader who did not play: about the winner, by name.
     assert headline_of(data).startswith("Bob won by 20 points. Bob: the dice gave 6 points ")
+    assert "Ann: the dice cost 13 points, the choices 2." in headline_of(data)
     tie = stored()
     tie["players"][0]["final"] = 260
     assert headline_of(tie, viewer=0).startswith(
@@ -319,10 +320,22 @@ def test_the_headline_counts_the_big_choices_and_the_computers_turns():
     data["players"][0]["grades"] = {**GRADES, "blunder": 1}
     assert headline(review_view(data), 0)["lines"][1] == (
         "1 of your choices cost 5 points or more.")
-    assert headline(review_view(data))["lines"] == headline(review_view(data), None)["lines"]
-    assert "Ann made" not in headline_of(data)  # a watcher reads about the winner alone
+    # A reader who did not play reads about each player, the winner first.
+    lines = headline(review_view(data))["lines"]
+    assert lines[0].startswith("Bob: ") and lines[-3:] == [
+        "Ann: the dice cost 13 points, the choices 2.",
+        "Ann made 1 choice that cost 5 points or more.",
+        "The computer chose for Ann 7 times while away (in the points above)."]
     data["players"][1]["grades"] = {**GRADES, "blunder": 2}
     assert "Bob made 2 choices that cost 5 points or more each." in headline_of(data)
+
+
+def test_a_watcher_of_a_big_table_reads_about_the_winners():
+    data = stored()
+    for name, final in (("Cy", 200), ("Di", 150)):
+        data["players"].append({**data["players"][0], "name": name, "final": final})
+    lines = headline(review_view(data))["lines"]
+    assert [line.split(":")[0] for line in lines if ":" in line] == ["Bob"]
 
 
 def solo(final: int = 240, as_high: float | None = 0.231412) -> dict:
