@@ -138,7 +138,7 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
 def headline(view: Mapping[str, Any], viewer: int | None = None, par: int | None = None
              ) -> dict[str, Any]:
     """The review's first words (``review_view``'s ``view``, names as the reader sees them):
-    ``{"title": the result, "lines": why, in sentences}``. From ``viewer``'s side when they
+    ``{"title": the result, "lines": why, in sentences, "groups": the same by player}``. From ``viewer``'s side when they
     played (their seat), else about each player (winners first; the winners alone at a table
     of more than ``WATCHED_IN_FULL``); a solo game says the score and how it
     compares (against ``par``, a daily's; else against the chances from an empty card)."""
@@ -146,9 +146,8 @@ def headline(view: Mapping[str, Any], viewer: int | None = None, par: int | None
     finals = [p["final"] for p in players]
     you = viewer if viewer is not None and 0 <= viewer < len(players) else None
     if len(players) == 1:
-        lines = _solo_comparison(players[0], par)
-        return {"title": _score_title(players[0], you == 0), "lines": lines + _why(players[0],
-                                                                                  you == 0)}
+        return _said(_score_title(players[0], you == 0),
+                     [_solo_comparison(players[0], par) + _why(players[0], you == 0)])
     best = max(finals)
     winners = [i for i, f in enumerate(finals) if f == best]
     names = get_text_list([players[i]["name"] for i in winners], _("and"))
@@ -168,7 +167,7 @@ def headline(view: Mapping[str, Any], viewer: int | None = None, par: int | None
             title = ngettext("You lost by %(margin)s point to %(winner)s.",
                              "You lost by %(margin)s points to %(winner)s.",
                              behind) % {"margin": behind, "winner": names}
-        return {"title": title, "lines": _why(players[you], True)}
+        return _said(title, [_why(players[you], True)])
     if len(winners) > 1:
         title = ngettext("%(names)s tied for the win on %(score)s point.",
                          "%(names)s tied for the win on %(score)s points.",
@@ -180,7 +179,13 @@ def headline(view: Mapping[str, Any], viewer: int | None = None, par: int | None
     told = sorted(range(len(players)), key=lambda i: -finals[i])
     if len(players) > WATCHED_IN_FULL:
         told = winners
-    return {"title": title, "lines": [line for i in told for line in _why(players[i], False)]}
+    return _said(title, [_why(players[i], False) for i in told])
+
+
+def _said(title: str, groups: list[list[str]]) -> dict[str, Any]:
+    """The headline: its title, the sentences after it by player (``groups``, each drawn on a
+    line of its own) and all of them in a row (``lines``)."""
+    return {"title": title, "groups": groups, "lines": [line for g in groups for line in g]}
 
 
 #: A reader who did not play reads why about each player up to this many, else the winners.
