@@ -255,3 +255,25 @@ def test_a_solo_game_tells_a_score_not_a_win(solo, new_context, screenshots, vie
     assert_fits(page)
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(screenshots / f"review-solo-{viewport}.png"))
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_review_reads_in_the_readers_language_on_a_phone(duel, new_context, screenshots,
+                                                             language):
+    """The headline and a mark's words, translated, fitting a 390 px phone."""
+    page = viewport_page(new_context, "phone", storage_state=duel["player"],
+                         locale={"de": "de-DE", "fr": "fr-FR"}[language])
+    page.context.add_cookies([{"name": "django_language", "value": language,
+                               "url": duel["url"]}])
+    open_review(page, duel["url"])
+    headline = page.locator("#review-headline").inner_text()
+    said = {"de": ("Du hast", "Würfel"), "fr": ("Tu as", "dés")}[language]
+    assert headline.startswith(said[0]) and said[1] in headline, headline
+    mark = page.locator("#chart-marks .chart-mark").first
+    mark.focus()
+    page.keyboard.press("Enter")
+    words = page.locator("#replay-status .verdict").inner_text()
+    assert words.split("\n")[-1].startswith({"de": "Entscheidung: ", "fr": "Choix : "}[language])
+    assert_fits(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(screenshots / f"review-headline-phone-{language}.png"))
