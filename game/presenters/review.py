@@ -138,10 +138,11 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
 def headline(view: Mapping[str, Any], viewer: int | None = None, par: int | None = None
              ) -> dict[str, Any]:
     """The review's first words (``review_view``'s ``view``, names as the reader sees them):
-    ``{"title": the result, "lines": why, in sentences, "groups": the same by player}``. From ``viewer``'s side when they
-    played (their seat), else about each player (winners first; the winners alone at a table
-    of more than ``WATCHED_IN_FULL``); a solo game says the score and how it
-    compares (against ``par``, a daily's; else against the chances from an empty card)."""
+    ``{"title": the result, "lines": why, in sentences, "groups": the same by player}``.
+    From ``viewer``'s side when they played (their seat), else about each player (winners
+    first; the winners alone at a table of more than ``WATCHED_IN_FULL``); a solo game says
+    the score and how it compares (against ``par``, a daily's; else against the chances from
+    an empty card)."""
     players = view["players"]
     finals = [p["final"] for p in players]
     you = viewer if viewer is not None and 0 <= viewer < len(players) else None
