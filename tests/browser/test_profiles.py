@@ -73,6 +73,8 @@ def test_a_profile_and_a_leaderboard_on_a_phone_and_a_desktop(daphne_server, new
             if name == "profile":  # the widest part of the page, at a readable size
                 view.locator(".h2h").screenshot(
                     path=str(screenshots / f"profile-h2h-{device}-{scheme}.png"))
+                view.locator(".ruleset-stats").first.screenshot(
+                    path=str(screenshots / f"profile-figures-{device}-{scheme}.png"))
         # All time: Zoe's 160 generated games settle her yahtzee rating, so she is listed,
         # her row marked, at the place the line above the board names.
         board = view.locator(".board").nth(1)
