@@ -160,6 +160,12 @@ def test_every_mark_opens_one_decision_board_words_and_try_alike(duel, new_conte
     assert low_contrast_text(page) == []
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(screenshots / f"review-mark-worst-{viewport}.png"))
+    # The same in the dark: its words, its marks and the move list's grade.
+    dark = viewport_page(new_context, viewport, color_scheme="dark")
+    open_review(dark, duel["url"] + f"#seq={frames[index_of[worst['seq']] - 1]['seq']}")
+    assert board(dark)["words"].count("Choice: ") == 1
+    assert low_contrast_text(dark) == []
+    dark.screenshot(path=str(screenshots / f"review-mark-worst-{viewport}-dark.png"))
 
 
 def figures_of(page: Page, name: str) -> dict:
