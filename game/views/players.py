@@ -65,8 +65,8 @@ def profile(request: HttpRequest, public_id: str) -> HttpResponse:
         page.object_list = list(page.object_list)  # read once: the games shown are these
         shown.hide_in_games([r.game for r in page.object_list], me)  # private opponents
         context.update(
-            stats=[{"s": s, "histogram": charts.histogram(s.finals), "trend": charts.trend(s.trend)}
-                   for s in stats],
+            stats=[{"s": s, "histogram": charts.histogram(s.finals), "trend": charts.trend(s.trend),
+                    "choices": charts.choice_figures(s.grades, s.accuracy)} for s in stats],
             rivals=profiles.head_to_head(player, me),
             page=page,
             rated_rules=RATED_RULES)

@@ -66,7 +66,12 @@ def test_the_profile_shows_each_figure_from_the_reviewed_games(history):
     assert s.trend == finals  # oldest first
     text = page_text(response)
     assert f"Average {sum(finals) / 3:.1f}" in text and f"Best {max(finals)}" in text
-    assert "Luck a game +1.5" in text and "3 blunder" in text
+    assert "Luck a game +1.5" in text
+    # The choices in words and percent: 72 of 90 the best or good, 13.5 points lost in all.
+    assert "Good choices the best or good 80 %" in text
+    assert "Lost a choice points, on average 0.15" in text
+    assert "Accuracy" not in text and "Δ" not in text
+    assert "60 best 12 good 9 inaccuracies 6 mistakes 3 blunders" in text
     assert "provisional" in text  # three games are not enough to settle a rating
     assert ("provisional until the ± is below 110: each rated game narrows it, time away "
             "widens it") in text
