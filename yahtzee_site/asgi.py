@@ -15,14 +15,16 @@ from game.realtime.origin import SameOriginValidator  # noqa: E402
 from game.realtime.routing import websocket_urlpatterns  # noqa: E402
 from game.services.correspondence import start_scanning  # noqa: E402
 from game.services.review import start_sweeping  # noqa: E402
+from game.web.refusals import SlowRateRefusals  # noqa: E402
 
 from .body_limit import BoundedBody, bound_daphne_bodies  # noqa: E402
 from .collector import FreezeSurvivors  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # A body over the site's limit is refused before it is read (yahtzee_site/body_limit.py).
-        "http": BoundedBody(django_asgi_app),
+        # A body over the site's limit is refused before it is read (yahtzee_site/body_limit.py);
+        # a refusal for rate is answered late (game/web/refusals.py).
+        "http": BoundedBody(SlowRateRefusals(django_asgi_app)),
         "websocket": SameOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -7,8 +7,10 @@ a 2.4 MB form cost the server's event loop 0.3 s of CPU before Django refused it
 with py-spy). So the limit is kept twice: Daphne's request keeps no more than the limit of a
 body (:func:`bound_daphne_bodies`: nothing left for Twisted to parse), and the ASGI app
 refuses a declared length over it at once, and a body sent without one (chunked) as soon as
-it passes the limit (:class:`BoundedBody`). In front of the servers a proxy should refuse
-such bodies before they reach them at all (nginx: ``client_max_body_size``).
+it passes the limit (:class:`BoundedBody`). Under Daphne a declared length over the limit is
+answered as soon as the headers are read and the connection closed, its body never read.
+In front of the servers a proxy should refuse such bodies before they reach them at all
+(nginx: ``client_max_body_size``).
 """
 
 from __future__ import annotations
@@ -72,8 +74,16 @@ class BoundedBody:
             await _refuse(send)
 
 
+TOO_LARGE_BODY = b"Request body too large.\n"
+#: The same answer, written straight to the connection before its body is read (Daphne).
+TOO_LARGE_RESPONSE = (b"HTTP/1.1 413 Request Entity Too Large\r\n"
+                      b"Content-Type: text/plain; charset=utf-8\r\n"
+                      b"Content-Length: %d\r\nConnection: close\r\n\r\n"
+                      % len(TOO_LARGE_BODY)) + TOO_LARGE_BODY
+
+
 async def _refuse(send: Send) -> None:
-    body = b"Request body too large.\n"
+    body = TOO_LARGE_BODY
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"text/plain; charset=utf-8"),
                             (b"content-length", str(len(body)).encode()),
@@ -116,9 +126,15 @@ def bound_daphne_bodies() -> None:
 
         def gotLength(self, length: int | None) -> None:  # noqa: N802 - Twisted's name
             limit = BoundedBody.limit()
-            if limit is not None and (length is None or length > limit):
-                self.content = _Capped(limit)
-            else:
+            if limit is None or (length is not None and length <= limit):
                 super().gotLength(length)
+                return
+            self.content = _Capped(limit)
+            if length is not None:
+                # Declared too large: answered now and the connection closed, its body never
+                # read (reading megabytes only to drop them is a flood's cost on the loop).
+                transport = self.channel.transport
+                transport.write(TOO_LARGE_RESPONSE)
+                transport.loseConnection()
 
     http_protocol.WebRequest = BoundedWebRequest  # what Daphne's HTTPFactory builds

@@ -443,6 +443,9 @@ SERVER_BEAT = env.float("SERVER_BEAT", default=1.0)
 SERVER_DEAD_AFTER = env.float("SERVER_DEAD_AFTER", default=5.0)
 #: What one visitor may do, per session (an address sharing many people gets five times more).
 ROOMS_PER_HOUR = env.int("ROOMS_PER_HOUR", default=20)
+#: A refusal for rate is answered this late (game/web/refusals.py): a script that asks again
+#: as soon as it is answered asks once a second, not as fast as the server answers.
+RATE_REFUSAL_SECONDS = env.float("RATE_REFUSAL_SECONDS", default=1.0)
 JOINS_PER_MINUTE = env.int("JOINS_PER_MINUTE", default=20)
 NAMES_PER_HOUR = env.int("NAMES_PER_HOUR", default=20)
 #: Choices a reviewer may try on finished games' pages ("Try it yourself") per minute.

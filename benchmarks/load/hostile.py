@@ -6,6 +6,8 @@ honest players'."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import multiprocessing.process
 import threading
 import time
 import urllib.error
@@ -15,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -171,54 +174,79 @@ NAME_FLOOD_CHARS = (270_000, 1_700)
 
 @dataclass
 class NameFlood:
-    """Visitors posting huge names to ``POST /name`` as fast as they are answered, each from a
-    thread of its own (plain blocking HTTP, off the generator's event loop)."""
+    """Visitors posting huge names to ``POST /name`` as fast as they are answered, each a
+    thread (plain blocking HTTP) of a process of their own: an attacker is not on the honest
+    players' machine, so the flood's own CPU (2.4 MB bodies built and sent) must not slow the
+    process that measures them (it shares no interpreter lock with it)."""
 
     visitors: int
     counts: Counter = field(default_factory=Counter)
-    threads: list[threading.Thread] = field(default_factory=list)
+    process: multiprocessing.process.BaseProcess | None = None
+    results: Any = None
 
     def start(self, http_urls: list[str], until: float) -> None:
-        bodies = [_name_body(n) for n in NAME_FLOOD_CHARS]
-        for i in range(self.visitors):
-            thread = threading.Thread(target=self._visitor, daemon=True,
-                                      args=(http_urls[i % len(http_urls)], bodies, until))
-            thread.start()
-            self.threads.append(thread)
-
-    def _visitor(self, base: str, bodies: list[str], until: float) -> None:
-        session = BrowserSession(base)
-        try:
-            session.get("/")  # its CSRF cookie
-        except OSError:
-            self.counts["refused"] += 1
+        if not self.visitors:
             return
-        # A script, not a browser: it follows no redirect (the lobby each time would measure
-        # a page flood, not the names').
-        opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(session.jar), _NoRedirect())
-        n = 0
-        while time.perf_counter() < until:
-            body = bodies[n % len(bodies)] + "&csrfmiddlewaretoken=" + session.cookie("csrftoken")
-            n += 1
-            request = urllib.request.Request(session.url("/name"), data=body.encode(),
-                                             method="POST")
-            request.add_header("Content-Type", "application/x-www-form-urlencoded")
-            request.add_header("Referer", session.url("/"))
-            request.add_header("Origin", session.base_url)
-            try:
-                with opener.open(request, timeout=30) as r:
-                    r.read()
-                    self.counts[f"http_{r.status}"] += 1
-            except urllib.error.HTTPError as e:
-                self.counts[f"http_{e.code}"] += 1
-            except OSError:
-                self.counts["failed"] += 1
-            self.counts["sent"] += 1
+        spawn = multiprocessing.get_context("spawn")
+        self.results = spawn.Queue()
+        self.process = spawn.Process(
+            target=_name_flood, daemon=True,
+            args=(http_urls, self.visitors, until - time.perf_counter(), self.results))
+        self.process.start()
 
     async def stop(self) -> dict[str, int]:
-        await asyncio.gather(*(asyncio.to_thread(t.join, 60) for t in self.threads))
+        if self.process is None:
+            return {}
+        counts = await asyncio.to_thread(self.results.get, True, 120)
+        await asyncio.to_thread(self.process.join, 10)
+        self.counts.update(counts)
         return dict(self.counts)
+
+
+def _name_flood(http_urls: list[str], visitors: int, seconds: float, results: Any) -> None:
+    """The flood's process: ``visitors`` threads for ``seconds``; their counts to ``results``."""
+    counts: Counter = Counter()
+    until = time.perf_counter() + seconds
+    bodies = [_name_body(n) for n in NAME_FLOOD_CHARS]
+    threads = [threading.Thread(target=_name_visitor, daemon=True,
+                                args=(http_urls[i % len(http_urls)], bodies, until, counts))
+               for i in range(visitors)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    results.put(dict(counts))
+
+
+def _name_visitor(base: str, bodies: list[str], until: float, counts: Counter) -> None:
+    session = BrowserSession(base)
+    try:
+        session.get("/")  # its CSRF cookie
+    except OSError:
+        counts["refused"] += 1
+        return
+    # A script, not a browser: it follows no redirect (the lobby each time would measure
+    # a page flood, not the names').
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(session.jar), _NoRedirect())
+    n = 0
+    while time.perf_counter() < until:
+        body = bodies[n % len(bodies)] + "&csrfmiddlewaretoken=" + session.cookie("csrftoken")
+        n += 1
+        request = urllib.request.Request(session.url("/name"), data=body.encode(),
+                                         method="POST")
+        request.add_header("Content-Type", "application/x-www-form-urlencoded")
+        request.add_header("Referer", session.url("/"))
+        request.add_header("Origin", session.base_url)
+        try:
+            with opener.open(request, timeout=30) as r:
+                r.read()
+                counts[f"http_{r.status}"] += 1
+        except urllib.error.HTTPError as e:
+            counts[f"http_{e.code}"] += 1
+        except OSError:
+            counts["failed"] += 1
+        counts["sent"] += 1
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):

@@ -105,7 +105,7 @@ class Seat(models.Model):
     #: Who sits here (None for a computer, a free seat, or a guest from before player records).
     player = models.ForeignKey(Player, verbose_name=gettext_lazy("player"),
                                null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="seats")
+                               related_name="seats", db_index=False)  # seat_person_rooms
     #: The guest key kept in the Django session of whoever took the seat ("" while free).
     guest_key = models.CharField(gettext_lazy("guest key"),
                                  max_length=64, blank=True, default="", db_index=True)
@@ -122,6 +122,11 @@ class Seat(models.Model):
         ordering = ["room", "index"]
         constraints = [
             models.UniqueConstraint(fields=["room", "index"], name="seat_unique_index"),
+        ]
+        indexes = [
+            # A person's rooms, newest first, read by key: "Your games" walks them to the
+            # rooms still going without the planner hashing every playing room of the site.
+            models.Index(fields=["player", "-room"], name="seat_person_rooms"),
         ]
 
     def __str__(self) -> str:

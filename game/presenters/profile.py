@@ -1,11 +1,16 @@
 """The profile's charts as geometry for server-drawn SVG (no script, no inline style: the
-site's CSP): a histogram of final scores and the trend of the latest games."""
+site's CSP): a histogram of final scores and the trend of the latest games; and its figures of
+the choices in words (``choice_figures``)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from ..domain.translated import figure
+from .review import grade_label
 
 #: The charts' drawing box (the SVG's viewBox; CSS scales it to the column's width).
 WIDTH, HEIGHT = 320, 140
@@ -87,3 +92,16 @@ def trend(finals: Sequence[int]) -> dict[str, object]:
             "ticks": [Tick(_n(LEFT - 4), _n(y(high) + 4), str(high)),
                       Tick(_n(LEFT - 4), _n(y(low)), str(low))],
             "games": len(finals)}
+
+
+def choice_figures(grades: Mapping[str, int], mean_loss: float | None) -> dict[str, Any]:
+    """A player's graded choices as the profile writes them: the share that were the best or
+    good, in percent ("87"; None without choices), the points a choice lost on average ("0.32"),
+    and each grade's count with its name in the reader's language ("3 blunders")."""
+    total = sum(grades.values())
+    kept = grades.get("best", 0) + grades.get("good", 0)
+    return {
+        "good_percent": figure(100 * kept / total, 0) if total else None,
+        "mean_loss": figure(mean_loss, 2) if mean_loss is not None else None,
+        "grades": [{"grade": g, "count": n, "label": grade_label(g, n)} for g, n in grades.items()],
+    }

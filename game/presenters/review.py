@@ -30,6 +30,10 @@
   a sentence ("From an empty card, 25 % of games end on 273 or more."), or None (triple, a
   game ended early, a review from before the figure).
 
+:func:`headline` gives the review's first words, for anyone: the result and why, in whole
+points rounded from the very figures of the chains below it ("You lost by 73 points to Bob.
+The dice cost you 46 points, your choices 28.").
+
 :func:`tried_view` gives one decision's options for "Try it yourself" (``views.game_try``).
 
 ``None`` when there is no analysis, or one of another format (``manage.py analyse`` redoes
@@ -39,10 +43,12 @@ it): the page then says it is being prepared.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
-from django.utils.translation import npgettext
+from django.utils.translation import ngettext, npgettext
 
 from ..ai.review import FORCED, GRADES, SYMBOLS, VERSION, DecisionOptions, grade
 from ..ai.triple import ENDGAME_OPEN
@@ -100,10 +106,10 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
     mean = player["mean_loss"]
     # The chain as the page writes it, one term a row: start, ± luck, − loss [± drift], = final.
     terms = [
-        {"label": _("An empty card is worth, on average"), "op": "", "value": _points(
+        {"label": _("Best play scores, on average"), "op": "", "value": _points(
             player["expected_start"])},
         {"label": _("Luck of the dice"), **_signed(player["luck"])},
-        {"label": _("Points lost to the decisions"), "op": "−",
+        {"label": _("Points lost to the choices"), "op": "−",
          "value": _points(player["loss"])},
     ]
     if not exact:
@@ -127,6 +133,145 @@ def _summary(player: Mapping[str, Any], exact: bool) -> dict[str, Any]:
         "autoplay_loss": player["autoplay_loss"],
         "as_high": _as_high(player["final"], player.get("as_high")),
     }
+
+
+def headline(view: Mapping[str, Any], viewer: int | None = None, par: int | None = None
+             ) -> dict[str, Any]:
+    """The review's first words (``review_view``'s ``view``, names as the reader sees them):
+    ``{"title": the result, "lines": why, in sentences, "groups": the same by player}``.
+    From ``viewer``'s side when they played (their seat), else about each player (winners
+    first; the winners alone at a table of more than ``WATCHED_IN_FULL``); a solo game says
+    the score and how it compares (against ``par``, a daily's; else against the chances from
+    an empty card)."""
+    players = view["players"]
+    finals = [p["final"] for p in players]
+    you = viewer if viewer is not None and 0 <= viewer < len(players) else None
+    if len(players) == 1:
+        return _said(_score_title(players[0], you == 0),
+                     [_solo_comparison(players[0], par) + _why(players[0], you == 0)])
+    best = max(finals)
+    winners = [i for i, f in enumerate(finals) if f == best]
+    names = get_text_list([players[i]["name"] for i in winners], _("and"))
+    runner_up = max((f for f in finals if f != best), default=best)
+    margin = best - runner_up
+    if you is not None:
+        if you in winners and len(winners) > 1:
+            others = get_text_list([players[i]["name"] for i in winners if i != you], _("and"))
+            title = ngettext("You tied for the win with %(names)s on %(score)s point.",
+                             "You tied for the win with %(names)s on %(score)s points.",
+                             best) % {"names": others, "score": best}
+        elif you in winners:
+            title = ngettext("You won by %(margin)s point.", "You won by %(margin)s points.",
+                             margin) % {"margin": margin}
+        else:
+            behind = best - finals[you]
+            title = ngettext("You lost by %(margin)s point to %(winner)s.",
+                             "You lost by %(margin)s points to %(winner)s.",
+                             behind) % {"margin": behind, "winner": names}
+        return _said(title, [_why(players[you], True)])
+    if len(winners) > 1:
+        title = ngettext("%(names)s tied for the win on %(score)s point.",
+                         "%(names)s tied for the win on %(score)s points.",
+                         best) % {"names": names, "score": best}
+    else:
+        title = ngettext("%(name)s won by %(margin)s point.", "%(name)s won by %(margin)s points.",
+                         margin) % {"name": names, "margin": margin}
+    # About each player, the winners first, at a table of up to three; else the winners.
+    told = sorted(range(len(players)), key=lambda i: -finals[i])
+    if len(players) > WATCHED_IN_FULL:
+        told = winners
+    return _said(title, [_why(players[i], False) for i in told])
+
+
+def _said(title: str, groups: list[list[str]]) -> dict[str, Any]:
+    """The headline: its title, the sentences after it by player (``groups``, each drawn on a
+    line of its own) and all of them in a row (``lines``)."""
+    return {"title": title, "groups": groups, "lines": [line for g in groups for line in g]}
+
+
+#: A reader who did not play reads why about each player up to this many, else the winners.
+WATCHED_IN_FULL = 3
+
+
+def whole_points(x: float) -> int:
+    """A chain's figure (written to 2 decimals below the headline) in whole points, halves up,
+    from the very figure the chain writes."""
+    return int(Decimal(f"{abs(x):.2f}").quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def _score_title(player: Mapping[str, Any], yours: bool) -> str:
+    score = player["final"]
+    if yours:
+        return ngettext("You scored %(score)s point.", "You scored %(score)s points.",
+                        score) % {"score": score}
+    return ngettext("%(name)s scored %(score)s point.", "%(name)s scored %(score)s points.",
+                    score) % {"name": player["name"], "score": score}
+
+
+def _solo_comparison(player: Mapping[str, Any], par: int | None) -> list[str]:
+    """How a solo game's score compares: against par (a daily's), else the chances from an
+    empty card (the sentence of the player's card)."""
+    if par is None:
+        return [player["as_high"]] if player.get("as_high") else []
+    diff = player["final"] - par
+    if diff == 0:
+        return [_("That is par exactly: the best play on the same dice.")]
+    values = {"diff": abs(diff), "par": par}
+    if diff < 0:
+        return [ngettext("That is %(diff)s point under par (%(par)s, the best play on the same "
+                         "dice).", "That is %(diff)s points under par (%(par)s, the best play on "
+                         "the same dice).", abs(diff)) % values]
+    return [ngettext("That is %(diff)s point over par (%(par)s, the best play on the same dice).",
+                     "That is %(diff)s points over par (%(par)s, the best play on the same "
+                     "dice).", abs(diff)) % values]
+
+
+def _why(player: Mapping[str, Any], yours: bool) -> list[str]:
+    """What the dice and the choices did to ``player``'s score: the chain's luck and points
+    lost in whole points; how many choices cost 5 points or more; the computer's share."""
+    luck, loss = whole_points(player["luck"]), whole_points(player["loss"])
+    values = {"luck": luck, "loss": loss, "name": player["name"]}
+    if luck == 0:
+        line = (ngettext("Your dice were average; your choices cost %(loss)s point.",
+                         "Your dice were average; your choices cost %(loss)s points.", loss)
+                if yours else
+                ngettext("%(name)s: average dice, the choices cost %(loss)s point.",
+                         "%(name)s: average dice, the choices cost %(loss)s points.", loss))
+    elif player["luck"] < 0:
+        line = (ngettext("The dice cost you %(luck)s point, your choices %(loss)s.",
+                         "The dice cost you %(luck)s points, your choices %(loss)s.", luck)
+                if yours else
+                ngettext("%(name)s: the dice cost %(luck)s point, the choices %(loss)s.",
+                         "%(name)s: the dice cost %(luck)s points, the choices %(loss)s.", luck))
+    else:
+        line = (ngettext("The dice gave you %(luck)s point more than average; your choices cost "
+                         "%(loss)s.", "The dice gave you %(luck)s points more than average; your "
+                         "choices cost %(loss)s.", luck)
+                if yours else
+                ngettext("%(name)s: the dice gave %(luck)s point more than average, the choices "
+                         "cost %(loss)s.", "%(name)s: the dice gave %(luck)s points more than "
+                         "average, the choices cost %(loss)s.", luck))
+    lines = [line % values]
+    # A blunder is a choice that cost 5 points or more (game.ai.review.grade).
+    big = next(g["count"] for g in player["grades"] if g["grade"] == "blunder")
+    if big:
+        lines.append((ngettext("%(count)s of your choices cost 5 points or more.",
+                               "%(count)s of your choices cost 5 points or more each.", big)
+                      if yours else
+                      ngettext("%(name)s made %(count)s choice that cost 5 points or more.",
+                               "%(name)s made %(count)s choices that cost 5 points or more each.",
+                               big)) % {"count": big, "name": player["name"]})
+    autoplay = player["autoplay_decisions"]
+    if autoplay:
+        lines.append((ngettext("The computer chose for you %(count)s time while you were away "
+                               "(in the points above).", "The computer chose for you %(count)s "
+                               "times while you were away (in the points above).", autoplay)
+                      if yours else
+                      ngettext("The computer chose for %(name)s %(count)s time while away (in "
+                               "the points above).", "The computer chose for %(name)s %(count)s "
+                               "times while away (in the points above).", autoplay))
+                     % {"count": autoplay, "name": player["name"]})
+    return lines
 
 
 def _as_high(final: int, chance: float | None) -> str | None:
@@ -170,10 +315,11 @@ def _chance_chain(chain: Mapping[str, float] | None) -> list[dict[str, str]] | N
     return [
         {"label": _("Chance to win before the game"), "op": "", "value": pp(chain["start"])},
         {"label": _("Luck of the dice (everyone’s)"), **signed(chain["luck"])},
-        {"label": _("Lost to their own decisions"), "op": "−", "value": pp(chain["loss"])},
-        {"label": _("The others’ decisions"), **signed(chain["others"])},
-        {"label": _("Each turn played to win (the model)"), **signed(chain["drift"])},
-        {"label": _("Outcome (won 100, lost 0)"), "op": "=", "value": pp(chain["final"])},
+        {"label": _("Lost to their own choices"), "op": "−", "value": pp(chain["loss"])},
+        {"label": _("The others’ choices"), **signed(chain["others"])},
+        {"label": _("Correction of the estimate"), **signed(chain["drift"])},
+        {"label": _("Chance to win at the end (won or lost)"), "op": "=",
+         "value": pp(chain["final"])},
     ]
 
 

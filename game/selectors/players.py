@@ -264,9 +264,8 @@ def _settled(rules: str, since: datetime | None, now: datetime):
     rows = PlayerRating.objects.filter(ruleset=rules, games__gte=LEADERBOARD_MIN_GAMES,
                                        rd__lte=wins.PROVISIONAL_RD, last_game__gt=_away_since(now),
                                        player__private=False)
-    if since is not None:
-        rows = rows.filter(player__in=GameResult.objects.filter(
-            rules=rules, finished__gte=since, rated=True).values("player_id"))
+    if since is not None:  # a rated game since then, as its last one is
+        rows = rows.filter(last_game__gte=since)
     return rows
 
 

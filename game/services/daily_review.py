@@ -42,7 +42,9 @@ def record_review(game_id: int, data: dict[str, Any]) -> None:
 
 
 def par_line(tape: DailyDice) -> tuple[int, list[dict[str, Any]]]:
-    """The optimal bot's game on ``tape``: its score and its moves, turn by turn."""
+    """The optimal bot's game on ``tape``: its score and its moves, turn by turn (each turn's
+    rolls, the dice kept after each, its box, the box's ``points`` and the ``bonus`` its score
+    brought besides)."""
     game = RulesGame(tape.ruleset, ["Par"], rng=tape)
     line: list[dict[str, Any]] = []
     turn: dict[str, Any] = {}
@@ -58,7 +60,11 @@ def par_line(tape: DailyDice) -> tuple[int, list[dict[str, Any]]]:
         else:
             before = game.scorecards[0].total
             game.score(action.box, action.column)
-            turn.update(box=action.box, points=game.scorecards[0].total - before)
+            # The box's own points; apart, the bonuses this box brought (the upper section's
+            # once it reaches 63, a further Yahtzee's).
+            points = game.scorecards[0].points(action.box, action.column) or 0
+            turn.update(box=action.box, points=points,
+                        bonus=game.scorecards[0].total - before - points)
             line.append(turn)
     return game.scorecards[0].total, line
 

@@ -103,12 +103,20 @@ def _here(room_id: int, guest_key: str) -> bool:
         last_seen__gte=timezone.now() - STALE_AFTER).exists()
 
 
+#: The link's fragment that asks the room to roll the first roll of the reader's turn.
+ROLL_ON_OPEN = "#roll"
+
+
 def _words(notice: Notification) -> dict[str, str]:
     """The notice's title, body and link, in the active language."""
     game = notice.game
     room = game.room
     url = settings.SITE_URL + room.get_absolute_url()
     left = _time_left(game)
+    if notice.kind != Notification.Kind.TIMED_OUT:
+        # The room rolls a turn's first roll by itself when opened so (a first roll has no
+        # choice in it): from the notification to the move made is two taps, it and a box.
+        url += ROLL_ON_OPEN
     if notice.kind == Notification.Kind.TIMED_OUT:
         title = _("The computer played your turn")
         body = _("%(room)s: your move’s time ran out.") % {"room": room.name}

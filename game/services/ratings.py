@@ -150,7 +150,8 @@ def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], Pla
             continue
         row.rating, row.rd, row.volatility = rating.rating, rating.rd, rating.volatility
         row.games += 1
-        row.last_game = finished
+        # The latest rated game's end (a review may come after a later game's).
+        row.last_game = max(row.last_game or finished, finished)
         row.updated = now
         r.rated = True
     rated = [r.player_id for r in results if r.rated and r.player_id is not None]

@@ -68,12 +68,38 @@ def play(request: HttpRequest, rules: str) -> HttpResponse:
     return redirect(attempt.room)
 
 
+#: The upper boxes, by face: a box scoring the dice of its face.
+_UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
+
+
+def _par_points(turn: dict) -> tuple[int, int]:
+    """A turn of par's line: its box's own points and the bonus it brought besides. Lines
+    stored before the two were kept apart hold their sum: a bonus is more than any box scores
+    (35 or 50 upper, 100 a Yahtzee), so an upper box's own points are its face's dice of the
+    last roll and a lower box's what is left under 100."""
+    if "bonus" in turn:
+        return turn["points"], turn["bonus"]
+    total = turn["points"]
+    if turn["box"] in _UPPER:
+        face = _UPPER.index(turn["box"]) + 1
+        own = face * turn["rolls"][-1].count(face)
+    else:
+        own = total % 100
+    return own, total - own
+
+
 def _par_steps(line: list[dict]) -> list[dict]:
-    """Par's line as read on the page: each turn's rolls, each with the dice kept after it."""
-    return [{"box": t["box"], "points": t["points"], "steps": [
-        {"dice": "".join(map(str, dice)),
-         "kept": "".join(map(str, t["held"][i])) if i < len(t["held"]) else None}
-        for i, dice in enumerate(t["rolls"])]} for t in line]
+    """Par's line as read on the page: each turn's rolls, each with the dice kept after it;
+    its box (by its label), the box's points and, apart, the bonus it brought."""
+    steps = []
+    for t in line:
+        points, bonus = _par_points(t)
+        steps.append({"box": translated.box_name_label(t["box"]), "points": points,
+                      "bonus": bonus, "steps": [
+                          {"dice": "".join(map(str, dice)),
+                           "kept": "".join(map(str, t["held"][i])) if i < len(t["held"]) else None}
+                          for i, dice in enumerate(t["rolls"])]})
+    return steps
 
 
 def _square_legend() -> list[tuple[str, str]]:

@@ -17,7 +17,7 @@ from ..presenters import players as shown
 from ..presenters import rules_text
 from ..presenters.fairness import fairness_data
 from ..presenters.replay import replay_data
-from ..presenters.review import review_view, tried_view
+from ..presenters.review import headline, review_view, tried_view
 from ..rules import get_ruleset
 from ..rules.dice import DICE_COUNT
 from ..rules.errors import CodedError
@@ -51,6 +51,17 @@ def _as_seen(request: HttpRequest, game: Game) -> dict[int, str]:
     return shown.seen_by(game, current_player(request))
 
 
+def _analysis(game: Game, stored: dict | None, labelled: dict[int, str],
+              viewer: int | None) -> dict | None:
+    """The stored review as this reader sees it (names hidden as elsewhere), with its headline
+    from their side if they played (``viewer``: their seat)."""
+    view = shown.hide_in_analysis(
+        review_view(stored) if game.status == Game.Status.FINISHED else None, labelled)
+    if view is not None:
+        view["headline"] = headline(view, viewer, game.daily.par if game.daily_id else None)
+    return view
+
+
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A game's page: a replay of every move, rebuilt from the stored events, and the stored
     analysis of its decisions once there is one."""
@@ -67,6 +78,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     stored = GameAnalysis.objects.filter(game=game).values_list("data", flat=True).first()
     labelled = _as_seen(request, game)
     links = profiles.profile_links(game)
+    viewer = selectors.seat_of_viewer(game, current_player(request))
     context = {
         "game": game,
         "ruleset": ruleset,
@@ -74,8 +86,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rules_text": rules_text.for_page(ruleset),
         "replay": shown.hide_in_replay(replay_data(events), labelled),
         "dice_positions": range(1, DICE_COUNT + 1),  # the board's dice before it is drawn
-        "analysis": shown.hide_in_analysis(
-            review_view(stored) if game.status == Game.Status.FINISHED else None, labelled),
+        "analysis": _analysis(game, stored, labelled, viewer),
         "standings": sorted(
             ({"name": name, "total": total, "winner": i in game.winners,
               # A private person is a seat label, never a link (``presenters.players``).
@@ -86,7 +97,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "fairness": fairness_data(game, ((e.seq, e.kind, e.payload) for e in events),
                                   _day_seed(game)),
         "seed_rows": list(zip(game.players, game.client_seeds, strict=False)),
-        "viewer_seat": selectors.seat_of_viewer(game, current_player(request)),
+        "viewer_seat": viewer,
     }
     return render(request, "game/game_detail.html", context)
 
@@ -99,9 +110,10 @@ def game_analysis(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("A daily challenge's games are shown once its day is over.")
     stored = GameAnalysis.objects.filter(game=game).values_list("data", flat=True).first()
     labelled = _as_seen(request, game)
-    analysis = review_view(stored) if game.status == Game.Status.FINISHED else None
     return render(request, "game/_analysis.html",
-                  {"game": game, "analysis": shown.hide_in_analysis(analysis, labelled)})
+                  {"game": game, "analysis": _analysis(
+                      game, stored, labelled,
+                      selectors.seat_of_viewer(game, current_player(request)))})
 
 
 @require_GET

@@ -19,7 +19,7 @@ from ..presenters import profile as charts
 from ..ratings import RATED_RULES, wins
 from ..rules import RULESETS
 from ..selectors import players as profiles
-from ..web.clients import client_address
+from ..web import refusals
 from ..web.players import acting_player, current_player
 
 WEEK = timedelta(days=7)
@@ -37,8 +37,8 @@ def set_name(request: HttpRequest) -> HttpResponse:
     try:
         # Counted before anything is looked at or written: a browser without the cookie gets
         # a new player row per name, so a script would otherwise make rows without end.
-        services.check_rate_limit("set_name", session=f"player{player.pk}" if player else "",
-                                  address=client_address(request))
+        refusals.check_limit(request, "set_name",
+                             session=f"player{player.pk}" if player else "")
         name = services.clean_nickname(request.POST.get("player_name", ""))
         player = acting_player(request)  # a disabled player is refused here
         services.rename_player(player, name)
@@ -67,8 +67,8 @@ def profile(request: HttpRequest, public_id: str) -> HttpResponse:
         shown.with_current_names(games)  # renamed since: as they go by now
         shown.hide_in_games(games, me)  # private opponents
         context.update(
-            stats=[{"s": s, "histogram": charts.histogram(s.finals), "trend": charts.trend(s.trend)}
-                   for s in stats],
+            stats=[{"s": s, "histogram": charts.histogram(s.finals), "trend": charts.trend(s.trend),
+                    "choices": charts.choice_figures(s.grades, s.accuracy)} for s in stats],
             rivals=profiles.head_to_head(player, me),
             page=page,
             rated_rules=RATED_RULES)

@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from .. import services
 from ..models import NICKNAME_MAX, Player
 from ..selectors import correspondence
-from .clients import client_address
+from . import refusals
 
 COOKIE = "player"
 COOKIE_AGE = 365 * 24 * 60 * 60
@@ -119,7 +119,7 @@ def guest_within_limit(request: HttpRequest, action: str) -> str:
     leaves no session row behind."""
     known = services.guest_key(request.session, create=False)
     guest = known or services.new_guest_key()
-    services.check_rate_limit(action, session=guest, address=client_address(request))
+    refusals.check_limit(request, action, session=guest)
     if not known:
         request.session[services.SESSION_GUEST] = guest
     return guest

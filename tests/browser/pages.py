@@ -180,9 +180,13 @@ def confirm_if_asked(page: Page) -> bool:
 
 
 def create_room(page: Page, server: LiveServer, *, name: str, rules: str, seats: list[str],
-                nickname: str) -> str:
-    """Create a room in the lobby (seats: "human" or a bot level); returns the room's URL."""
+                nickname: str, move_days: int = 0) -> str:
+    """Create a room in the lobby (seats: "human" or a bot level; over days with
+    ``move_days``); returns the room's URL."""
     page.goto(server.url + "/")
+    if move_days:
+        page.check("input[name=pace][value=days]")
+        page.select_option("[name=move_days]", str(move_days))
     room_options(page)
     page.fill("[name=name]", name)
     page.select_option(".create-form [name=rules]", rules)

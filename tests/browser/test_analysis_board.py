@@ -118,18 +118,21 @@ def test_the_chart_and_its_marks_move_the_replay_with_the_board_in_view(
         rf"^{worst['grade'].capitalize()} by (Ann|Bot).* in round \d+: .*"
         rf"{fixed(worst['loss'], 2)} points lost$"))
 
-    # The page scrolled to the chart: a mark moves the replay there, the board on screen.
+    # The page scrolled to the chart: a mark moves the replay to the dice of its decision
+    # (the move before it), the board on screen.
+    frames = frames_of(page)
+    index_of = {f["seq"]: i for i, f in enumerate(frames)}
+    dice_seq = frames[index_of[worst["seq"]] - 1]["seq"]
     mark.evaluate("e => e.scrollIntoView({block: 'end'})")
     tap(page, mark, phone)
-    assert position(page)["seq"] == worst["seq"]
-    expect(page).to_have_url(re.compile(rf"#seq={worst['seq']}$"))
+    assert position(page)["seq"] == dice_seq
+    expect(page).to_have_url(re.compile(rf"#seq={dice_seq}$"))
     expect(page.locator("#move-list button[aria-current=step]")).to_have_attribute(
-        "data-seq", str(worst["seq"]))
+        "data-seq", str(dice_seq))
     expect(page.locator("#replay-status .verdict")).to_contain_text(SYMBOLS[worst["grade"]])
     assert board_in_view(page)
 
     # The chart itself, anywhere: the board shows the moment, on screen.
-    frames = frames_of(page)
     want = frames[len(frames) // 3]
     chart = page.locator("#analysis-chart svg")
     # At the bottom of the screen: on a phone the board stays at the top, over what scrolls.
@@ -155,11 +158,11 @@ def test_the_chart_and_its_marks_move_the_replay_with_the_board_in_view(
     second = everyone[1] if len(everyone) > 1 else everyone[0]
     assert page.evaluate("document.activeElement.dataset.seq") == str(second["seq"])
     page.keyboard.press("Enter")
-    assert position(page)["seq"] == second["seq"]
+    assert position(page)["index"] == index_of[second["seq"]] - 1
     assert page.locator("#chart-marks button[tabindex='0']").count() == 1
 
     page.goto("about:blank")
-    open_review(page, ann_game["url"] + f"#seq={worst['seq']}")
+    open_review(page, ann_game["url"] + f"#seq={dice_seq}")
     assert low_contrast_text(page) == []
     page.screenshot(path=str(screenshots / f"analysis-board-{viewport}.png"))
     if phone:  # the board at the top while the chart and the scorecards scroll under it

@@ -201,7 +201,7 @@ def test_the_review_fills_in_by_itself(daphne_server, yahtzee_table, new_context
                         "#move-list button.move-rolled.g-blunder")).not_to_have_count(0)
     # Plain words: no symbols of sums, grades with their plurals.
     summary = page.locator(".player-review").first
-    expect(summary).to_contain_text("Points lost to the decisions")
+    expect(summary).to_contain_text("Points lost to the choices")
     expect(summary).to_contain_text(re.compile(r"Chance to win before the game\s*50\.0 %"))
     expect(summary).to_contain_text(
         re.compile(r"Each decision cost \d+\.\d\d\s+points?\s+on average"))

@@ -29,9 +29,20 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, CDPSession, Page, Playwright, expect
 
+from game.services.notices import ROLL_ON_OPEN
+
 from .axe import axe_violations
 from .conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE
-from .pages import assert_fits, create_room, low_contrast_text, wait_connected
+from .pages import (
+    assert_fits,
+    client_state,
+    create_room,
+    last_seq,
+    low_contrast_text,
+    start_game,
+    wait_connected,
+    wait_seq,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -208,3 +219,43 @@ def test_a_push_shows_one_notice_per_game_and_its_click_opens_the_room(daphne_se
         "Your turn", {tag: "game-1", data: {url}})""", room)
     clicked = worker.evaluate(CLICK, "game-1")
     assert clicked == {"asked": [["focus", room]], "left": 0}
+
+
+def test_from_a_your_turn_notice_to_the_move_made_is_two_taps(daphne_server, profile,
+                                                              screenshots):
+    """The notice's link asks the room for the turn's first roll (it has no choice in it):
+    tap 1, the notification; tap 2, a box."""
+    page = profile.pages[0] if profile.pages else profile.new_page()
+    page.set_viewport_size(PHONE)
+    room = create_room(page, daphne_server, name="Two taps", rules="yahtzee",
+                       seats=["human", "easy"], nickname="Ann", move_days=2)
+    start_game(page)
+    page.goto(daphne_server.url + "/")  # away from the room, as when a notice comes
+    page.wait_for_function(CONTROLLED)
+    cdp = profile.new_cdp_session(page)
+    rid = registration_id(cdp, page)
+    path = room.removeprefix(daphne_server.url) + ROLL_ON_OPEN
+    cdp.send("ServiceWorker.deliverPushMessage", {
+        "origin": daphne_server.url, "registrationId": rid,
+        "data": json.dumps({"title": "Your turn", "body": "Two taps", "url": path,
+                            "tag": "game-2"})})
+    page.wait_for_function("""async () => (await (await navigator.serviceWorker.ready)
+        .getNotifications()).length > 0""")
+
+    clicked = profile.service_workers[0].evaluate(CLICK, "game-2")  # tap 1
+    assert clicked["asked"] == [["open", daphne_server.url + path]]
+    page.goto(clicked["asked"][0][1])
+    wait_connected(page)
+    page.wait_for_function("() => document.querySelector('#scorecard button.option') !== null")
+    game = client_state(page)
+    assert game["rolls_left"] == 2 and game["current_player"] == 0  # rolled once, by itself
+    expect(page).to_have_url(room)  # the fragment dropped: a reload asks nothing
+    assert_fits(page)
+    page.screenshot(path=str(screenshots / "over-days-from-notice-phone.png"))
+    best = max((o for o in game["options"] if o["allowed"]), key=lambda o: o["points"])
+    seq = last_seq(page)
+    page.locator(f"#scorecard button.option[data-box='{best['box']}']").first.click()  # tap 2
+    wait_seq(page, seq + 1)
+    scored = client_state(page)["scorecards"][0]["columns"][0]["boxes"][best["box"]]
+    assert scored == best["points"]
+    assert page.locator("#confirm").is_hidden()  # nothing asked between

@@ -3,6 +3,7 @@ dark: reached from the header's name control, over a generated history of review
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -47,6 +48,14 @@ def test_a_profile_and_a_leaderboard_on_a_phone_and_a_desktop(daphne_server, new
     expect(page.locator("svg.histogram rect.bar").first).to_be_visible()
     expect(page.locator("svg.trend polyline.line").first).to_be_visible()
     expect(page.locator(".profile-games li").first).to_be_visible()
+    # The choices in a share anyone reads and the grades named with their plurals.
+    figures = page.locator(".ruleset-stats").first.locator(".figures")
+    expect(figures).to_contain_text(re.compile(r"Good choices\s+the best or good\s*\d+ %"))
+    expect(figures).to_contain_text(re.compile(r"Lost a choice\s+points, on average\s*\d+\.\d\d"))
+    expect(figures).not_to_contain_text("Accuracy")
+    grades = page.locator(".ruleset-stats").first.locator(".grade-counts li").all_inner_texts()
+    assert [g.split(" ", 1)[1] for g in grades] == [
+        "best", "good", "inaccuracies", "mistakes", "blunders"], grades  # many of each
     leaderboard_url = daphne_server.url + "/leaderboard/yahtzee/"
 
     for device, viewport, scheme in LOOKS:
@@ -64,6 +73,8 @@ def test_a_profile_and_a_leaderboard_on_a_phone_and_a_desktop(daphne_server, new
             if name == "profile":  # the widest part of the page, at a readable size
                 view.locator(".h2h").screenshot(
                     path=str(screenshots / f"profile-h2h-{device}-{scheme}.png"))
+                view.locator(".ruleset-stats").first.screenshot(
+                    path=str(screenshots / f"profile-figures-{device}-{scheme}.png"))
         # All time: Zoe's 160 generated games settle her yahtzee rating, so she is listed,
         # her row marked, at the place the line above the board names.
         board = view.locator(".board").nth(1)

@@ -166,42 +166,52 @@ def test_the_analysis_grades_the_moves_and_its_chart_moves_the_replay(six_bot_ga
     expect(page.locator("#analysis")).to_have_attribute("data-state", "ready")
     expect(page.locator("#analysis")).not_to_contain_text("being prepared")
 
-    # Per player, the chain ends at the score on the card: the standings' figures.
+    # Per player, the chain ends at the score on the card: the standings' figures (in the
+    # figures folded under the headline).
     expect(page.locator(".player-review")).to_have_count(6)
+    page.locator("#review-figures > summary").click()
     finals = page.locator(".player-review .chain:not(.chance-chain) tr.final td:last-child"
                           ).all_inner_texts()
     standings = page.locator(".standings strong").all_inner_texts()
     assert sorted(map(int, finals)) == sorted(map(int, standings))
     expect(page.locator(".player-review").first).to_contain_text("on average, over")
 
-    # Every graded slip has its sign in the move list; autoplay's are marked, not graded.
+    # Every graded slip has its sign in the move list, on the roll it was decided on (the
+    # move before it); autoplay's are marked, not graded.
     slips = [d for d in analysis["decisions"]
              if d["grade"] in ("inaccuracy", "mistake", "blunder") and not d.get("autoplay")]
     assert slips, "six easy bots make mistakes"
+    index_of = {f["seq"]: i for i, f in enumerate(frames)}
+
+    def dice_of(d: dict) -> int:
+        """The seq of the roll whose dice decision ``d`` was made on."""
+        return frames[index_of[d["seq"]] - 1]["seq"]
+
     expect(page.locator("#move-list .move .g-mark")).to_have_count(len(slips))
     worst = max(slips, key=lambda d: d["loss"])
     sign = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[worst["grade"]]
-    expect(page.locator(f'#move-list .move[data-seq="{worst["seq"]}"] .g-mark')).to_have_text(sign)
+    expect(page.locator(f'#move-list .move-rolled[data-seq="{dice_of(worst)}"] .g-mark')
+           ).to_have_text(sign)
 
     # Beside the grade, the chance to win a decision gave up, where it is half a point or more.
     costly = [d for d in analysis["decisions"] if d.get("chance_loss", 0) >= 0.005]
     assert costly, "six easy bots give up chances to win"
     expect(page.locator("#move-list .move .chance-mark")).to_have_count(len(costly))
     most = max(costly, key=lambda d: d["chance_loss"])
-    expect(page.locator(f'#move-list .move[data-seq="{most["seq"]}"] .chance-mark')).to_have_text(
-        f"−{100 * most['chance_loss']:.1f} %")
+    expect(page.locator(f'#move-list .move[data-seq="{dice_of(most)}"] .chance-mark')
+           ).to_have_text(f"−{100 * most['chance_loss']:.1f} %")
     expect(page.locator(".player-review .chance-chain")).to_have_count(6)
 
-    # By keyboard onto that decision: the verdict names the loss and the best choice.
-    index = next(i for i, f in enumerate(frames) if f["seq"] == worst["seq"])
-    open_review(page, six_bot_game + f"#seq={frames[index - 1]['seq']}")
+    # By keyboard onto the dice of that decision: the verdict names the loss and the best.
+    index = index_of[worst["seq"]]
+    open_review(page, six_bot_game + f"#seq={frames[index - 2]['seq']}")
     press(page, "ArrowRight")
-    assert position(page)["seq"] == worst["seq"]
+    assert position(page)["seq"] == dice_of(worst)
     verdict = page.locator("#replay-status .verdict")
-    expect(verdict).to_contain_text(f"{sign}, Δ {worst['loss']:.2f}; best: ")
-    expect(verdict).to_contain_text(f"(+{worst['loss']:.2f})")
+    expect(verdict).to_contain_text(f"{sign}, {worst['loss']:.2f} points lost; best: ")
     expect(verdict).to_contain_text("Chance to win given up: ")
-    assert cursor_x(page) == pytest.approx(chart_x(page, worst["seq"]), abs=0.1)
+    expect(verdict).not_to_contain_text("Δ")
+    assert cursor_x(page) == pytest.approx(chart_x(page, dice_of(worst)), abs=0.1)
 
     # A click on the chart goes to that moment (to the move, where the moves are under 2 px
     # apart and the click lands on a whole pixel): the replay, the URL and the marker follow.
@@ -235,12 +245,13 @@ def test_the_analysis_grades_the_moves_and_its_chart_moves_the_replay(six_bot_ga
     assert cursor_x(page) == pytest.approx(chart_x(page, target["seq"]), abs=0.1)
 
     # What a reviewer sees: the worst slip of the game, the board, the chart, the summaries.
-    open_review(page, six_bot_game + f"#seq={worst['seq']}")
+    open_review(page, six_bot_game + f"#seq={dice_of(worst)}")
     assert low_contrast_text(page) == []
     page.screenshot(path=str(screenshots / "review-analysis-desktop-full.png"), full_page=True)
     # Afresh: the full-page shot lays out every round of the move list, which moves its scroll.
     page.goto("about:blank")
-    open_review(page, six_bot_game + f"#seq={worst['seq']}")
+    open_review(page, six_bot_game + f"#seq={dice_of(worst)}")
+    page.locator("#review-figures > summary").click()
     page.evaluate("document.getElementById('analysis').scrollIntoView({block: 'start'})")
     page.screenshot(path=str(screenshots / "review-analysis-desktop.png"))
 
@@ -275,6 +286,7 @@ def test_each_final_is_set_against_the_chances_before_the_game(six_bot_game, new
     page = (new_context(PHONE, is_mobile=True, has_touch=True, color_scheme=scheme)
             if viewport == "phone" else new_context(DESKTOP, color_scheme=scheme)).new_page()
     open_review(page, six_bot_game)
+    page.locator("#review-figures > summary").click()  # the figures, folded under the headline
     said = page.locator(".player-review .chain + .as-high")
     expect(said).to_have_count(6)
     finals = page.locator(".player-review .chain:not(.chance-chain) tr.final td:last-child")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import socket
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -153,4 +155,20 @@ def test_a_body_over_the_limit_is_refused_before_anyone_parses_it(site: Site) ->
     assert huge.status == 413, huge.status
     assert count(site, "game_player") == players
     assert browser.post("/name", {"player_name": "Ann", "next": "/"}).status == 200
+    site.assert_alive()
+
+
+def test_a_body_declared_too_large_is_answered_before_it_is_sent(site: Site) -> None:
+    """Headers declaring 50 MB and no body at all: the answer comes at once (the server
+    does not wait for, nor read, megabytes it will drop), and the connection is closed."""
+    url = urllib.parse.urlsplit(site.http_url())
+    with socket.create_connection((url.hostname, url.port), timeout=10) as conn:
+        conn.sendall(b"POST /name HTTP/1.1\r\nHost: " + url.netloc.encode()
+                     + b"\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                     b"Content-Length: 50000000\r\n\r\nplayer_name=")
+        answer = b""
+        while chunk := conn.recv(4096):  # until the server closes
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:80]
+    assert answer.endswith(b"Request body too large.\n")
     site.assert_alive()

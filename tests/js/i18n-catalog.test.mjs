@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 const GERMAN = {
   "Roll %(count)s die": ["%(count)s Würfel werfen", "%(count)s Würfel werfen"],
-  "%(points)s pp": "%(points)s Pp.",
+  "%(percent)s %": "%(percent)s\u00a0%",
   "box\u0004Full house": "Full House",
   "ordinal other\u0004%(n)sth": "%(n)s.",
 };
@@ -33,7 +33,7 @@ test("the page's language and its catalog", () => {
 
 test("decimals, lists and ordinals as German writes them", () => {
   assert.equal(formatNumber(12.5, 1), "12,5");
-  assert.equal(chancePoints(0.0123), "1,2 Pp.");
+  assert.equal(chancePoints(0.0123), "1,2\u00a0%");
   assert.equal(joinNames(["Ann", "Bob", "Cy"]), "Ann, Bob und Cy");
   assert.equal(ordinal(2), "2.");
 });

@@ -139,7 +139,9 @@ test("the chart marks each slip at its moment on its player's line, one player's
     && !d.autoplay);
   assert.deepEqual(marked.map((d) => d.seq), slips.map((d) => d.seq));
   for (const d of marked) {
-    assert.equal(frames[d.index].seq, d.seq);
+    // At the moment of its dice: the move before the decision.
+    assert.equal(frames[d.index + 1].seq, d.seq);
+    assert.equal(d.at, frames[d.index].seq);
     assert.equal(d.player, frames[d.index].player);
     assert.match(d.label, new RegExp(`^(Inaccuracy|Mistake|Blunder) by ${players[d.player]} `
       + `in round ${frames[d.index].round}: `));
@@ -153,9 +155,9 @@ test("the chart marks each slip at its moment on its player's line, one player's
   assert.equal(chartScale(analysis.series, frames, 100).width, 280); // never narrower
   const places = markPlaces(marked, analysis.series, scale);
   for (const d of places) {
-    // On its line: the line's value at the slip's seq, where the x axis has that seq.
-    assert.ok(Math.abs((d.left / 100) * scale.width - scale.x(d.seq)) < 1e-9);
-    const value = valueAt(analysis.series[d.player], d.seq);
+    // On its line: the line's value at the moment of its dice, where the x axis has it.
+    assert.ok(Math.abs((d.left / 100) * scale.width - scale.x(d.at)) < 1e-9);
+    const value = valueAt(analysis.series[d.player], d.at);
     assert.ok(Math.abs((d.top / 100) * scale.height - scale.y(value)) < 1e-9);
     assert.ok(d.left > 0 && d.left < 100 && d.top > 0 && d.top < 100);
   }

@@ -9,8 +9,8 @@ import { loadFixture, pageData, usePageRuleset } from "./fixture.mjs";
 const { games } = loadFixture();
 usePageRuleset(games[0].ruleset);
 const {
-  LOG_LIMIT, awayLeft, awayPlayers, canHold, connectionChanged, hostAway, initialState, isMyTurn,
-  mayStart, reduce, toggleHeld, turnLine,
+  LOG_LIMIT, awayLeft, awayPlayers, canHold, connectionChanged, firstRollOnOpen, hostAway,
+  initialState, isMyTurn, mayStart, reduce, toggleHeld, turnLine,
 } = await import("../../static/game/room/store.js");
 
 const ctx = { now: 1_000_000, savedHolds: () => new Set() };
@@ -267,6 +267,18 @@ test("holding dice: only the player to move, between rolls, within the dice", ()
   assert.equal(toggleHeld(offline, 3), offline);
   const theirs = stateWhere(twoPlayers.frames, (g) => g.current_player === 1 && g.dice !== null);
   assert.equal(toggleHeld(theirs, 0), theirs);
+});
+
+test("a room opened from a notification rolls only my turn's first roll", () => {
+  const before = stateWhere(twoPlayers.frames, (g) => g.current_player === 0 && g.dice === null);
+  assert.equal(firstRollOnOpen(before), true);
+  assert.equal(firstRollOnOpen({ ...before, busy: true }), false);
+  assert.equal(firstRollOnOpen(connectionChanged(before, "lost", 1000)), false);
+  const rolled = stateWhere(twoPlayers.frames, (g) => g.current_player === 0 && g.dice !== null
+    && g.rolls_left > 0);
+  assert.equal(firstRollOnOpen(rolled), false); // a roll after it is a choice
+  const theirs = stateWhere(twoPlayers.frames, (g) => g.current_player === 1 && g.dice === null);
+  assert.equal(firstRollOnOpen(theirs), false);
 });
 
 test("a socket closed for want of the live room says so until it is back", () => {

@@ -44,12 +44,12 @@ const DECISIONS = new Map([
   [5, { seq: 5, grade: "best", loss: 0 }],
 ]);
 
-test("the decision to try: the next move's from the position before it, or this move's", () => {
+test("the decision to try is the one made on the dice on the board, never another", () => {
   assert.equal(decisionToTry(FRAMES, 1, DECISIONS), null); // a turn's start: no decision next
   assert.deepEqual(decisionToTry(FRAMES, 2, DECISIONS), { seq: 4, at: 2 });
-  // On the decision itself: tried from the move before, on the dice it was made on.
   assert.deepEqual(decisionToTry(FRAMES, 3, DECISIONS), { seq: 5, at: 3 });
-  assert.deepEqual(decisionToTry(FRAMES, 4, DECISIONS), { seq: 5, at: 3 });
+  // After a box is scored its dice were decided on already: nothing to try from here.
+  assert.equal(decisionToTry(FRAMES, 4, DECISIONS), null);
   assert.equal(decisionToTry(FRAMES, 0, new Map()), null);
 });
 

@@ -76,11 +76,11 @@ test("the review's back-off grows, is capped and ends", () => {
   assert.match(waitingText(0, true), /reload the page later/);
 });
 
-test("the review says the chance to win a decision gave up in percentage points", async () => {
+test("the review says the chance to win a decision gave up in points of percent", async () => {
   const { chancePoints, CHANCE_MARK } = await import("../../static/game/game/review.js");
-  assert.equal(chancePoints(0.0123), "1.2 pp");
-  assert.equal(chancePoints(0.0004), "under 0.1 pp");
-  assert.equal(chancePoints(0), "0 pp");
+  assert.equal(chancePoints(0.0123), "1.2\u00a0%");
+  assert.equal(chancePoints(0.0004), "under 0.1\u00a0%");
+  assert.equal(chancePoints(0), "0\u00a0%");
   assert.equal(CHANCE_MARK, 0.005);
 });
 

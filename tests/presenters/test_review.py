@@ -9,7 +9,7 @@ import pytest
 
 from game.ai.review import VERSION
 from game.models import GameAnalysis
-from game.presenters.review import review_view
+from game.presenters.review import headline, review_view, whole_points
 from tests.support.rooms import finished_game
 
 GRADES = {"best": 1, "good": 0, "inaccuracy": 0, "mistake": 1, "blunder": 0}
@@ -123,8 +123,12 @@ def test_the_page_says_the_analysis_is_being_prepared_then_shows_it(client):
                        page).group(1)
     assert json.loads(script) == review_view(stored())["script"]
     chain = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
-    assert "An empty card is worth, on average 254.59 Luck of the dice − 12.65" in chain
-    assert "Points lost to the decisions − 1.93 Final score = 240" in chain
+    assert "Best play scores, on average 254.59 Luck of the dice − 12.65" in chain
+    assert "Points lost to the choices − 1.93 Final score = 240" in chain
+    # Above the replay, the headline: a watcher reads about the winner, in whole points.
+    assert ("Bob won by 20 points. Bob: the dice gave 6 points more than average, the choices "
+            "cost 1. The computer chose for Bob 1 time while away") in chain
+    assert "The figures: how each score came about" in chain
     assert ("Each decision cost 0.97 points on average, over 2 decisions: expert play loses "
             "under 0.2.") in chain
     # One of a grade is written in the singular, several in the plural.
@@ -200,7 +204,8 @@ def test_the_page_writes_the_chance_chain_and_triple_says_what_is_exact():
 
     text = text_of(with_chances())
     assert "Chance to win before the game 50.0 % Luck of the dice (everyone’s) − 30.0 %" in text
-    assert "Outcome (won 100, lost 0) = 0.0 %" in text
+    assert "Chance to win at the end (won or lost) = 0.0 %" in text
+    assert "(the model)" not in text and "Outcome" not in text and "Verhoeff" not in text
     assert "chance to win it gave up" in text
     triple = text_of(stored("triple: the optimal bot's valuation"))
     assert "Exact in Triple: the end game once at most 8 boxes are open" in triple
@@ -262,3 +267,108 @@ def test_the_review_weighs_each_final_against_the_start_and_the_page_says_so(cli
             # In the player's card, right under their final score.
             assert (f"Final score = {total} From an empty card, {said} % of games end on "
                     f"{total} or more.") in page
+
+
+def headline_of(data: dict, viewer: int | None = None, par: int | None = None) -> str:
+    said = headline(review_view(data), viewer, par)
+    return " ".join([said["title"], *said["lines"]])
+
+
+def test_the_headline_of_a_player_who_lost_adds_up_with_the_figures_below():
+    data = stored()
+    view = review_view(data)
+    ann = view["players"][0]
+    # Ann lost by 20: the chain below writes her luck − 12.65 and her choices − 1.93.
+    assert [t["value"] for t in ann["terms"][1:]] == ["12.65", "1.93"]
+    assert headline_of(data, viewer=0) == (
+        "You lost by 20 points to Bob. The dice cost you 13 points, your choices 2.")
+    # The same figures in whole points: 254.59 − 13 − 2 ≈ 240, as the chain says to the cent.
+    assert whole_points(-12.654237) == 13 and whole_points(1.933492) == 2
+
+
+def test_the_headline_of_a_winner_a_tie_and_a_watcher():
+    data = stored()
+    assert headline_of(data, viewer=1) == (
+        "You won by 20 points. The dice gave you 6 points more than average; your choices cost "
+        "1. The computer chose for you 1 time while you were away (in the points above).")
+    # A reader who did not play: about the winner, by name.
+    assert headline_of(data).startswith("Bob won by 20 points. Bob: the dice gave 6 points ")
+    assert "Ann: the dice cost 13 points, the choices 2." in headline_of(data)
+    tie = stored()
+    tie["players"][0]["final"] = 260
+    assert headline_of(tie, viewer=0).startswith(
+        "You tied for the win with Bob on 260 points. The dice cost you 13 points")
+    said = headline(review_view(tie))
+    assert said["title"] == "Ann and Bob tied for the win on 260 points."
+    assert said["lines"][0].startswith("Ann: the dice cost 13 points, the choices 2.")
+    assert said["lines"][1].startswith("Bob: the dice gave 6 points more than average")
+    # One point: the singular.
+    close = stored()
+    close["players"][0]["final"] = 259
+    assert headline_of(close, viewer=1).startswith("You won by 1 point. ")
+    assert headline_of(close, viewer=0).startswith("You lost by 1 point to Bob. ")
+
+
+def test_the_headline_counts_the_big_choices_and_the_computers_turns():
+    data = stored()
+    data["players"][0]["grades"] = {**GRADES, "blunder": 3}
+    data["players"][0]["autoplay_decisions"] = 7
+    lines = headline(review_view(data), 0)["lines"]
+    assert lines[1:] == [
+        "3 of your choices cost 5 points or more each.",
+        "The computer chose for you 7 times while you were away (in the points above)."]
+    data["players"][0]["grades"] = {**GRADES, "blunder": 1}
+    assert headline(review_view(data), 0)["lines"][1] == (
+        "1 of your choices cost 5 points or more.")
+    # A reader who did not play reads about each player, the winner first.
+    lines = headline(review_view(data))["lines"]
+    assert lines[0].startswith("Bob: ") and lines[-3:] == [
+        "Ann: the dice cost 13 points, the choices 2.",
+        "Ann made 1 choice that cost 5 points or more.",
+        "The computer chose for Ann 7 times while away (in the points above)."]
+    data["players"][1]["grades"] = {**GRADES, "blunder": 2}
+    assert "Bob made 2 choices that cost 5 points or more each." in headline_of(data)
+
+
+def test_a_watcher_of_a_big_table_reads_about_the_winners():
+    data = stored()
+    for name, final in (("Cy", 200), ("Di", 150)):
+        data["players"].append({**data["players"][0], "name": name, "final": final})
+    lines = headline(review_view(data))["lines"]
+    assert [line.split(":")[0] for line in lines if ":" in line] == ["Bob"]
+
+
+def solo(final: int = 240, as_high: float | None = 0.231412) -> dict:
+    data = stored()
+    data["players"] = data["players"][:1]
+    data["players"][0].update(final=final, as_high=as_high)
+    data["series"] = [c for c in data["series"] if c[1] == 0]
+    data["chances"] = []
+    return data
+
+
+def test_a_solo_game_says_the_score_and_how_it_compares_never_a_win():
+    assert headline_of(solo(), viewer=0) == (
+        "You scored 240 points. From an empty card, 23 % of games end on 240 or more. "
+        "The dice cost you 13 points, your choices 2.")
+    assert headline_of(solo()).startswith("Ann scored 240 points. ")
+    # A daily: against par, the best play on the same dice.
+    assert headline_of(solo(), viewer=0, par=251).startswith(
+        "You scored 240 points. That is 11 points under par (251, the best play on the same "
+        "dice). ")
+    assert "1 point over par (239," in headline_of(solo(), par=239)
+    assert "That is par exactly" in headline_of(solo(), par=240)
+    for viewer in (0, None):
+        for par in (None, 251):
+            text = headline_of(solo(), viewer, par)
+            assert " won" not in text and "win" not in text and "lost by" not in text
+
+
+def test_the_headline_is_written_in_the_readers_language():
+    from django.utils import translation
+
+    with translation.override("de"):
+        text = headline_of(stored(), viewer=0)
+    assert text.startswith("Du hast mit 20 Punkten Rückstand gegen Bob verloren.")
+    with translation.override("fr"):
+        assert headline_of(stored(), viewer=1).startswith("Tu as gagné avec 20 points d’avance.")

@@ -273,7 +273,8 @@ def test_your_turn_reaches_each_device_once_as_one_notification_per_game(moved, 
     received = push_receiver.wait_for(2)
     game = Game.objects.get(room=room)
     assert {p["tag"] for p in received} == {f"game-{game.pk}"}  # replaces the previous
-    assert all(p["title"] == "Your turn" and p["url"] == room.get_absolute_url()
+    link = room.get_absolute_url() + notices.ROLL_ON_OPEN  # the room rolls the first roll
+    assert all(p["title"] == "Your turn" and p["url"] == link
                and "Ann's table" in p["body"] and "left" in p["body"] for p in received)
     assert Notification.objects.get(player=bea).channels == ["push"]
     # A device gone from its push service (410) is forgotten; the other still gets its notice.

@@ -26,6 +26,9 @@ def test_turn_grades_take_each_turns_worst_decision_forced_counting_as_best():
     assert turn_grades(decisions) == ["mistake", "best", "blunder"]
 
 
+UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"]
+
+
 @DB
 def test_a_reviewed_daily_game_records_its_loss_and_the_days_par(yahtzee_table):
     player = services.new_player("Ann")
@@ -41,7 +44,13 @@ def test_a_reviewed_daily_game_records_its_loss_and_the_days_par(yahtzee_table):
     day = DailyChallenge.objects.get(pk=attempt.challenge_id)
     score, line = par_line(DailyDice(day.seed, "yahtzee", day.day))
     assert day.par == score and day.par_line == line and len(line) == 13
-    assert sum(t["points"] for t in line) == score
+    assert sum(t["points"] + t["bonus"] for t in line) == score
+    # Each box's own points (a fours box at most 20), its bonus apart.
+    for t in line:
+        if t["box"] in UPPER:
+            face = UPPER.index(t["box"]) + 1
+            assert t["points"] == face * t["rolls"][-1].count(face)
+    assert sum(t["bonus"] for t in line if t["box"] in UPPER) in (0, 35)
     # par's first roll of each turn is everyone's
     tape = DailyDice(day.seed, "yahtzee", day.day)
     for t in line:

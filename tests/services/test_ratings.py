@@ -147,6 +147,21 @@ def test_ratings_grow_game_by_game_from_the_previous_rating_as_shown_at_the_game
     assert row.games == 2 and row.last_game == second.finished
 
 
+def test_a_review_stored_after_a_later_games_keeps_the_last_game_the_latest(ann_bea):
+    """The leaderboard of the week reads who played from ``last_game``: an earlier game
+    rated late must not move it back."""
+    ann, _ = ann_bea
+    earlier, later = played_game([ann, "medium"]), played_game([ann, "easy"])
+    for game in (earlier, later):
+        store_review(game, lucks=[0.0, 0.0], chance_lucks=[0.0, 0.0])
+    Game.objects.filter(pk=later.pk).update(finished=earlier.finished + timedelta(days=9))
+    later.refresh_from_db()
+    services.record_game(later.pk)
+    services.record_game(earlier.pk)  # its review came last
+    row = PlayerRating.objects.get(player=ann)
+    assert row.games == 2 and row.last_game == later.finished
+
+
 def left_game(seats: list[Player | str], leaver: int | None = None) -> tuple[Game, int]:
     """A finished game whose seat ``leaver`` (default: a winner's, leaving a game one is
     winning) the computer played for part of it, and that seat."""

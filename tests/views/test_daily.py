@@ -153,12 +153,23 @@ def test_a_past_day_shows_its_seed_everyone_and_pars_line(monkeypatch):
     a = finish(start_attempt(ann, "g", "yahtzee"), "g")
     DailyChallenge.objects.filter(pk=a.challenge_id).update(
         par=250, par_line=[{"turn": 1, "rolls": [[1, 2, 3, 4, 5]], "held": [],
-                            "box": "large_straight", "points": 40}])
+                            "box": "large_straight", "points": 40},
+                           # A line stored with a box's bonus in its points: told apart.
+                           {"turn": 2, "rolls": [[4, 4, 4, 5, 5]], "held": [],
+                            "box": "fours", "points": 47},
+                           {"turn": 3, "rolls": [[6, 6, 6, 6, 6]], "held": [], "box": "sixes",
+                            "points": 30, "bonus": 0},
+                           {"turn": 4, "rolls": [[2, 2, 2, 2, 2]], "held": [], "box": "chance",
+                            "points": 10, "bonus": 100}])
     later(monkeypatch)
     page = Client().get(day_url(a))  # anyone, played or not
     assert page.status_code == 200
     text = page.content.decode()
-    assert a.challenge.seed in text and "12345" in text and "large_straight" in text
+    assert a.challenge.seed in text and "12345" in text and "Large straight" in text
+    line = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text))
+    assert "44455 → Fours 12 (and a bonus of 35)" in line and "Fours 47" not in line
+    assert "→ Large straight 40 " in line and "→ Sixes 30 " in line
+    assert "→ Chance 10 (and a bonus of 100)" in line
     assert [r.name for r in page.context["guests"]] == ["Ann"]
 
 

@@ -92,11 +92,12 @@ export function startReplay() {
     const position = interpolate(gettext("Move %(move)s of %(moves)s"), { move: i + 1, moves: frames.length });
     replaceChildren($("replay-position"), position);
     const sentence = describeEvent(frame, moments[i].game, frame.autoplay ? "autoplay" : null) || "";
-    // Trying the next decision: this move's own verdict is another decision's; left out.
-    const verdict = review && !(tryIt && tryIt.active) && review.verdict(frame);
+    // While trying, the game's own choice and its grade wait for the reader's choice.
+    const verdict = review && !(tryIt && tryIt.active) ? review.verdictParts(i) : [];
     replaceChildren($("replay-status"), h("strong", {}, positionLine(frame, moments[i].game)),
       h("span", { class: "visually-hidden" }, `. ${position}. `), h("br"), sentence,
-      verdict ? h("span", { class: "verdict" }, " ", verdict) : null);
+      verdict.length ? h("span", { class: "verdict" }, verdict.map((part) => [" ",
+        h("span", { class: "verdict-part" }, part)]).flat()) : null);
   }
 
   function renderDice(frame) {

@@ -12,7 +12,7 @@ export const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 /** Each grade in words, as the verdicts say it (looked up in the catalog when read). */
 export const GRADE_WORDS = {
   get best() { return gettext("the best choice"); },
-  get good() { return interpolate(gettext("good (Δ under %(points)s)"), { points: formatNumber(0.01, 2) }); },
+  get good() { return gettext("a good choice"); },
   get inaccuracy() { return gettext("an inaccuracy"); },
   get mistake() { return gettext("a mistake"); },
   get blunder() { return gettext("a blunder"); },
@@ -27,12 +27,14 @@ export function loadAnalysis() {
 /** Expected points given up: "1.93", "under 0.01". */
 export const points = (x) => (x < 0.01
   ? interpolate(gettext("under %(points)s"), { points: formatNumber(0.01, 2) }) : formatNumber(x, 2));
-const signed = (x) => `${x < 0 ? "−" : "+"}${formatNumber(Math.abs(x), 2)}`;
-/** A chance to win given up (0 to 1) in percentage points: "1.2 pp", "under 0.1 pp". */
+/** A chance to win given up (0 to 1), in points of percent: "1.2 %", "under 0.1 %" (the
+ * sign kept on its number's line: a no-break space before it). */
 export const chancePoints = (x) => {
-  if (x >= 0.001) return interpolate(gettext("%(points)s pp"), { points: formatNumber(100 * x, 1) });
-  return x > 0 ? interpolate(gettext("under %(points)s pp"), { points: formatNumber(0.1, 1) })
-    : interpolate(gettext("%(points)s pp"), { points: 0 });
+  let text;
+  if (x >= 0.001) text = interpolate(gettext("%(percent)s %"), { percent: formatNumber(100 * x, 1) });
+  else if (x > 0) text = interpolate(gettext("under %(percent)s %"), { percent: formatNumber(0.1, 1) });
+  else text = interpolate(gettext("%(percent)s %"), { percent: 0 });
+  return text.replace(/ %$/, "\u00a0%");
 };
 /** The label beside a move that gave up at least half a point of chance: "−1.2 %". */
 export const CHANCE_MARK = 0.005;
@@ -55,6 +57,49 @@ export function chosenText(frame, columns) {
   const kept = frame.held.map((pos) => frame.dice[pos]).sort((a, b) => a - b);
   return kept.length ? interpolate(gettext("Held %(dice)s"), { dice: kept.join(" ") })
     : gettext("Held nothing");
+}
+
+/** A decision in words: what was chosen (`frame`, the move it made), its grade, what it cost
+ * and the best choice; the chance to win it gave up, where the review has one. */
+export function decisionText(d, frame, columns) {
+  const values = { chosen: chosenText(frame, columns), grade: GRADE_WORDS[d.grade],
+    mark: SYMBOLS[d.grade] ? ` ${SYMBOLS[d.grade]}` : "", loss: points(d.loss),
+    best: d.best === undefined ? "" : choiceText(d.best, columns) };
+  let text;
+  if (d.autoplay) {
+    text = d.best === undefined
+      ? gettext("The computer’s choice (while away): %(chosen)s, not graded.")
+      : ngettext("The computer’s choice (while away): %(chosen)s, not graded; %(loss)s point lost, best: %(best)s.",
+        "The computer’s choice (while away): %(chosen)s, not graded; %(loss)s points lost, best: %(best)s.", d.loss);
+  } else if (d.best === undefined) {
+    text = gettext("Choice: %(chosen)s — %(grade)s.");
+  } else {
+    // Translators: %(mark)s is empty or a chess-like sign ("?!") with its space.
+    text = ngettext("Choice: %(chosen)s — %(grade)s%(mark)s, %(loss)s point lost; best: %(best)s.",
+      "Choice: %(chosen)s — %(grade)s%(mark)s, %(loss)s points lost; best: %(best)s.", d.loss);
+  }
+  text = interpolate(text, values);
+  if (d.chance_loss !== undefined) {
+    const chance = { chance: chancePoints(d.chance_loss),
+      best: d.best_to_win === undefined ? "" : choiceText(d.best_to_win, columns) };
+    text += ` ${interpolate(d.best_to_win === undefined
+      ? gettext("Chance to win given up: %(chance)s.")
+      : gettext("Chance to win given up: %(chance)s; best to win: %(best)s."), chance)}`;
+  }
+  return text;
+}
+
+/** The luck of a roll in words: what its dice are worth against what a roll is expected to
+ * bring, in points ("This roll: 1.82 points better than expected."). */
+export function luckText(luck) {
+  const size = Math.abs(luck);
+  const values = { points: formatNumber(size, 2) };
+  if (size < 0.005) return gettext("This roll: as good as expected.");
+  return interpolate(luck > 0
+    ? ngettext("This roll: %(points)s point better than expected.",
+      "This roll: %(points)s points better than expected.", size)
+    : ngettext("This roll: %(points)s point worse than expected.",
+      "This roll: %(points)s points worse than expected.", size), values);
 }
 
 /** The graded slips (inaccuracies, mistakes, blunders; not autoplay's) among `decisions`,
@@ -96,69 +141,65 @@ export class Review {
     this.chart = null;
   }
 
-  /** One sentence on the decision and the luck of the move at `frame`, or null. */
-  verdict(frame) {
-    const parts = [];
-    const d = this.decisions.get(frame.seq);
-    if (d && (frame.kind === "rolled" || frame.kind === "scored")) {
-      const chosen = chosenText(frame, this.columns);
-      const values = { chosen, grade: GRADE_WORDS[d.grade], loss: points(d.loss),
-        delta: formatNumber(d.loss, 2), mark: SYMBOLS[d.grade] ? ` ${SYMBOLS[d.grade]}` : "",
-        best: d.best === undefined ? "" : choiceText(d.best, this.columns) };
-      const withBest = d.best !== undefined;
-      let format;
-      if (d.autoplay) {
-        format = withBest ? gettext("%(chosen)s by autoplay, not graded (Δ %(delta)s; best: %(best)s (+%(loss)s)).")
-          : gettext("%(chosen)s by autoplay, not graded (Δ %(delta)s).");
-      } else if (d.grade === "best") {
-        // Translators: %(mark)s is empty or a chess-like sign ("?!") with its space.
-        format = withBest ? gettext("%(chosen)s: %(grade)s%(mark)s; best: %(best)s (+%(loss)s).")
-          : gettext("%(chosen)s: %(grade)s%(mark)s.");
-      } else {
-        // Translators: %(mark)s is empty or a chess-like sign ("?!") with its space.
-        format = withBest ? gettext("%(chosen)s: %(grade)s%(mark)s, Δ %(loss)s; best: %(best)s (+%(loss)s).")
-          : gettext("%(chosen)s: %(grade)s%(mark)s, Δ %(loss)s.");
-      }
-      parts.push(interpolate(format, values));
-    }
-    if (d && d.chance_loss !== undefined && (frame.kind === "rolled" || frame.kind === "scored")) {
-      const values = { chance: chancePoints(d.chance_loss),
-        best: d.best_to_win === undefined ? "" : choiceText(d.best_to_win, this.columns) };
-      parts.push(interpolate(d.best_to_win === undefined
-        ? gettext("Chance to win given up: %(chance)s.")
-        : gettext("Chance to win given up: %(chance)s; best to win: %(best)s."), values));
-    }
-    if (this.luck.has(frame.seq)) {
-      parts.push(interpolate(gettext("Luck of the roll: %(luck)s."),
-        { luck: signed(this.luck.get(frame.seq)) }));
-    }
+  /** The index of the moment whose dice the decision at `seq` was made on: the move before
+   * it (the roll it re-rolls from or scores). */
+  positionOf(seq) {
+    return this.indexOfSeq.get(seq) - 1;
+  }
+
+  /** The decision made on the board at frame `index` (its dice): the next move's, if it is a
+   * graded decision, with that move's frame (what was chosen); else null. */
+  decisionAt(index) {
+    const next = this.frames[index + 1];
+    const decision = next && this.decisions.get(next.seq);
+    return decision ? { decision, frame: next } : null;
+  }
+
+  /** In words, the decision made on the dice at frame `index` and the luck of the roll that
+   * brought them, or null: the board, its words and Try it yourself speak of one decision. */
+  verdict(index) {
+    const parts = this.verdictParts(index);
     return parts.length ? parts.join(" ") : null;
   }
 
-  /** The grade of each decision on its button in the move list (data-seq). */
+  /** The same words in their parts, each drawn on its own line: the roll's luck, then the
+   * decision made on its dice. */
+  verdictParts(index) {
+    const parts = [];
+    const luck = this.luck.get(this.frames[index].seq);
+    if (luck !== undefined) parts.push(luckText(luck));
+    const at = this.decisionAt(index);
+    if (at) parts.push(decisionText(at.decision, at.frame, this.columns));
+    return parts;
+  }
+
+  /** The grade of each decision on the button of the roll it was made on (a roll's button:
+   * these dice, and what was done with them), with its words for screen readers and a title. */
   markMoves(list) {
-    for (const button of list.querySelectorAll("button.move-rolled, button.move-scored")) {
-      const d = this.decisions.get(Number(button.dataset.seq));
-      if (!d) continue;
-      const frame = this.frames[Number(button.dataset.index)];
-      if (d.autoplay) {
-        button.classList.add("g-autoplay");
-        // Translators: the short mark of a move the computer played (autoplay).
-        button.append(h("span", { class: "auto-mark", "aria-hidden": "true" }, gettext("auto")));
-      } else {
-        button.classList.add(`g-${d.grade}`);
-        if (SYMBOLS[d.grade]) {
-          button.append(h("span", { class: "g-mark", "aria-hidden": "true" }, SYMBOLS[d.grade]));
+    for (const button of list.querySelectorAll("button.move-rolled")) {
+      const index = Number(button.dataset.index);
+      const at = this.decisionAt(index);
+      const verdict = this.verdict(index);
+      if (at) {
+        const d = at.decision;
+        if (d.autoplay) {
+          button.classList.add("g-autoplay");
+          // Translators: the short mark of a move the computer played (autoplay).
+          button.append(h("span", { class: "auto-mark", "aria-hidden": "true" }, gettext("auto")));
+        } else {
+          button.classList.add(`g-${d.grade}`);
+          if (SYMBOLS[d.grade]) {
+            button.append(h("span", { class: "g-mark", "aria-hidden": "true" }, SYMBOLS[d.grade]));
+          }
         }
+        if (d.chance_loss >= CHANCE_MARK) {
+          button.append(h("span", { class: "chance-mark", "aria-hidden": "true" },
+            interpolate(gettext("−%(percent)s %"), { percent: formatNumber(100 * d.chance_loss, 1) })));
+        }
+        if (d.autoplay || SYMBOLS[d.grade] || d.chance_loss >= CHANCE_MARK) button.title = verdict;
       }
-      if (d.chance_loss >= CHANCE_MARK) {
-        button.append(h("span", { class: "chance-mark", "aria-hidden": "true" },
-          interpolate(gettext("−%(percent)s %"), { percent: formatNumber(100 * d.chance_loss, 1) })));
-      }
-      const verdict = this.verdict(frame);
       // After the button's own words, so that its name still begins with what it shows.
-      button.append(h("span", { class: "visually-hidden" }, `. ${verdict}`));
-      if (d.autoplay || SYMBOLS[d.grade] || d.chance_loss >= CHANCE_MARK) button.title = verdict;
+      if (verdict) button.append(h("span", { class: "visually-hidden" }, `. ${verdict}`));
     }
   }
 
@@ -169,14 +210,16 @@ export class Review {
       this.chances, marks, (player) => this.markedSlips(player));
   }
 
-  /** The slips the chart marks and the move list keeps: everyone's, or one player's. */
+  /** The slips the chart marks and the move list keeps: everyone's, or one player's. Each
+   * with `index`, the moment of its dice (where a click goes), and `at`, that moment's seq. */
   markedSlips(player = this.only) {
     return slipsOf(this.list, player).map((d) => {
-      const index = this.indexOfSeq.get(d.seq);
-      const frame = this.frames[index];
+      const index = this.positionOf(d.seq);
+      const frame = this.frames[index + 1];
       const values = { name: this.players[d.player], round: frame.round,
         chosen: chosenText(frame, this.columns), points: points(d.loss) };
-      return { ...d, index, label: interpolate(SLIP_LABELS[d.grade](), values) };
+      return { ...d, index, at: this.frames[index].seq,
+        label: interpolate(SLIP_LABELS[d.grade](), values) };
     });
   }
 
@@ -246,11 +289,11 @@ export function chartScale(series, frames, clientWidth) {
 }
 
 /** Each slip (Review.markedSlips) with where its mark goes, in percent of the chart's width
- * (`left`) and height (`top`): at its moment, on its player's line. */
+ * (`left`) and height (`top`): at the moment of its dice (`at`), on its player's line. */
 export function markPlaces(slips, series, scale) {
   return slips.map((d) => ({ ...d,
-    left: (scale.x(d.seq) / scale.width) * 100,
-    top: (scale.y(valueAt(series[d.player], d.seq)) / scale.height) * 100 }));
+    left: (scale.x(d.at) / scale.width) * 100,
+    top: (scale.y(valueAt(series[d.player], d.at)) / scale.height) * 100 }));
 }
 
 class Chart {
@@ -353,7 +396,7 @@ class Chart {
     const buttons = markPlaces(slips, this.series, this.scale).map((d) => {
       const mark = h("button", {
         type: "button", class: `chart-mark g-${d.grade} p${d.player}`, tabindex: "-1",
-        "aria-label": d.label, title: d.label, dataset: { seq: String(d.seq) },
+        "aria-label": d.label, title: d.label, dataset: { seq: String(d.seq), at: String(d.at) },
         onclick: () => this.pick(d.index),
       }, h("span", { "aria-hidden": "true" }, SYMBOLS[d.grade]));
       mark.style.left = `${d.left}%`;

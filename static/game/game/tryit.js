@@ -13,16 +13,13 @@ import { RULESET } from "../shared/ruleset.js";
 import { slotLabel } from "../shared/labels.js";
 
 /**
- * The decision a reader may try from frame `index`: the next move if it is a graded decision
- * (the position before it is on the board), else this move if it is one (then the board goes
- * back one move). {seq, at (the frame index of the dice to decide on)} or null.
+ * The decision a reader may try from frame `index`: the one made on its dice (the next move's,
+ * if it is a graded decision; the same the board's words speak of: Review.decisionAt).
+ * {seq, at (the frame index of the dice to decide on)} or null.
  */
 export function decisionToTry(frames, index, decisions) {
   const next = frames[index + 1];
-  if (next && decisions.has(next.seq)) return { seq: next.seq, at: index };
-  const here = frames[index];
-  if (index > 0 && decisions.has(here.seq)) return { seq: here.seq, at: index - 1 };
-  return null;
+  return next && decisions.has(next.seq) ? { seq: next.seq, at: index } : null;
 }
 
 /** One option in words: "keep 3 3", "re-roll all five", "score Chance (21)". */

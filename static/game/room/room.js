@@ -15,9 +15,9 @@ import { RULESET } from "../shared/ruleset.js";
 import { firstColumn } from "../shared/scorecard.js";
 import { renderStandings } from "./standings.js";
 import {
-  awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen, hostAway,
-  initialState,
-  isConnected, isMyTurn, myPlayer, reduce, rollDrawn, showColumn, status, syncAsked, toggleHeld,
+  awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen,
+  firstRollOnOpen, hostAway, initialState, isConnected, isMyTurn, myPlayer, reduce, rollDrawn,
+  showColumn, status, syncAsked, toggleHeld,
   turnLeft,
 } from "./store.js";
 import { renderFairness } from "./render/fairness.js";
@@ -94,11 +94,22 @@ function receive(msg) {
   }
   if (msg.type === "error") hideErrorLater(next.error);
   update(next);
+  if (msg.type === "state") rollIfAsked();
   if (applied) {
     const kinds = msg.events.map((e) => (e.event || {}).kind);
     if (kinds.includes("turn_started") && isMyTurn(state)) feeling.yourTurn();
     if (kinds.includes("game_finished")) $("result-title").focus();
   }
+}
+
+// A notification's link (#roll) asks for the turn's first roll: made once, on the first state
+// that allows it, and the fragment dropped so a reload or a shared link asks nothing.
+let rollAsked = location.hash === "#roll";
+function rollIfAsked() {
+  if (!rollAsked || !state.game) return;
+  rollAsked = false;
+  history.replaceState(null, "", location.pathname + location.search);
+  if (firstRollOnOpen(state)) roll();
 }
 
 function hideErrorLater(error) {

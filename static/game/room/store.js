@@ -138,6 +138,12 @@ export function canRoll(state) {
   return isConnected(state) && isMyTurn(state) && state.game.rolls_left > 0 && !state.busy;
 }
 
+/** Whether a room opened from a "your turn" notification (its link ends in #roll) rolls the
+ * turn's first roll by itself: only my turn, before its first roll (which has no choice in it). */
+export function firstRollOnOpen(state) {
+  return canRoll(state) && state.game.dice === null;
+}
+
 export function canHold(state) {
   return isConnected(state) && isMyTurn(state) && state.game.dice !== null
     && state.game.rolls_left > 0;

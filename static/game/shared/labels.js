@@ -116,6 +116,10 @@ export function describeEvent(event, game, by, me = null, computers = new Set())
     case "game_finished": {
       const winners = (event.winners || []).map(name);
       const best = Math.max(...(event.totals || [0]));
+      // Alone at the table (a solo game, the daily): a score, not a win.
+      if ((event.totals || []).length === 1) {
+        return interpolate(gettext("Game over: %(name)s scored %(points)s."), { name: name(0), points: best });
+      }
       return winners.length > 1
         ? interpolate(gettext("Game over: a tie between %(names)s with %(points)s."),
           { names: joinNames(winners), points: best })
