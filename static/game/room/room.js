@@ -233,6 +233,14 @@ const table = {
   onColumn: (c) => update(showColumn(state, c)),
 };
 
+/** Whether this room sends this page standings (docs/protocol.md): not in a daily, nor in
+ * Triple (no table covers it); to watchers always, to players as the room's option says. */
+function standingsExpected(st) {
+  const seated = Boolean(st.you && st.you.seat !== null && st.you.seat !== undefined);
+  return !root.dataset.daily && !(RULESET && RULESET.columns > 1)
+    && (!seated || Boolean(st.room.chances_for_players));
+}
+
 /** Every part of the page, from the state. */
 function redraw() {
   const now = Date.now();
@@ -252,7 +260,7 @@ function redraw() {
   renderSeats(state, $("seats"), { seatCommand });
   renderWatchers(state, $("watchers"));
   renderStandings($("standings"), state.standings, state.game,
-    state.game ? state.game.players : []);
+    state.game ? state.game.players : [], standingsExpected(state));
   // Triple has no chances to win: the note says what is exact there and what is estimated.
   $("triple-note").hidden = !(state.game && !state.game.finished && RULESET
     && RULESET.columns > 1);

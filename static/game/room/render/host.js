@@ -8,7 +8,8 @@ import { isConnected, isHost, myPlayer, status } from "../store.js";
 /** The join form (watchers only): shown while the room waits and has a free seat; it offers
  * only the seats still free. */
 export function renderJoin(state, join) {
-  if (!join) return;
+  // Until the room's state comes, the form stays as the server drew it (no flash of it).
+  if (!join || !state.synced) return;
   const st = status(state);
   const free = new Set(state.room.seats.filter((s) => !s.name).map((s) => s.seat));
   const select = join.querySelector("select[name=seat]");
@@ -30,7 +31,7 @@ export function renderJoin(state, join) {
 
 /** A watcher's note: shown once a game is on. */
 export function renderWatchingNote(state, note) {
-  if (note) note.hidden = status(state) === "waiting" || myPlayer(state) !== null;
+  if (note && state.synced) note.hidden = status(state) === "waiting" || myPlayer(state) !== null;
 }
 
 /** els: {start, rematch, addSeat, turnTimeField, turnTime, chancesField, chances, hostControls,
