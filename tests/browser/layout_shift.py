@@ -67,15 +67,24 @@ class Stillness:
         self.totals: dict[str, float] = {}
         self.moved: list[str] = []
 
-    def check(self, page: Page, what: str) -> None:
+    def check(self, page: Page, what: str, since: float = 0.0) -> float:
+        """The page's shift so far (less ``since``, a total read before) must stay under MOST;
+        returns its total so far."""
         shifts = layout_shift(page)
-        self.totals[what] = shifts.total
-        if shifts.total >= MOST:
-            self.moved.append(f"{what}: the page shifted {shifts.total:.3f} in all:\n"
+        self.totals[what] = shifts.total - since
+        if shifts.total - since >= MOST:
+            self.moved.append(f"{what}: the page shifted {shifts.total - since:.3f}:\n"
                               f"{shifts.report()}")
+        return shifts.total
+
+    def note(self, page: Page, what: str) -> float:
+        """The page's shift so far, reported but not checked; returns it."""
+        total = layout_shift(page).total
+        self.totals[what] = total
+        return total
 
     def assert_still(self) -> None:
         print("\n".join(f"layout shift {total:.4f}  {what}"
-                        for what, total in self.totals.items()))
+                        for what, total in self.totals.items()))  # shown with -s
         assert not self.moved, f"pages that moved (under {MOST} wanted):\n" + "\n".join(
             self.moved)

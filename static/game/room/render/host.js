@@ -3,7 +3,7 @@
 
 import { h } from "../../shared/dom.js";
 import { formatNumber, gettext, interpolate } from "../../shared/i18n.js";
-import { isConnected, isHost, myPlayer, status } from "../store.js";
+import { isConnected, isHost, status } from "../store.js";
 
 /** The join form (watchers only): shown while the room waits and has a free seat; it offers
  * only the seats still free. */
@@ -29,9 +29,10 @@ export function renderJoin(state, join) {
     || (select !== null && select.options.length === 0);
 }
 
-/** A watcher's note: shown once a game is on. */
+/** A watcher's note: shown to whoever has no seat, before, during and after a game (it does
+ * not come and go above the table as a game starts). */
 export function renderWatchingNote(state, note) {
-  if (note && state.synced) note.hidden = status(state) === "waiting" || myPlayer(state) !== null;
+  if (note && state.synced) note.hidden = Boolean(state.you && state.you.seat !== null && state.you.seat !== undefined);
 }
 
 /** els: {start, rematch, addSeat, turnTimeField, turnTime, chancesField, chances, hostControls,

@@ -9,8 +9,21 @@ import { canRoll, isConnected, isHost, myPlayer, turnLine } from "../store.js";
 /** els: {turn, rollBtn, rollsLeft, table, playAway}. Only while a game is shown. */
 export function renderTurn(state, els, now) {
   const g = state.game;
-  const line = turnLine(state, now);
   replaceChildren(els.turn);
+  if (g.finished) {
+    // The table stays after the game, quiet, so that the result above it moves nothing.
+    els.turn.append(h("strong", {}, gettext("Game over")), h("span", { class: "round" },
+      h("span", { class: "round-sep" }, " · "),
+      interpolate(gettext("round %(round)s of %(rounds)s"), { round: g.rounds, rounds: g.rounds })));
+    els.turn.classList.remove("mine");
+    els.table.classList.remove("mine");
+    els.playAway.hidden = true;
+    els.rollBtn.hidden = myPlayer(state) === null;
+    els.rollBtn.classList.add("off-turn");
+    els.rollsLeft.textContent = "";
+    return;
+  }
+  const line = turnLine(state, now);
   const name = h("strong", {}, line.name);
   if (line.mine) {
     // Translators: %(your_turn)s is "Your turn", in bold.
