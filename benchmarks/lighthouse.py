@@ -110,12 +110,32 @@ def lighthouse(url: str, desktop: bool) -> dict[str, Any]:
               for a in (report["audits"][ref["id"]] for ref in report["categories"][c]["auditRefs"])
               if a["score"] is not None and a["score"] < 1 and a["scoreDisplayMode"] == "binary"]
     scores["failed"] = failed
+    scores["why"] = _why(report)
     return scores
+
+
+def _why(report: dict[str, Any]) -> list[str]:
+    """The largest paint's element and the elements that shifted most (--why)."""
+    lines = []
+    for audit, label in (("largest-contentful-paint-element", "LCP"), ("layout-shifts", "shift")):
+        details = report["audits"].get(audit, {}).get("details") or {}
+        items = details.get("items") or []
+        if items and "items" in items[0]:  # LCP: a table of tables
+            items = items[0]["items"]
+        for item in items[:3]:
+            node = item.get("node") or {}
+            score = f" {item['score']:.3f}" if isinstance(item.get("score"), float) else ""
+            lines.append(f"{label}{score}: {node.get('selector', '?')} "
+                         f"{(node.get('nodeLabel') or '')[:60]!r}")
+    return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per page and device (median)")
+    parser.add_argument("--why", action="store_true",
+                        help="show each run's largest paint and what shifted")
+    parser.add_argument("--only", default="", help="only the pages whose name has this")
     args = parser.parse_args()
     if not LIGHTHOUSE.exists():
         sys.exit(f"No Lighthouse at {LIGHTHOUSE}: run `make node-tools` (npm ci).")
@@ -133,6 +153,8 @@ def main() -> None:
             print(f"{'page':<14} {'device':<8} {'perf':>5} {'a11y':>5} {'best':>5} {'seo':>5} "
                   f"{'CLS':>7} {'LCP ms':>7}  (median of {args.runs}; each run's CLS)")
             for name, page in pages.items():
+                if args.only not in name:
+                    continue
                 for device in ("mobile", "desktop"):
                     runs = [lighthouse(page, device == "desktop") for _ in range(args.runs)]
                     shifts = " ".join(f"{r['cls']:.3f}" for r in runs)
@@ -144,6 +166,9 @@ def main() -> None:
                           f"{shifts}", flush=True)
                     for failed in sorted({f for r in runs for f in r["failed"]}):
                         print(f"    failed: {failed}")
+                    if args.why:
+                        for line in dict.fromkeys(w for r in runs for w in r["why"]):
+                            print(f"    {line}")
         finally:
             stop(proc)
 

@@ -5,13 +5,16 @@ every page; screenshots of the German and Swedish pages go to var/screenshots/na
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.conf import settings
 from django.utils import translation
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP
+from .conftest import DESKTOP, LiveServer
 from .pages import create_room, play_first_box, wait_connected
+from .review_pages import manage
 
 pytestmark = pytest.mark.browser
 
@@ -20,18 +23,19 @@ LANGUAGES = [code for code, _name in settings.LANGUAGES]
 SHOWN = {"de", "sv"}  # the languages whose screenshots are kept to be looked at
 
 # The page wider than the screen, and each header or menu item whose words do not fit in it.
-_CLIPPED_JS = """() => {
+# (A phone's browser widens its layout to a page too wide: the screen's width is the measure.)
+_CLIPPED_JS = """(width) => {
   const page = document.scrollingElement;
   const found = [];
-  if (page.scrollWidth > innerWidth) {
-    found.push(`page ${page.scrollWidth}px wide in ${innerWidth}px`);
+  if (page.scrollWidth > width || innerWidth > width) {
+    found.push(`page ${Math.max(page.scrollWidth, innerWidth)}px wide in ${width}px`);
   }
   const items = document.querySelectorAll(
     '.site-header .brand, .name-control summary, .name-current, .site-nav a');
   for (const el of items) {
     if (!el.getClientRects().length) continue;
     const box = el.getBoundingClientRect();
-    if (el.scrollWidth > el.clientWidth + 1 || box.right > innerWidth + 0.5 || box.left < -0.5) {
+    if (el.scrollWidth > el.clientWidth + 1 || box.right > width + 0.5 || box.left < -0.5) {
       found.push(`${el.className || el.tagName}: "${el.textContent.trim()}" `
         + `${el.scrollWidth}px in ${el.clientWidth}px, right edge ${Math.round(box.right)}`);
     }
@@ -41,9 +45,22 @@ _CLIPPED_JS = """() => {
 
 
 @pytest.fixture(scope="module")
-def pages(daphne_server, browser, yahtzee_table) -> dict[str, str]:
+def full_server(tmp_path_factory, redis_url, strategy_dir) -> Iterator[LiveServer]:
+    """A site of its own with a history (generate_history): full leaderboards, profiles with
+    games, lobby lists."""
+    server = LiveServer(tmp_path_factory.mktemp("narrow-data"), redis_url, strategy_dir)
+    server.migrate()
+    manage(server, "generate_history", "--players", "20", "--games", "250", "--seed", "3")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def pages(full_server, browser, yahtzee_table) -> dict[str, str]:
     """Every kind of page, by name: a room waiting, a room mid-game, a finished game's page, a
     profile, and the site's own pages."""
+    daphne_server = full_server
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     waiting = create_room(page, daphne_server, name="Ein Tisch", rules="yahtzee",
@@ -59,8 +76,9 @@ def pages(daphne_server, browser, yahtzee_table) -> dict[str, str]:
                           seats=["human", "easy"], nickname="Annika")
     page.locator("#start-btn").click()
     play_first_box(page)
-    profile = page.locator(".name-links a").first.get_attribute("href")
-    assert profile and profile.startswith("/p/"), profile
+    page.goto(daphne_server.url + "/leaderboard/yahtzee/")
+    profile = page.locator(".leaders a[href^='/p/']").first.get_attribute("href")
+    assert profile and profile.startswith("/p/"), profile  # a full board, a player of it
     context.close()
     url = daphne_server.url
     return {"lobby": url + "/", "rules": url + "/rules/", "room waiting": waiting,
@@ -90,7 +108,7 @@ def test_every_page_fits_a_320_px_phone(browser, pages, language, screenshots):
             page.goto(url)
             settled(page, name)
             assert page.evaluate("document.documentElement.lang") == language
-            found = page.evaluate(_CLIPPED_JS)
+            found = page.evaluate(_CLIPPED_JS, NARROW["width"])
             if found:
                 problems[name] = found
             if language in SHOWN:

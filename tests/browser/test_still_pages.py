@@ -102,9 +102,10 @@ def test_a_game_from_the_waiting_room_to_its_end_and_its_analysis_arriving(
            ".delete()")
     readers = {"phone": context_for(new_context, PHONE).new_page(),
                "desktop": context_for(new_context, DESKTOP).new_page()}
-    for page in readers.values():
+    for name, page in readers.items():
         open_review(page, game)
         expect(page.locator("#analysis")).to_have_attribute("data-state", "pending")
+        page.screenshot(path=str(screenshots / f"still-review-waiting-{name}.png"))
     manage(daphne_server, "analyse", "--game", game_id, "--no-progress")
     for name, page in readers.items():
         expect(page.locator("#analysis")).to_have_attribute("data-state", "ready",

@@ -27,16 +27,3 @@ if (box && box.dataset.src) {
   setInterval(refresh, POLL_MS);
   document.addEventListener("visibilitychange", refresh);
 }
-
-// "Play with friends": the time for each move is a choice of games over days only. Without
-// script both stay shown (and a live room ignores it).
-const paceChoice = document.querySelector(".pace-choice");
-if (paceChoice) {
-  const days = paceChoice.querySelectorAll(".move-days, .move-days + .help");
-  const show = () => {
-    const overDays = paceChoice.querySelector("input[name=pace][value=days]").checked;
-    for (const el of days) el.hidden = !overDays;
-  };
-  paceChoice.addEventListener("change", show);
-  show();
-}
