@@ -3,9 +3,9 @@ whole visits on a phone and a desktop, stays under 0.1 — a player's room from 
 through a game whose other turns the computer plays to the end card; watchers' rooms as they
 load, wait, and follow turn after turn; a room opened mid-game and once finished; a finished
 game's page while its analysis arrives, and once it is there; the lobby, the daily, the rules
-and the leaderboard as they load. A watcher's whole visit, the game's start and end included,
-is reported too (run with -s) but not held to it: on a wide screen the start rearranges the
-columns."""
+and the leaderboard as they load; a watcher's whole visit on a phone, the game's start and end
+included. On a desktop and a 320 px phone a watcher's whole visit is reported (run with -s) but
+not held to it: there the game's start still moves the page."""
 
 from __future__ import annotations
 
@@ -80,8 +80,15 @@ def test_a_game_from_the_waiting_room_to_its_end_and_its_analysis_arriving(
     for name, page in watchers.items():
         page.screenshot(path=str(screenshots / f"still-room-end-{name}.png"))
     still.check(host, "a whole game, from the waiting room to the end card, played (phone)")
+    # A phone's one column is held still as the game starts and ends (steady.js); on a wide
+    # screen the start rearranges the columns, and a 320 px one still moves as it starts:
+    # reported, not held to it.
     for name, page in watchers.items():
-        still.note(page, f"a whole game watched, its start and end included ({name})")
+        what = f"a whole game watched, its start and end included ({name})"
+        if name == "phone":
+            still.check(page, what)
+        else:
+            still.note(page, what)
 
     for name, page in watchers.items():
         page.reload()

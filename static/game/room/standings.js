@@ -29,7 +29,9 @@ export function standingLine(name, player, alone) {
  * their place, names and "…", so that their coming does not push the scorecard down. */
 export function renderStandings(el, msg, game, names, expected = false) {
   const running = Boolean(game && !game.finished);
-  const show = Boolean(running && msg && msg.game === game.id
+  // Kept once the game is over (the last ones: who won, by how much): the end card comes
+  // above the scorecards, and nothing in them moves.
+  const show = Boolean(game && msg && msg.game === game.id
     && msg.players.length === names.length);
   el.hidden = !show && !(running && expected && names.length > 0);
   el.classList.toggle("standings-pending", !show);
