@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "game.web.players.player_context",
+                "game.web.languages.catalog_context",
             ],
         },
     },

@@ -14,7 +14,11 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/language", languages.set_language, name="set_language"),
     # The scripts' words in the page's language: a script of its own (the CSP allows no inline
-    # script), cached per language (LocaleMiddleware varies the response on it).
+    # script). Pages ask for it at an address naming its language and a hash of its content,
+    # kept a year like the hashed static files; the plain address (the page's language,
+    # LocaleMiddleware varies it) stays for pages cached before.
+    path("i18n/<str:language>/<str:version>/catalog.js", languages.catalog,
+         name="javascript-catalog-versioned"),
     path("i18n/catalog.js", cache_page(3600)(JavaScriptCatalog.as_view()),
          name="javascript-catalog"),
     path("", include("game.urls")),

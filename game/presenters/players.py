@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from ..models import Game, Player, Room
 from ..selectors import players as profiles
@@ -30,9 +31,37 @@ def seat_label(index: int) -> str:
     return _("Player %(number)s") % {"number": index + 1}
 
 
+#: A computer player's name as a room seats it and a game keeps it ("Bot 2 (to win)",
+#: services.names.bot_nickname); no person's name can read so.
+_COMPUTER = re.compile(r"Bot (\d+) \((easy|medium|optimal|to win)\)")
+
+
+def computer_name(name: str) -> str | None:
+    """A computer player's stored name in the reader's language ("Computer 2 (leicht)"), or
+    None for a person's name. Shown so, never stored so: the game keeps its names as played."""
+    found = _COMPUTER.fullmatch(name)
+    if found is None:
+        return None
+    number, level = int(found.group(1)), found.group(2)
+    if level == "easy":
+        text = pgettext("computer player", "Bot %(number)s (easy)")
+    elif level == "medium":
+        text = pgettext("computer player", "Bot %(number)s (medium)")
+    elif level == "optimal":
+        text = pgettext("computer player", "Bot %(number)s (optimal)")
+    else:
+        text = pgettext("computer player", "Bot %(number)s (to win)")
+    return text % {"number": number}
+
+
 def labels(names: Sequence[str], hidden: Iterable[int]) -> dict[int, str]:
-    """The label of each hidden seat of a game whose players are ``names``."""
-    return {i: seat_label(i) for i in sorted(hidden) if 0 <= i < len(names)}
+    """The label of each hidden seat of a game whose players are ``names``, and the name of
+    each computer player in the reader's language."""
+    found = {i: seat_label(i) for i in sorted(hidden) if 0 <= i < len(names)}
+    for i, name in enumerate(names):
+        if i not in found and (computer := computer_name(name)) is not None:
+            found[i] = computer
+    return found
 
 
 def shown_names(names: Sequence[str], labelled: Mapping[int, str]) -> list[str]:
@@ -120,12 +149,15 @@ def hide_in_rooms(rooms: Iterable[Room], viewer: Player | None) -> None:
         last = getattr(room, "last_game", None)
         for seat, here in room.seat_list:
             name = seat.display_name
-            if (last is not None and not seat.is_bot and seat.index < len(last.players)
-                    and played[last.pk][seat.index] == name):
-                name = last.players[seat.index]  # the same person: the name they go by now
-            if seat.player_id in people and not seat.is_bot:
-                name = seat_label(seat.index)
-                replaced[seat.display_name] = name
+            if seat.is_bot:
+                name = computer_name(name) or name
+            else:
+                if (last is not None and seat.index < len(last.players)
+                        and played[last.pk][seat.index] == name):
+                    name = last.players[seat.index]  # the same person: the name they go by now
+                if seat.player_id in people:
+                    name = seat_label(seat.index)
+                    replaced[seat.display_name] = name
             seats.append((seat, here, name))
         room.seat_list = seats
         if last is not None:

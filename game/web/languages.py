@@ -5,13 +5,17 @@ this module adds the account's, the switcher's view and the language of a websoc
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
+from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils import translation
+from django.views.i18n import JavaScriptCatalog
 
 from .players import current_player
 
@@ -66,3 +70,27 @@ def language_of_scope(scope: Mapping[str, Any]) -> str:
         META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
     language: str = translation.get_language_from_request(request)
     return language
+
+
+@cache
+def catalog_script(language: str) -> bytes:
+    """Django's JavaScript catalog of ``language`` (the scripts' words and number formats),
+    made once per process: it changes only with a release's compiled catalogs."""
+    request = HttpRequest()
+    request.method = "GET"
+    with translation.override(language):
+        response = JavaScriptCatalog.as_view()(request)
+    return bytes(response.content)
+
+
+@cache
+def catalog_version(language: str) -> str:
+    """A hash of ``language``'s catalog: its address changes when its words do."""
+    return hashlib.sha256(catalog_script(language)).hexdigest()[:12]
+
+
+def catalog_context(request: HttpRequest) -> dict[str, str]:
+    """Templates' ``catalog_url``: the scripts' catalog of the page's language, at its hash."""
+    language = supported(translation.get_language() or "") or settings.LANGUAGE_CODE
+    return {"catalog_url": reverse("javascript-catalog-versioned",
+                                   args=[language, catalog_version(language)])}

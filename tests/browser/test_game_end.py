@@ -75,6 +75,10 @@ def play_the_end(page: Page, players: list[str], *, win: bool, game_id: int) -> 
     expect(page.locator("#turn")).to_contain_text("round 13 of 13")
     page.evaluate("m => window.yahtzeeRoom.receive(m)", finish)
     expect(page.locator("#result")).to_be_visible()
+    # The window glides to the result (steady.js): until its headline is on the screen.
+    page.wait_for_function("""() => {
+        const r = document.getElementById('result-title').getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight; }""")
     return game
 
 

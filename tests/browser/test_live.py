@@ -77,13 +77,15 @@ def test_standings_after_each_turn_beside_a_computer(daphne_server, yahtzee_tabl
                 seats=["human", "easy"], nickname="Ann")
     start_game(ann)
     standings = ann.locator("#standings")
-    expect(standings).to_be_hidden()  # nothing until a turn ended
+    # No figures until a turn ended, their place held (nothing moves when they come).
+    expect(standings).to_have_class(re.compile(r"\bstandings-pending\b"))
+    expect(standings.locator(".standings-row").first).to_have_text("Ann: …")
     ann.locator("#roll-btn").click()
     expect(ann.locator("#cards button.option").first).to_be_visible()
     ann.locator("#cards button.option").first.click()
     if ann.locator("#confirm").is_visible():  # a 0 asks first
         ann.locator("#confirm .confirm-yes").click()
-    expect(standings).to_be_visible(timeout=20_000)
+    expect(standings).not_to_have_class(re.compile(r"\bstandings-pending\b"), timeout=20_000)
     rows = standings.locator(".standings-row")
     expect(rows).to_have_count(2)
     texts = rows.all_inner_texts()

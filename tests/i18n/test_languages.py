@@ -4,6 +4,7 @@ refused with nothing changed. The scripts' catalog follows the page."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
@@ -118,12 +119,28 @@ def test_a_guests_choice_stays_on_its_browser():
 
 def test_the_scripts_catalog_is_a_script_of_the_pages_language(client):
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    src = re.search(r'<script src="(/i18n/catalog\.js\?lang=de)"></script>', page)
-    assert src, "the page loads the catalog of its language"
-    response = client.get(src.group(1), HTTP_ACCEPT_LANGUAGE="de")
+    src = re.search(r'<script src="(/i18n/de/([0-9a-f]{12})/catalog\.js)"></script>', page)
+    assert src, "the page loads the catalog of its language, at its content's hash"
+    # The address alone says the language: a browser reading English gets the German words.
+    response = client.get(src.group(1), HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200
     assert "javascript" in response["Content-Type"]
-    assert "django.gettext" in response.content.decode()
+    text = response.content.decode()
+    assert "django.gettext" in text and '"Roll": "W\\u00fcrfeln"' in text
+    assert response["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert hashlib.sha256(response.content).hexdigest()[:12] == src.group(2)
+    swedish = re.search(r'<script src="/i18n/sv/([0-9a-f]{12})/catalog\.js"></script>',
+                        client.get("/", HTTP_ACCEPT_LANGUAGE="sv").content.decode())
+    assert swedish and swedish.group(1) != src.group(2)
+
+
+def test_a_catalog_asked_for_at_an_old_hash_is_todays_kept_briefly(client):
+    response = client.get("/i18n/de/000000000000/catalog.js")
+    assert response.status_code == 200
+    assert '"Roll": "W\\u00fcrfeln"' in response.content.decode()
+    assert response["Cache-Control"] == "public, max-age=3600"
+    assert client.get("/i18n/xx/000000000000/catalog.js").status_code == 404
+    assert client.get("/i18n/catalog.js").status_code == 200  # pages cached before
 
 
 @pytest.mark.parametrize(("cookies", "accept", "expected"), [

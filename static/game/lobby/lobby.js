@@ -30,19 +30,6 @@ if (box && box.dataset.src) {
   document.addEventListener("visibilitychange", refresh);
 }
 
-// "Play with friends": the time for each move is a choice of games over days only. Without
-// script both stay shown (and a live room ignores it).
-const paceChoice = document.querySelector(".pace-choice");
-if (paceChoice) {
-  const days = paceChoice.querySelectorAll(".move-days, .move-days + .help");
-  const show = () => {
-    const overDays = paceChoice.querySelector("input[name=pace][value=days]").checked;
-    for (const el of days) el.hidden = !overDays;
-  };
-  paceChoice.addEventListener("change", show);
-  show();
-}
-
 // "Play with friends" needs the creator's name (it goes on their seat): asked in place before
 // the form is sent, never refused after. A room of computers alone has no seat for them.
 const createForm = document.querySelector(".create-form");

@@ -12,6 +12,7 @@ import { installShortcuts } from "./keyboard.js";
 import { rulesTitle } from "../shared/labels.js";
 import { offerCopy } from "../shared/share.js";
 import { RULESET } from "../shared/ruleset.js";
+import { holdStill } from "./steady.js";
 import { firstColumn } from "../shared/scorecard.js";
 import { renderStandings } from "./standings.js";
 import {
@@ -59,8 +60,25 @@ const sender = new CommandSender(conn, () => update(commandGivenUp(state)));
 
 /** Set the state and draw the page from it. */
 function update(next) {
+  const before = state;
   state = next;
-  redraw();
+  // A game that starts or ends adds panels above the others: they stay where the reader sees
+  // them, and the window glides to the dice or to the result (steady.js).
+  // On a wide screen a game's start rearranges the columns (nothing to hold in place there).
+  const holds = phase(state) === "over" || !window.matchMedia("(min-width: 60rem)").matches;
+  if (before.synced && phase(before) !== phase(state) && holds) {
+    // The panels in the page's flow; not the dice, which stay on top of the screen.
+    const panels = [...document.querySelectorAll("#room > *, .room-grid > *")]
+      .filter((el) => !el.matches(".room-grid, .table-panel, .confirm-bar, .celebrate"));
+    holdStill(panels, redraw, state.game && state.game.finished ? $("result") : null);
+  } else {
+    redraw();
+  }
+}
+
+/** Which of the room's big panels show: none of a game, a game on, a game over. */
+function phase(st) {
+  return !st.game ? "none" : st.game.finished ? "over" : "on";
 }
 
 // --- frames from the server -------------------------------------------------------------------
@@ -98,7 +116,8 @@ function receive(msg) {
   if (applied) {
     const kinds = msg.events.map((e) => (e.event || {}).kind);
     if (kinds.includes("turn_started") && isMyTurn(state)) feeling.yourTurn();
-    if (kinds.includes("game_finished")) $("result-title").focus();
+    // Without scrolling: the window glides to the result (update).
+    if (kinds.includes("game_finished")) $("result-title").focus({ preventScroll: true });
   }
 }
 
@@ -245,6 +264,17 @@ const table = {
   onColumn: (c) => update(showColumn(state, c)),
 };
 
+/** Whether this room sends this page standings (docs/protocol.md): not in a daily, nor in
+ * Triple (no table covers it); to watchers always, to players as the room's option says. */
+function standingsExpected(st) {
+  const seated = Boolean(st.you && st.you.seat !== null && st.you.seat !== undefined);
+  return !root.dataset.daily && !(RULESET && RULESET.columns > 1)
+    && (!seated || Boolean(st.room.chances_for_players));
+}
+
+/** The last roll this page showed, and its game's id. */
+let lastRoll = null;
+
 /** Every part of the page, from the state. */
 function redraw() {
   const now = Date.now();
@@ -265,7 +295,7 @@ function redraw() {
   renderSeats(state, $("seats"), { seatCommand });
   renderWatchers(state, $("watchers"));
   renderStandings($("standings"), state.standings, state.game,
-    state.game ? state.game.players : []);
+    state.game ? state.game.players : [], standingsExpected(state));
   // Triple has no chances to win: the note says what is exact there and what is estimated.
   $("triple-note").hidden = !(state.game && !state.game.finished && RULESET
     && RULESET.columns > 1);
@@ -274,18 +304,38 @@ function redraw() {
   const playing = Boolean(state.game);
   // Keyboard help only for those who have keys to press: a watcher has none.
   $("keys-help").hidden = myPlayer(state) === null;
-  $("table").hidden = !playing || state.game.finished;
+  // Kept after the game ("Game over"): the result comes above it, and nothing below moves.
+  $("table").hidden = !playing;
   $("cards").hidden = !playing;
   renderClock($("turn-clock"), turnLeft(state, now));
   if (playing) {
     renderTurn(state, els.turn, now);
-    renderDice(state, table);
+    // Once the game is over its table shows the last roll seen here (none on a page opened
+    // after the end: no dice then).
+    if (state.game.dice) lastRoll = { game: state.game.id, dice: state.game.dice };
+    const last = state.game.finished && lastRoll && lastRoll.game === state.game.id
+      ? lastRoll.dice : null;
+    $("table").classList.toggle("no-dice", state.game.finished && !last);
+    renderDice(last ? { ...state, game: { ...state.game, dice: last }, held: new Set(),
+      lastHeld: new Set() } : state, table);
     state = rollDrawn(state);
     renderCards(state, els.cards, table);
   }
   renderResultPanel(state, els.result);
   renderLog(state, $("log"));
+  if (state.synced) reveal();
 }
+
+// The page as the server drew it waits unseen for the room's state (room.css), is drawn from
+// it, and is shown a frame later: nothing moves under the reader's eyes as it loads. Shown
+// after 3 s without a state too (a socket that cannot connect: the join form needs none).
+let revealed = false;
+function reveal() {
+  if (revealed) return;
+  revealed = true;
+  requestAnimationFrame(() => requestAnimationFrame(() => { root.dataset.drawn = "true"; }));
+}
+setTimeout(reveal, 3000);
 
 // The clock ticks on its own; at 0:00 the turn line says that the computer plays the turn,
 // and while the player to move is away it counts down to the computer playing for them.

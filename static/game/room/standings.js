@@ -24,12 +24,21 @@ export function standingLine(name, player, alone) {
     : gettext("%(name)s: %(chance)s to win · likely %(likely)s"), values);
 }
 
-/** Draw `msg` (or hide the panel when there is none for this game). `names[i]` is player i's. */
-export function renderStandings(el, msg, game, names) {
-  const show = Boolean(msg && game && !game.finished && msg.game === game.id
+/** Draw `msg` (or hide the panel when there is none for this game). `names[i]` is player i's.
+ * `expected`: the room will send standings after the first turn; until then the panel holds
+ * their place, names and "…", so that their coming does not push the scorecard down. */
+export function renderStandings(el, msg, game, names, expected = false) {
+  const running = Boolean(game && !game.finished);
+  // Kept once the game is over (the last ones: who won, by how much): the end card comes
+  // above the scorecards, and nothing in them moves.
+  const show = Boolean(game && msg && msg.game === game.id
     && msg.players.length === names.length);
-  el.hidden = !show;
-  if (!show) return;
+  el.hidden = !show && !(running && expected && names.length > 0);
+  el.classList.toggle("standings-pending", !show);
+  if (el.hidden) return;
+  if (!show) {
+    msg = { players: names.map(() => ({ chance: 1 / names.length, percentiles: [] })) };
+  }
   const alone = names.length === 1;
   const bar = h("div", {
     class: "standings-bar", role: "img",
@@ -47,7 +56,8 @@ export function renderStandings(el, msg, game, names) {
       class: "standings-row", dataset: { player: String(i) },
     },
     h("span", { class: `standings-dot sp${i}`, "aria-hidden": "true" }),
-    h("span", { class: "standings-text" }, standingLine(names[i], p, alone))))),
+    h("span", { class: "standings-text" },
+      show ? standingLine(names[i], p, alone) : `${names[i]}: …`)))),
     h("p", { class: "standings-legend" }, alone
       ? gettext("“Likely”: where eight games in ten end, with the best play from here.")
       : gettext("From where every card stands, with the best play from here. “Likely”: where eight games in ten end.")),

@@ -4,7 +4,7 @@
 // leave a part of the page stale. docs/protocol.md describes the frames.
 
 import { gettext, interpolate } from "../shared/i18n.js";
-import { describeEvent } from "../shared/labels.js";
+import { describeEvent, shownName } from "../shared/labels.js";
 import { applyPatch } from "../shared/patch.js";
 
 /** Log lines kept (newest first). */
@@ -201,7 +201,8 @@ function onState(state, msg, ctx) {
   if (msg.room && Array.isArray(msg.room.seats)) {
     room.seats = msg.room.seats.map((s) => withAutoplayAt(s, ctx.now));
   }
-  const game = msg.game || null;
+  // Computer players' names in the reader's language (the frames carry them as stored).
+  const game = withShownNames(msg.game || null);
   const autoplayed = game && Array.isArray(msg.autoplayed)
     ? game.players.map((_, p) => Number(msg.autoplayed[p]) || 0) : [];
   let next = {
@@ -288,9 +289,18 @@ function onEvent(state, entry, ctx) {
 function withAutoplayAt(seat, now) {
   const at = (left) => (typeof left === "number" ? now + left * 1000 : null);
   let next = seat;
+  if (typeof seat.name === "string") next = { ...next, name: shownName(seat.name) };
   if ("autoplay_in" in seat) next = { ...next, autoplayAt: at(seat.autoplay_in) };
   if ("host_passes_in" in seat) next = { ...next, hostPassesAt: at(seat.host_passes_in) };
   return next;
+}
+
+/** `game` with its players' names as the reader reads them (the same object if none
+ * changes). */
+function withShownNames(game) {
+  if (!game || !Array.isArray(game.players)) return game;
+  const players = game.players.map(shownName);
+  return players.every((name, i) => name === game.players[i]) ? game : { ...game, players };
 }
 
 function onPresence(state, msg, ctx) {
@@ -323,7 +333,7 @@ function onStandings(state, msg) {
 
 function onPreparing(state, msg) {
   const percent = Math.max(0, Math.min(100, Math.floor(Number(msg.percent) || 0)));
-  return { ...state, preparing: percent >= 100 ? null : { name: msg.name || gettext("The computer"), percent } };
+  return { ...state, preparing: percent >= 100 ? null : { name: shownName(msg.name) || gettext("The computer"), percent } };
 }
 
 function onError(state, msg, ctx) {

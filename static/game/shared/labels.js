@@ -21,6 +21,24 @@ const SHORT = {
   large_straight: () => pgettext("box short", "Lg. str."),
 };
 
+// A computer player's name as a room seats it and a game keeps it ("Bot 2 (to win)"), sent so
+// in every frame (docs/protocol.md); no person's name can read so.
+const COMPUTER = /^Bot (\d+) \((easy|medium|optimal|to win)\)$/;
+const COMPUTER_NAMES = {
+  easy: () => pgettext("computer player", "Bot %(number)s (easy)"),
+  medium: () => pgettext("computer player", "Bot %(number)s (medium)"),
+  optimal: () => pgettext("computer player", "Bot %(number)s (optimal)"),
+  to_win: () => pgettext("computer player", "Bot %(number)s (to win)"),
+};
+
+/** A player's name as the reader reads it: a computer player's in their language, any other
+ * as it is. */
+export function shownName(name) {
+  const found = typeof name === "string" ? COMPUTER.exec(name) : null;
+  return found ? interpolate(COMPUTER_NAMES[found[2].replace(" ", "_")](), { number: found[1] })
+    : name;
+}
+
 /** A countdown's seconds as a clock reads them: 52 → "0:52", 125 → "2:05", 7384 →
  * "2:03:04"; a move over days in days and hours: 180000 → "2 d 2 h". */
 export function clockText(seconds) {

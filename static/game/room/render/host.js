@@ -3,12 +3,13 @@
 
 import { h } from "../../shared/dom.js";
 import { formatNumber, gettext, interpolate } from "../../shared/i18n.js";
-import { hostAway, isConnected, isHost, mayStart, myPlayer, status } from "../store.js";
+import { hostAway, isConnected, isHost, mayStart, status } from "../store.js";
 
 /** The join form (watchers only): shown while the room waits and has a free seat; it offers
  * only the seats still free. */
 export function renderJoin(state, join) {
-  if (!join) return;
+  // Until the room's state comes, the form stays as the server drew it (no flash of it).
+  if (!join || !state.synced) return;
   const st = status(state);
   const free = new Set(state.room.seats.filter((s) => !s.name).map((s) => s.seat));
   const select = join.querySelector("select[name=seat]");
@@ -60,9 +61,10 @@ export function renderInvite(state, els) {
   invite.hidden = !state.room.seats.some((s) => s.kind !== "bot" && s.seat !== me);
 }
 
-/** A watcher's note: shown once a game is on. */
+/** A watcher's note: shown to whoever has no seat, before, during and after a game (it does
+ * not come and go above the table as a game starts). */
 export function renderWatchingNote(state, note) {
-  if (note) note.hidden = status(state) === "waiting" || myPlayer(state) !== null;
+  if (note && state.synced) note.hidden = Boolean(state.you && state.you.seat !== null && state.you.seat !== undefined);
 }
 
 /** "1:05": a countdown's seconds as a clock. */

@@ -1,6 +1,8 @@
 // The room's log, newest line first: one line per event of the state's log, keyed by game and
 // seq, a divider between the games of the room. Lines already shown stay in place (a live
-// region announces only what is added).
+// region announces only what is added). On screen the newest line is at the bottom
+// (room.css), and the box keeps to its bottom unless its reader scrolled up: a new line
+// takes the room below the others, never pushing them.
 
 import { h } from "../../shared/dom.js";
 
@@ -17,6 +19,8 @@ export function renderLog(state, log) {
     return li;
   });
   if (!shown.size && lines.length === log.querySelectorAll("li[data-seq]").length) return;
+  const box = log.parentElement;
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 4;
   for (const li of shown.values()) li.remove();
   for (const el of log.querySelectorAll("li.log-divider")) el.remove();
   let at = log.firstElementChild;
@@ -27,4 +31,5 @@ export function renderLog(state, log) {
     if (li === at) at = at.nextElementSibling;
     else log.insertBefore(li, at);
   });
+  if (atBottom) box.scrollTop = box.scrollHeight;
 }

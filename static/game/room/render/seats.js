@@ -30,7 +30,10 @@ export function renderSeats(state, list, actions) {
       // A computer is always there: "here" is for people.
       s.name && s.kind !== "bot"
         ? h("span", { class: "presence" }, away ? gettext("away") : gettext("here")) : null,
-      isCurrent ? h("span", { class: "tag tag-turn" }, gettext("to play")) : null),
+      // During a game every player's line holds the tag's room (unseen but on the line to
+      // play): a line does not wrap and unwrap as the turn goes round.
+      current && s.name ? h("span", { class: `tag tag-turn${isCurrent ? "" : " off-turn"}` },
+        gettext("to play")) : null),
     h("span", { class: "seat-total" }, total !== null ? String(total) : ""),
     seatActions(state, s, away, actions));
   }));

@@ -4,13 +4,26 @@
 import { fill, h, replaceChildren } from "../../shared/dom.js";
 import { gettext, interpolate, ngettext } from "../../shared/i18n.js";
 import { awayNote, clockText } from "../../shared/labels.js";
-import { canRoll, isConnected, isHost, turnLine } from "../store.js";
+import { canRoll, isConnected, isHost, myPlayer, turnLine } from "../store.js";
 
 /** els: {turn, rollBtn, rollsLeft, table, playAway}. Only while a game is shown. */
 export function renderTurn(state, els, now) {
   const g = state.game;
-  const line = turnLine(state, now);
   replaceChildren(els.turn);
+  if (g.finished) {
+    // The table stays after the game, quiet, so that the result above it moves nothing.
+    els.turn.append(h("strong", {}, gettext("Game over")), h("span", { class: "round" },
+      h("span", { class: "round-sep" }, " · "),
+      interpolate(gettext("round %(round)s of %(rounds)s"), { round: g.rounds, rounds: g.rounds })));
+    els.turn.classList.remove("mine");
+    els.table.classList.remove("mine");
+    els.playAway.hidden = true;
+    els.rollBtn.hidden = myPlayer(state) === null;
+    els.rollBtn.classList.add("off-turn");
+    els.rollsLeft.textContent = "";
+    return;
+  }
+  const line = turnLine(state, now);
   const name = h("strong", {}, line.name);
   if (line.mine) {
     // Translators: %(your_turn)s is "Your turn", in bold.
@@ -30,8 +43,10 @@ export function renderTurn(state, els, now) {
       els.turn.append(h("span", { class: "autoplay" }, ` — ${gettext("the computer plays it")}`));
     }
   }
-  els.turn.append(h("span", { class: "round" }, ` · ${interpolate(gettext("round %(round)s of %(rounds)s"),
-    { round: line.round, rounds: line.rounds })}`));
+  // On a phone the round takes a line of its own (room.css): the turn line keeps one height
+  // whoever's turn it is, and the dice below it stay where they are.
+  els.turn.append(h("span", { class: "round" }, h("span", { class: "round-sep" }, " · "),
+    interpolate(gettext("round %(round)s of %(rounds)s"), { round: line.round, rounds: line.rounds })));
   // The host need not make everyone wait out the grace.
   els.playAway.hidden = !(isHost(state) && line.awayLeft !== null && line.awayLeft > 0);
   els.playAway.disabled = !isConnected(state) || state.busy;
@@ -40,7 +55,11 @@ export function renderTurn(state, els, now) {
   els.table.classList.toggle("mine", line.mine);
   const dice = state.page.dice;
   const free = dice - state.held.size;
-  els.rollBtn.hidden = !line.mine;
+  // A player's button keeps its room on the others' turns (unseen, out of the tab order):
+  // the row does not fold and unfold under the dice every turn. A watcher has none.
+  const seated = myPlayer(state) !== null;
+  els.rollBtn.hidden = !seated;
+  els.rollBtn.classList.toggle("off-turn", seated && !line.mine);
   els.rollBtn.disabled = !canRoll(state) || (g.dice !== null && free === 0);
   if (g.dice === null) els.rollBtn.textContent = gettext("Roll");
   else if (g.rolls_left === 0) els.rollBtn.textContent = gettext("No rolls left");

@@ -1,0 +1,35 @@
+// A change the reader did not make — a game that starts or ends while they watch — shows a
+// panel above what they are looking at, and the page would jump under their eyes. Instead
+// what they look at stays put (the window scrolls by what was added above it), then the
+// window glides to the new panel: a scroll they can follow rather than a jump.
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** How much of `el` the window shows (px²), and where its top is. */
+function seen(el) {
+  const box = el.getBoundingClientRect();
+  const height = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+  return { top: box.top, area: el.getClientRects().length ? Math.max(0, height) * box.width : 0 };
+}
+
+/**
+ * Run `change()` (which redraws the page), keeping in place the one of `panels` the reader
+ * sees most of, then scroll to `reveal` (its top, less `margin` px), or back to where the
+ * window was.
+ */
+export function holdStill(panels, change, reveal = null, margin = 8) {
+  const before = panels.map((el) => ({ el, ...seen(el) })).filter((p) => p.area > 0)
+    .sort((a, b) => b.area - a.area);
+  const startY = window.scrollY;
+  change();
+  const anchor = before.find((p) => p.el.getClientRects().length);
+  if (!anchor) return;
+  const moved = anchor.el.getBoundingClientRect().top - anchor.top;
+  if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+  // Two frames: the first paints the page as it was, the second starts the glide.
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    const top = reveal && reveal.getClientRects().length
+      ? Math.max(0, reveal.getBoundingClientRect().top + window.scrollY - margin) : startY;
+    window.scrollTo({ top, behavior: reducedMotion() ? "auto" : "smooth" });
+  }));
+}
