@@ -27,6 +27,9 @@ class Player(models.Model):
                                  editable=False)
     #: A private profile shows others only the name.
     private = models.BooleanField(gettext_lazy("private"), default=False)
+    #: Has sat in a game over days: the header links "Your games" (read on every page, so
+    #: kept here rather than found among all of a busy person's seats).
+    plays_over_days = models.BooleanField(gettext_lazy("plays over days"), default=False)
     #: The account that keeps this player on several devices (none for a guest).
     user = models.OneToOneField(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"),
                                 null=True, blank=True,

@@ -50,10 +50,6 @@ def your_turn_count(player_id: int) -> int:
     return Game.objects.filter(waiting_for_id=player_id, status=Game.Status.PLAYING).count()
 
 
-def has_games(player_id: int) -> bool:
-    return Seat.objects.filter(player_id=player_id, room__pace=OVER_DAYS).exists()
-
-
 def your_games(player_id: int) -> list[YourGame]:
     """Every over-days room ``player_id`` sits in: the games waiting for them first (the
     soonest out of time first), then the others' turns, rooms not started yet, and the latest

@@ -179,6 +179,8 @@ def merge_players(guest: Player, account: Player) -> None:
         if guest.pk not in rows or account.pk not in rows:
             return  # the guest was merged already (two sign-ins at once)
         Seat.objects.filter(player_id=guest.pk).update(player_id=account.pk)
+        if rows[guest.pk].plays_over_days:
+            Player.objects.filter(pk=account.pk).update(plays_over_days=True)
         moved = GameResult.objects.filter(player_id=guest.pk).update(player_id=account.pk)
         _merge_dailies(guest, account)
         # The guest's devices are the account's person's: their notices follow.

@@ -151,6 +151,9 @@ def take_seat(code: str, guest: str, nickname: str, index: int | None,
         seat.nickname, seat.guest_key, seat.player = nickname, guest, player
         seat.client_seed = dice_seed or default_client_seed(room.pk, seat.index)
         seat.save(update_fields=["nickname", "guest_key", "player", "client_seed"])
+        if room.pace == Room.Pace.DAYS and player is not None and not player.plays_over_days:
+            Player.objects.filter(pk=player.pk).update(plays_over_days=True)
+            player.plays_over_days = True
     broadcast.send_room_changed(code)
     return seat
 

@@ -103,7 +103,7 @@ def player_context(request: HttpRequest) -> dict[str, object]:
     """The site header's name control, on every page."""
     player = current_player(request)
     user = _signed_in(request)
-    over_days = player is not None and correspondence.has_games(player.pk)
+    over_days = player is not None and player.plays_over_days
     return {"player_name": player.name if player else "", "name_max": NICKNAME_MAX,
             "player_profile_url": player.get_absolute_url() if player else "",
             "account_name": user.get_username() if user is not None else "",

@@ -46,6 +46,21 @@ def test_nobody_without_games_over_days_sees_the_link(client):
     assert "No games over days yet" in page
 
 
+def test_the_header_link_follows_a_seat_over_days_and_a_guest_merged_into_an_account(
+        client, django_user_model):
+    _, _, (ann, _) = over_days_room(["Ann", "Bea"], days=2)
+    ann.refresh_from_db()
+    assert ann.plays_over_days  # flagged as she sat, so no page searches her seats for it
+    account = services.claim_player(django_user_model.objects.create_user("zed", password="x" * 12),
+                                    None)
+    assert not account.plays_over_days
+    services.claim_player(account.user, ann)  # Ann's guest games join the account's
+    account.refresh_from_db()
+    assert account.plays_over_days
+    client.force_login(account.user)  # an account's player is its signed-in browser's
+    assert "your-games-link" in client.get("/").content.decode()
+
+
 def test_the_notice_settings_are_saved_and_a_bad_value_changes_nothing(client):
     _, _, (ann, _) = over_days_room(["Ann", "Bea"], days=2)
     url = reverse("game:notice_settings")
