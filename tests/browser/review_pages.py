@@ -9,7 +9,8 @@ import sys
 
 from playwright.sync_api import Page, expect
 
-from .conftest import ROOT, LiveServer
+from .conftest import DESKTOP, ROOT, LiveServer
+from .pages import create_room, play_first_box
 
 
 def open_review(page: Page, url: str) -> None:
@@ -36,3 +37,26 @@ def chart_point(page: Page, seq: int) -> dict:
           if (svg.contains(document.elementFromPoint(p.x, y))) return {x: p.x, y};
         }
         return p; }""", seq)
+
+
+def finish_game(browser, server: LiveServer, *, name: str, seats: list[str],
+                nickname: str) -> tuple[str, dict]:
+    """A Yahtzee game played in the browser — each of the person's turns one roll scored in
+    the first open box (mistakes enough) — to its end and its review: the game page's URL and
+    the player's cookies (a context's storage state)."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    create_room(page, server, name=name, rules="yahtzee", seats=seats, nickname=nickname)
+    page.locator("#start-btn").click()
+    for _ in range(13):
+        play_first_box(page)
+    expect(page.locator("#result")).to_be_visible(timeout=60_000)
+    url = server.url + page.locator("#game-page-link").get_attribute("href")
+    part = url.replace("#", "").rstrip("/") + "/analysis"
+    for _ in range(240):  # the end of a game has it reviewed in a second or two
+        if 'data-state="ready"' in page.request.get(part).text():
+            break
+        page.wait_for_timeout(500)
+    state = context.storage_state()
+    context.close()
+    return url, state

@@ -14,11 +14,9 @@ from playwright.sync_api import Page, expect
 from .axe import axe_violations
 from .conftest import DESKTOP, PHONE
 from .pages import (
-    create_room,
     low_contrast_text,
-    play_first_box,
 )
-from .review_pages import chart_point, open_review
+from .review_pages import chart_point, finish_game, open_review
 
 pytestmark = pytest.mark.browser
 
@@ -34,22 +32,8 @@ def fixed(x: float, digits: int) -> str:
 def ann_game(daphne_server, browser, yahtzee_table) -> dict:
     """A Yahtzee game Ann played against an easy computer player, each turn one roll scored in
     the first open box (mistakes enough), with its review: the page's URL and Ann's cookies."""
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    create_room(page, daphne_server, name="Ann's slips", rules="yahtzee",
-                seats=["human", "easy"], nickname="Ann")
-    page.locator("#start-btn").click()
-    for _ in range(13):
-        play_first_box(page)
-    expect(page.locator("#result")).to_be_visible(timeout=60_000)
-    url = daphne_server.url + page.locator("#game-page-link").get_attribute("href")
-    part = url.replace("#", "").rstrip("/") + "/analysis"
-    for _ in range(240):  # the end of a game has it reviewed in a second or two
-        if 'data-state="ready"' in page.request.get(part).text():
-            break
-        page.wait_for_timeout(500)
-    state = context.storage_state()
-    context.close()
+    url, state = finish_game(browser, daphne_server, name="Ann's slips",
+                             seats=["human", "easy"], nickname="Ann")
     return {"url": url, "ann": state}
 
 

@@ -13,45 +13,29 @@ from playwright.sync_api import Page, expect
 
 from .axe import axe_violations
 from .conftest import DESKTOP, PHONE
-from .pages import assert_fits, create_room, low_contrast_text, play_first_box
-from .review_pages import open_review
+from .pages import assert_fits, low_contrast_text
+from .review_pages import finish_game, open_review
 
 pytestmark = pytest.mark.browser
 
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
-def finish_game(browser, server, *, name: str, seats: list[str], nickname: str) -> dict:
-    """A Yahtzee game played in the browser — each of the person's turns one roll scored in
-    the first open box — to its end and its review: the page's URL and the player's cookies."""
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    create_room(page, server, name=name, rules="yahtzee", seats=seats, nickname=nickname)
-    page.locator("#start-btn").click()
-    for _ in range(13):
-        play_first_box(page)
-    expect(page.locator("#result")).to_be_visible(timeout=60_000)
-    url = server.url + page.locator("#game-page-link").get_attribute("href")
-    part = url.replace("#", "").rstrip("/") + "/analysis"
-    for _ in range(240):  # the end of a game has it reviewed in a second or two
-        if 'data-state="ready"' in page.request.get(part).text():
-            break
-        page.wait_for_timeout(500)
-    state = context.storage_state()
-    context.close()
+def finished(browser, server, *, name: str, seats: list[str], nickname: str) -> dict:
+    url, state = finish_game(browser, server, name=name, seats=seats, nickname=nickname)
     return {"url": url, "player": state}
 
 
 @pytest.fixture(scope="module")
 def duel(daphne_server, browser, yahtzee_table) -> dict:
     """Ann against an easy computer player: her boxes and its re-rolls, both kinds of slip."""
-    return finish_game(browser, daphne_server, name="Marks", seats=["human", "easy"],
+    return finished(browser, daphne_server, name="Marks", seats=["human", "easy"],
                        nickname="Ann")
 
 
 @pytest.fixture(scope="module")
 def solo(daphne_server, browser, yahtzee_table) -> dict:
-    return finish_game(browser, daphne_server, name="Alone", seats=["human"], nickname="Pat")
+    return finished(browser, daphne_server, name="Alone", seats=["human"], nickname="Pat")
 
 
 def viewport_page(new_context, viewport: str, **kwargs) -> Page:
