@@ -43,7 +43,10 @@ def test_yatzy_for_six_on_a_phone_played_with_the_keyboard_only(
                        reduced_motion="reduce").new_page()
     create_room(page, daphne_server, name="Six at the table", rules="yatzy",
                 seats=["human"] + ["easy"] * 5, nickname="Solo")
-    page.locator("#start-btn").focus()
+    start = page.locator("#start-btn")
+    expect(start).to_be_visible()
+    start.focus()
+    expect(start).to_be_focused()
     press(page, "Enter")
     expect(page.locator("#turn")).to_contain_text("round 1 of 15")
     for round_no in range(1, 16):
