@@ -123,6 +123,13 @@ class RoomSnapshot:
     #: Per player of ``game``: the turns the computer played for them (away, out of time).
     autoplayed: tuple[int, ...] = ()
 
+    def reader_here(self) -> RoomSnapshot:
+        """The room as its page shows it before the reader's socket opens: their own seat is
+        here already (its socket is on the way), so no away countdown of theirs shows."""
+        return replace(self, seats=tuple(
+            replace(s, connected=True, autoplay_in=None, host_passes_in=None)
+            if s.index == self.you_seat else s for s in self.seats))
+
 
 @dataclass(frozen=True)
 class SharedRoomState:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import selectors, services
+from .. import protocol, selectors, services
 from ..ai.triple import ENDGAME_OPEN
 from ..domain import translated
 from ..domain.rooms import LIVE, OVER_DAYS
@@ -144,8 +144,15 @@ def _room_page(request: HttpRequest, room: Room, join_form: JoinForm | None = No
         "daily_url": reverse("game:daily_day", kwargs={
             "rules": room.rules, "day": room.daily.day.isoformat()}) if room.daily_id else "",
         "endgame_open": ENDGAME_OPEN,  # Triple: where its valuation becomes exact
+        "first_state": _first_state(room, guest),
     }
     return render(request, "game/room.html", context, status=status)
+
+
+def _first_state(room: Room, guest: str | None) -> protocol.Frame:
+    """The room's ``state`` as its socket sends it on opening, in the page: the room is drawn
+    from it at once, not after the socket's round trip (docs/protocol.md)."""
+    return protocol.state(selectors.room_state(room, guest).reader_here())
 
 
 def room(request: HttpRequest, code: str) -> HttpResponse:

@@ -10,7 +10,7 @@ const { games } = loadFixture();
 usePageRuleset(games[0].ruleset);
 const {
   LOG_LIMIT, awayLeft, awayPlayers, canHold, connectionChanged, firstRollOnOpen, hostAway,
-  initialState, isMyTurn, mayStart, reduce, toggleHeld, turnLine,
+  initialState, isMyTurn, mayStart, pageState, reduce, toggleHeld, turnLine,
 } = await import("../../static/game/room/store.js");
 
 const ctx = { now: 1_000_000, savedHolds: () => new Set() };
@@ -343,4 +343,16 @@ test("a host gone before the start: everyone counts down, then a seated friend m
     { seat: 0, connected: true, autoplay_in: null, host_passes_in: null }] }, ctx);
   assert.equal(hostAway(back, ctx.now + 90_000), null);
   assert.equal(mayStart(back, ctx.now + 90_000), false);
+});
+
+test("the page's own state draws the room before its socket opens, and is never synced", () => {
+  const first = twoPlayers.frames.find(({ frame }) => frame.type === "state").frame;
+  const drawn = pageState(initialState(pageData()), first, ctx);
+  assert.equal(drawn.synced, false); // tests and the away logic wait for the socket's state
+  assert.deepEqual(drawn.game, reduce(initialState(pageData()), first, ctx).game);
+  assert.equal(drawn.seq, first.seq);
+  assert.equal(firstRollOnOpen(drawn), false); // nothing is sent before the socket opens
+  const socket = reduce(connectionChanged(drawn, "open"), first, ctx);
+  assert.equal(socket.synced, true);
+  assert.deepEqual(socket.log, drawn.log); // the same lines are not logged twice
 });

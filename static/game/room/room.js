@@ -17,9 +17,8 @@ import { firstColumn } from "../shared/scorecard.js";
 import { renderStandings } from "./standings.js";
 import {
   awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen,
-  firstRollOnOpen, hostAway, initialState, isConnected, isMyTurn, myPlayer, reduce, rollDrawn,
-  showColumn, status, syncAsked, toggleHeld,
-  turnLeft,
+  firstRollOnOpen, hostAway, initialState, isConnected, isMyTurn, myPlayer, pageState, reduce,
+  rollDrawn, showColumn, status, syncAsked, toggleHeld, turnLeft,
 } from "./store.js";
 import { renderFairness } from "./render/fairness.js";
 import { renderHostControls, renderInvite, renderJoin, renderWatchingNote } from "./render/host.js";
@@ -87,8 +86,7 @@ function receive(msg) {
   // Too fast: the command in flight goes again in a moment, with no error shown.
   if (msg.type === "error" && msg.code === "rate_limited" && sender.refused()) return;
   const before = state;
-  let next = reduce(state, msg,
-    { now: Date.now(), savedHolds: (game) => loadHolds(state.page.code, game) });
+  let next = reduce(state, msg, frameContext());
   if (next.reload) {
     location.reload();
     return;
@@ -103,9 +101,7 @@ function receive(msg) {
     next = syncAsked(next);
     resync();
   }
-  if (next.game && next.column === undefined && next.game.scorecards[0].columns.length > 1) {
-    next = showColumn(next, firstColumn(next.game, window.matchMedia("(min-width: 60rem)").matches));
-  }
+  next = withColumnShown(next);
   if (applied) {
     for (const e of msg.events) feeling.onEvent(e.event || {}, next.game.players, myPlayer(next));
     saveHolds(next.page.code, next.game, next.held);
@@ -119,6 +115,30 @@ function receive(msg) {
     // Without scrolling: the window glides to the result (update).
     if (kinds.includes("game_finished")) $("result-title").focus({ preventScroll: true });
   }
+}
+
+function frameContext() {
+  return { now: Date.now(), savedHolds: (game) => loadHolds(state.page.code, game) };
+}
+
+/** Triple's columns: the first one shown is chosen once, for the width of the screen. */
+function withColumnShown(next) {
+  if (!next.game || next.column !== undefined || next.game.scorecards[0].columns.length < 2) {
+    return next;
+  }
+  return showColumn(next, firstColumn(next.game, window.matchMedia("(min-width: 60rem)").matches));
+}
+
+/** The page is drawn at once from the room's state that the server wrote into it, and shown:
+ * its socket's own state, a moment later, changes nothing that was not changed since. */
+function drawPageState() {
+  const el = $("room-state");
+  if (!el) {
+    redraw();
+    return;
+  }
+  update(withColumnShown(pageState(state, JSON.parse(el.textContent), frameContext())));
+  reveal();
 }
 
 // A notification's link (#roll) asks for the turn's first roll: made once, on the first state
@@ -389,7 +409,7 @@ offerCopy($("copy-link"), () => location.href, gettext("Link copied"));
 window.addEventListener("pagehide", () => conn.close());
 window.addEventListener("pageshow", (e) => { if (e.persisted) conn.connect(); });
 
-redraw();
+drawPageState();
 conn.connect();
 // For the end-to-end tests and curious people: a peek at the client state (read-only).
 // `receive` feeds a frame as if from the server (tests use it for rare states and seq gaps).

@@ -193,6 +193,12 @@ const REDUCERS = {
   error: onError,
 };
 
+/** The room's first `state`, drawn into the page by the server: the page is drawn from it
+ * before its socket opens. Not synced: that waits for the socket's own state. */
+export function pageState(state, frame, ctx) {
+  return { ...onState(state, frame, ctx), synced: false };
+}
+
 function onState(state, msg, ctx) {
   if (msg.you && msg.you.seat === null && state.page.seat !== null && !state.page.joinForm) {
     return { ...state, reload: true };
