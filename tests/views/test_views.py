@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from game import services
+from game import protocol, selectors, services
 from game.models import Connection, Game, Room, Seat
 from game.rules import Roll
 from tests.support.rooms import as_action, next_move, play_to_end, room_with_players
@@ -244,6 +246,29 @@ def test_joining_a_seat_and_coming_back_to_it(client):
         assert other.post(url, bad).status_code == 400
     assert Seat.objects.get(room=room, index=1).nickname == "<script>x</script>"
     assert client.get(url).status_code == 405
+
+
+def test_a_room_page_carries_its_state_as_the_socket_sends_it_with_the_reader_here(client):
+    room, _ = room_with_players(["Ann"], bots=["easy"], start=False)
+    Seat.objects.create(room=room, index=2)
+    client.post(reverse("game:join", args=[room.code]), {"nickname": "Bea", "seat": "2"})
+    services.start_game(room.code, "host-Ann")
+    page = client.get(room.get_absolute_url()).content.decode()
+    drawn = json.loads(unescape(re.search(
+        r'<script id="room-state" type="application/json">(.*?)</script>', page, re.S).group(1)))
+    guest = client.session[services.SESSION_GUEST]
+    sent = protocol.state(selectors.room_state(room, guest))
+    assert drawn["you"] == sent["you"] == {"seat": 2, "host": False}
+    assert drawn["game"] == sent["game"] and drawn["seq"] == sent["seq"] > 0
+    # Bea's own socket is on its way: her seat is here; Ann's (no socket) is away as sent.
+    assert [s["connected"] for s in sent["room"]["seats"]] == [False, True, False]
+    assert [s["connected"] for s in drawn["room"]["seats"]] == [False, True, True]
+    assert drawn["room"]["seats"][2]["autoplay_in"] is None
+    assert sent["room"]["seats"][2]["autoplay_in"] is not None
+    timeless = [{k: v for k, v in seat.items() if k not in ("autoplay_in", "host_passes_in")}
+                for seat in sent["room"]["seats"][:2]]
+    assert [{k: seat[k] for k in timeless[0]} for seat in drawn["room"]["seats"][:2]] == timeless
+    assert drawn["room"]["seats"][0]["autoplay_in"] > 0  # Ann's countdown, read a moment apart
 
 
 def test_unknown_codes_are_404_pages_and_an_unknown_game_leads_to_the_lobby(client):
