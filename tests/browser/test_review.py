@@ -70,6 +70,10 @@ def test_the_review_steps_by_keyboard_and_opens_at_a_seq_link(six_bot_game, new_
     expect(page.locator("#replay-status")).to_contain_text("Final scores")
     expect(page.locator("#replay-status")).to_contain_text("Game over: ")
     assert sum(f["kind"] == "turn_started" for f in frames) == 78
+    # The end shows the dice the last box was scored with, not an empty tray.
+    last_scored = next(f for f in reversed(frames) if f["kind"] == "scored")
+    assert page.locator("#replay-dice li").evaluate_all(
+        "els => els.map(e => +e.dataset.value)") == last_scored["dice"]
 
     # Home, then one event at a time: the first turn, the first roll.
     press(page, "Home")

@@ -10,7 +10,7 @@ import { loadFixture, usePageRuleset } from "./fixture.mjs";
 const { games } = loadFixture();
 usePageRuleset(games[0].ruleset);
 const {
-  changedCells, followColumn, foldReplay, frameOf, indexOfHash, positionLine, steps, turnEnds,
+  changedCells, diceShown, followColumn, foldReplay, frameOf, indexOfHash, positionLine, steps, turnEnds,
 } = await import("../../static/game/game/moments.js");
 const { Review, chartScale, markPlaces, valueAt } = await import("../../static/game/game/review.js");
 const { firstColumn } = await import("../../static/game/shared/scorecard.js");
@@ -41,6 +41,20 @@ for (const { rules, frames, replay } of games) {
     }
     assert.equal(compared, room.size);
     assert.ok(moments.at(-1).game.finished);
+  });
+
+  test(`a ${rules} replay's end shows the dice of the last box scored, not an empty tray`, () => {
+    const seen = foldReplay(replay).map(frameOf);
+    const end = seen.length - 1;
+    assert.equal(seen[end].kind, "game_finished");
+    assert.equal(seen[end].dice, null);
+    const scored = seen.findLast((f) => f.kind === "scored");
+    assert.deepEqual(diceShown(seen, end), { dice: scored.dice, held: [] });
+    // Elsewhere the frame's own dice, blank before a turn's first roll.
+    const start = seen.findIndex((f) => f.kind === "turn_started");
+    assert.deepEqual(diceShown(seen, start), { dice: null, held: [] });
+    const roll = seen.findIndex((f) => f.kind === "rolled" && f.held.length > 0);
+    assert.deepEqual(diceShown(seen, roll), { dice: seen[roll].dice, held: seen[roll].held });
   });
 
   test(`a ${rules} replay's frames say whose turn, the roll and the dice kept, move by move`, () => {

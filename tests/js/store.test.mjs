@@ -9,7 +9,7 @@ import { loadFixture, pageData, usePageRuleset } from "./fixture.mjs";
 const { games } = loadFixture();
 usePageRuleset(games[0].ruleset);
 const {
-  LOG_LIMIT, awayLeft, awayPlayers, canHold, connectionChanged, firstRollOnOpen, hostAway,
+  BRIEF_ABSENCE_MS, LOG_LIMIT, awayLeft, awayPlayers, canHold, connectionChanged, firstRollOnOpen, hostAway,
   initialState, isMyTurn, mayStart, pageState, reduce, toggleHeld, turnLine,
 } = await import("../../static/game/room/store.js");
 
@@ -63,8 +63,9 @@ test("a presence change reaches the turn line: the computer plays for a person a
   const away = reduce(bobToMove, { type: "presence", seats: [{ seat: 1, connected: false }],
     watchers: 0 }, ctx);
   assert.deepEqual([...awayPlayers(away)], [1]);
-  assert.deepEqual(turnLine(away, ctx.now), { mine: false, name: "Bob", bot: false,
-    autoplay: true, awayLeft: null, round: bobToMove.game.round, rounds: 13 });
+  assert.equal(turnLine(away, ctx.now).autoplay, false); // gone a moment: a reload, perhaps
+  assert.deepEqual(turnLine(away, ctx.now + BRIEF_ABSENCE_MS), { mine: false, name: "Bob",
+    bot: false, autoplay: true, awayLeft: null, round: bobToMove.game.round, rounds: 13 });
   assert.equal(bobToMove.room.seats[1].connected, true); // the state before is not changed
   const back = reduce(away, { type: "presence", seats: [{ seat: 1, connected: true }] }, ctx);
   assert.equal(turnLine(back, ctx.now).autoplay, false);
@@ -76,12 +77,13 @@ test("the countdown to the computer playing for an away player goes on from the 
   assert.equal(awayLeft(bobToMove, ctx.now), null); // Bob is here
   const left = reduce(bobToMove, { type: "presence",
     seats: [{ seat: 1, connected: false, autoplay_in: 52.3 }] }, ctx);
-  assert.equal(awayLeft(left, ctx.now), 53);
-  assert.equal(turnLine(left, ctx.now + 1000).awayLeft, 52);
+  assert.equal(awayLeft(left, ctx.now), null); // not yet: a brief absence shows nothing
+  assert.equal(awayLeft(left, ctx.now + BRIEF_ABSENCE_MS), 48);
+  assert.equal(turnLine(left, ctx.now + BRIEF_ABSENCE_MS + 1000).awayLeft, 47);
   assert.equal(awayLeft(left, ctx.now + 52_300), 0); // "now", never below
   assert.equal(awayLeft(left, ctx.now + 90_000), 0);
   // The turn's own time ends sooner: that is when the computer plays.
-  assert.equal(awayLeft({ ...left, turnEnds: ctx.now + 10_000 }, ctx.now), 10);
+  assert.equal(awayLeft({ ...left, turnEnds: ctx.now + 10_000 }, ctx.now + BRIEF_ABSENCE_MS), 5);
   // A full state brings it too, counted from the state's arrival.
   const later = { ...ctx, now: ctx.now + 5000 };
   const state = { type: "state", seq: bobToMove.seq, game: bobToMove.game, you: bobToMove.you,
@@ -329,14 +331,16 @@ test("a host gone before the start: everyone counts down, then a seated friend m
     { seat: 0, connected: false, autoplay_in: null, host_passes_in: 59.2 },
     { seat: 1, connected: true, autoplay_in: null, host_passes_in: null }] };
   const gone = reduce(bob, left, ctx);
-  assert.deepEqual(hostAway(gone, ctx.now), { seat: gone.room.seats[0], left: 60 });
+  assert.equal(hostAway(gone, ctx.now), null); // gone a moment: nothing shown yet
+  assert.deepEqual(hostAway(gone, ctx.now + BRIEF_ABSENCE_MS),
+    { seat: gone.room.seats[0], left: 55 });
   assert.equal(hostAway(gone, ctx.now + 30_000).left, 30);
   assert.equal(mayStart(gone, ctx.now + 30_000), false);
   assert.equal(hostAway(gone, ctx.now + 59_200).left, 0);
   assert.equal(mayStart(gone, ctx.now + 59_200), true);
   // A watcher reads the countdown too, and never gets the button.
   const watcher = reduce(waiting({ seat: null, host: false }), left, ctx);
-  assert.equal(hostAway(watcher, ctx.now).left, 60);
+  assert.equal(hostAway(watcher, ctx.now + BRIEF_ABSENCE_MS).left, 55);
   assert.equal(mayStart(watcher, ctx.now + 90_000), false);
   // Ann is back: nothing to count.
   const back = reduce(gone, { type: "presence", watchers: 0, seats: [
@@ -355,4 +359,31 @@ test("the page's own state draws the room before its socket opens, and is never 
   const socket = reduce(connectionChanged(drawn, "open"), first, ctx);
   assert.equal(socket.synced, true);
   assert.deepEqual(socket.log, drawn.log); // the same lines are not logged twice
+});
+
+test("a host who reloads is never shown as gone; one gone before the page came is, at once", () => {
+  const seats = [
+    { seat: 0, name: "Ann", kind: "human", connected: true, host: true, host_passes_in: null },
+    { seat: 1, name: "Bob", kind: "human", connected: true, host: false, host_passes_in: null },
+  ];
+  const first = (room) => reduce(connectionChanged(initialState(pageData({ seat: 1,
+    host: false })), "open"), { type: "state", seq: 0, game: null, you: { seat: 1, host: false },
+    room: { status: "waiting", seats: room, watchers: 0 } }, ctx);
+  const bob = first(seats);
+  const gone = reduce(bob, { type: "presence", seats: [
+    { seat: 0, connected: false, autoplay_in: null, host_passes_in: 59 }] }, ctx);
+  const soon = { ...ctx, now: ctx.now + 800 };
+  const back = reduce(gone, { type: "presence", seats: [
+    { seat: 0, connected: true, autoplay_in: null, host_passes_in: null }] }, soon);
+  for (const at of [ctx.now, soon.now, ctx.now + 60_000]) {
+    assert.equal(hostAway(at < soon.now ? gone : back, at), null);
+  }
+  // A whole state while she is still away keeps when she left (not a new brief absence).
+  const restated = reduce(gone, { type: "state", seq: 0, game: null, you: { seat: 1, host: false },
+    room: { status: "waiting", watchers: 0, seats: [{ ...seats[0], connected: false,
+      host_passes_in: 50 }, seats[1]] } }, { ...ctx, now: ctx.now + 9000 });
+  assert.equal(hostAway(restated, ctx.now + 9000).left, 50);
+  // Away already in the page's first state: the countdown shows from the start.
+  const late = first([{ ...seats[0], connected: false, host_passes_in: 40 }, seats[1]]);
+  assert.equal(hostAway(late, ctx.now).left, 40);
 });

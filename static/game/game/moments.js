@@ -96,6 +96,17 @@ export function indexOfHash(frames, hash) {
   return best;
 }
 
+/** The dice the board shows at frame `i`, and which of them are held: the frame's own, but at
+ * the game's end the dice its last box was scored with (an empty tray would read as a fault). */
+export function diceShown(frames, i) {
+  const frame = frames[i];
+  if (frame.dice === null && frame.kind === "game_finished") {
+    const last = frames.slice(0, i).reverse().find((f) => f.dice !== null);
+    if (last) return { dice: last.dice, held: [] };
+  }
+  return { dice: frame.dice, held: frame.held || [] };
+}
+
 /** The board's heading for a frame: "Round 3 of 13 · Ann’s turn · roll 2 of 3". */
 export function positionLine(frame, game) {
   if (frame.kind === "game_finished") return gettext("Final scores");

@@ -12,7 +12,7 @@ import { RULESET } from "../shared/ruleset.js";
 import { firstColumn, renderColumnSwitch, renderScorecard, shortNames } from "../shared/scorecard.js";
 import { waitForAnalysis } from "./analysis_wait.js";
 import {
-  changedCells, followColumn, foldReplay, frameOf, indexOfHash, positionLine, steps,
+  changedCells, diceShown, followColumn, foldReplay, frameOf, indexOfHash, positionLine, steps,
 } from "./moments.js";
 import { Review, loadAnalysis, slipsOf, slipsText } from "./review.js";
 import { TryIt } from "./tryit.js";
@@ -73,7 +73,7 @@ export function startReplay() {
     const i = state.index;
     const frame = frames[i];
     renderPosition(frame, i);
-    renderDice(frame);
+    renderDice(diceShown(frames, i));
     renderCards(frame, i);
     renderMoves(i);
     if (review) review.show(i);
@@ -100,12 +100,12 @@ export function startReplay() {
         h("span", { class: "verdict-part" }, part)]).flat()) : null);
   }
 
-  function renderDice(frame) {
+  function renderDice(shown) {
     const trying = Boolean(tryIt && tryIt.active);
     $("replay-dice").classList.toggle("trying", trying);
     $("replay").classList.toggle("trying", trying);
     replaceChildren($("replay-dice"), trying ? tryIt.dice()
-      : diceItems(frame.dice, new Set(frame.held || []), { count: diceCount }));
+      : diceItems(shown.dice, new Set(shown.held), { count: diceCount }));
   }
 
   function renderCards(frame, i) {

@@ -18,7 +18,7 @@ import { renderStandings } from "./standings.js";
 import {
   awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen,
   firstRollOnOpen, hostAway, initialState, isConnected, isMyTurn, myPlayer, pageState, reduce,
-  rollDrawn, showColumn, status, syncAsked, toggleHeld, turnLeft,
+  rollDrawn, showColumn, status, syncAsked, toggleHeld, turnLeft, turnLine,
 } from "./store.js";
 import { renderFairness } from "./render/fairness.js";
 import { renderHostControls, renderInvite, renderJoin, renderWatchingNote } from "./render/host.js";
@@ -371,7 +371,9 @@ setInterval(() => {
   hostShown = hostLeft;
   const left = turnLeft(state, now);
   renderClock($("turn-clock"), left);
-  const away = awayLeft(state, now);
+  // The countdown, or "the computer plays it" once an absence is more than brief.
+  const away = state.game && !state.game.finished
+    ? `${awayLeft(state, now)}|${turnLine(state, now).autoplay}` : null;
   if ((left === 0 && clockLeft !== 0) || away !== awayShown) {
     if (state.game) renderTurn(state, els.turn, now);
   }

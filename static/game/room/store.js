@@ -9,6 +9,9 @@ import { applyPatch } from "../shared/patch.js";
 
 /** Log lines kept (newest first). */
 export const LOG_LIMIT = 200;
+/** A person gone for less than this (a reload, a phone's network changing hands) is not
+ * shown as away: their page would flash a notice and move everyone's page under it. */
+export const BRIEF_ABSENCE_MS = 5000;
 
 /**
  * The state before any frame. page: what the server rendered into the page:
@@ -101,7 +104,8 @@ export function awayLeft(state, now) {
   const g = state.game;
   if (!g || g.finished || isMyTurn(state)) return null;
   const seat = seatOfPlayer(state, g.current_player);
-  if (!seat || seat.kind === "bot" || seat.connected || typeof seat.autoplayAt !== "number") {
+  if (!seat || seat.kind === "bot" || !awayFor(seat, now)
+      || typeof seat.autoplayAt !== "number") {
     return null;
   }
   const left = Math.max(0, Math.ceil((seat.autoplayAt - now) / 1000));
@@ -109,11 +113,16 @@ export function awayLeft(state, now) {
   return turn === null ? left : Math.min(left, turn);
 }
 
+/** Whether a seat's person is away, and was for longer than a brief absence. */
+function awayFor(seat, now) {
+  return !seat.connected && !(now - seat.awaySince < BRIEF_ABSENCE_MS);
+}
+
 /** The host's seat while its person is away and the room waits for its first game, with the
  * seconds until the role passes (0: anyone seated may start now), or null. */
 export function hostAway(state, now) {
   if (status(state) !== "waiting") return null;
-  const seat = state.room.seats.find((s) => s.host && s.kind !== "bot" && !s.connected
+  const seat = state.room.seats.find((s) => s.host && s.kind !== "bot" && awayFor(s, now)
     && typeof s.hostPassesAt === "number");
   if (!seat) return null;
   return { seat, left: Math.max(0, Math.ceil((seat.hostPassesAt - now) / 1000)) };
@@ -164,8 +173,7 @@ export function turnLine(state, now) {
     mine,
     name: g.players[g.current_player],
     bot,
-    autoplay: !mine && !bot
-      && (awayPlayers(state).has(g.current_player) || turnLeft(state, now) === 0),
+    autoplay: !mine && !bot && (Boolean(seat && awayFor(seat, now)) || turnLeft(state, now) === 0),
     awayLeft: awayLeft(state, now),
     round: g.round,
     rounds: g.rounds,
@@ -205,7 +213,9 @@ function onState(state, msg, ctx) {
   }
   const room = msg.room ? { ...state.room, ...msg.room } : state.room;
   if (msg.room && Array.isArray(msg.room.seats)) {
-    room.seats = msg.room.seats.map((s) => withAutoplayAt(s, ctx.now));
+    room.seats = msg.room.seats.map((s) => withAwaySince(
+      withAutoplayAt(s, ctx.now), state.room.seats.find((b) => b.seat === s.seat),
+      state.room.seats.length ? ctx.now : -Infinity));
   }
   // Computer players' names in the reader's language (the frames carry them as stored).
   const game = withShownNames(msg.game || null);
@@ -290,6 +300,15 @@ function onEvent(state, entry, ctx) {
   return withLogLines(next, state.game.id, [entry]);
 }
 
+// When the page learned that a seat's person left (`since`; -Infinity on the page's first
+// state: away before the page came), kept while they stay away.
+function withAwaySince(seat, before, since) {
+  if (!("connected" in seat)) return seat;
+  if (seat.connected) return { ...seat, awaySince: null };
+  const known = before && !before.connected && typeof before.awaySince === "number";
+  return { ...seat, awaySince: known ? before.awaySince : since };
+}
+
 // A seat's `autoplay_in` and `host_passes_in` (seconds from the frame's arrival) kept as times
 // on the page's clock, so the countdowns go on between frames.
 function withAutoplayAt(seat, now) {
@@ -312,8 +331,8 @@ function withShownNames(game) {
 function onPresence(state, msg, ctx) {
   const seats = state.room.seats.map((s) => ({ ...s }));
   for (const frameSeat of msg.seats || []) {
-    const change = withAutoplayAt(frameSeat, ctx.now);
-    const seat = seats.find((s) => s.seat === change.seat);
+    const seat = seats.find((s) => s.seat === frameSeat.seat);
+    const change = withAwaySince(withAutoplayAt(frameSeat, ctx.now), seat, ctx.now);
     if (seat) Object.assign(seat, change);
     else seats.push({ ...change });
   }
