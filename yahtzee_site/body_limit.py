@@ -8,7 +8,8 @@ with py-spy). So the limit is kept twice: Daphne's request keeps no more than th
 body (:func:`bound_daphne_bodies`: nothing left for Twisted to parse), and the ASGI app
 refuses a declared length over it at once, and a body sent without one (chunked) as soon as
 it passes the limit (:class:`BoundedBody`). Under Daphne a declared length over the limit is
-answered as soon as the headers are read and the connection closed, its body never read.
+answered as soon as the headers are read; what comes of its body after is dropped unparsed
+(:func:`linger`) until the connection closes.
 In front of the servers a proxy should refuse such bodies before they reach them at all
 (nginx: ``client_max_body_size``).
 """
@@ -110,6 +111,23 @@ class _Capped(io.BytesIO):
         return b"" if self.overflowed else super().read(size)
 
 
+#: How long a connection answered 413 before its body came may still send it (dropped).
+LINGER_SECONDS = 2.0
+
+
+def linger(channel: Any) -> None:
+    """Answer 413 on a Twisted HTTP channel, close our side, drop what the client still
+    sends, and close the connection once it is done or after ``LINGER_SECONDS``."""
+    from twisted.internet import reactor
+
+    transport = channel.transport
+    transport.write(TOO_LARGE_RESPONSE)
+    channel.dataReceived = lambda data: None  # the rest of the body: not parsed, not kept
+    transport.loseWriteConnection()
+    # (the interface's stub is read without its self: mypy sees the arguments shifted)
+    reactor.callLater(LINGER_SECONDS, transport.loseConnection)  # type: ignore[arg-type]
+
+
 def bound_daphne_bodies() -> None:
     """Daphne's requests keep at most the site's limit of a body (see the module's
     docstring); nothing if Daphne does not serve this process."""
@@ -131,10 +149,11 @@ def bound_daphne_bodies() -> None:
                 return
             self.content = _Capped(limit)
             if length is not None:
-                # Declared too large: answered now and the connection closed, its body never
-                # read (reading megabytes only to drop them is a flood's cost on the loop).
-                transport = self.channel.transport
-                transport.write(TOO_LARGE_RESPONSE)
-                transport.loseConnection()
+                # Declared too large: answered now, its body never parsed nor kept. The client
+                # may still be sending it: closing at once would reset the connection under
+                # it and lose the answer (a broken pipe, not a 413). So, as nginx lingers,
+                # our side of the connection is closed after the answer, and what still
+                # comes is dropped unread for at most LINGER_SECONDS.
+                linger(self.channel)
 
     http_protocol.WebRequest = BoundedWebRequest  # what Daphne's HTTPFactory builds
