@@ -764,6 +764,24 @@ def log_loss(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return -(q * np.log(p) + (1 - q) * np.log(1 - p))
 
 
+@dataclass(frozen=True)
+class Method:
+    """A rating the prediction test runs: its result of a game, the weight of a result, every
+    player's volatility and deviation at the start, and Glicko-2's τ."""
+
+    scores: Scores
+    weight: float = 1.0
+    volatility: float = 0.06
+    rd: float = 350.0
+    tau: float = glicko2.TAU
+    #: The points control variate's coefficient (share per point, ``wins.POINTS_CONTROL``):
+    #: the score less ``control`` × (the luck-adjusted points lead − its expectation from the
+    #: two players' mean luck-adjusted points in their earlier games); 0: none.
+    control: float = 0.0
+    #: The surprise is kept within ± this many points (``wins.SURPRISE_LIMIT``).
+    limit: float = math.inf
+
+
 #: Games per player at which the prediction test reports.
 PREDICT_AT = (5, 10, 20, 50, 100, 200, 500)
 
@@ -780,10 +798,9 @@ class Prediction:
 
 def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
             populations: int, rounds: int,
-            methods: dict[str, tuple[Scores, float, float, float]], seed: int = 7,
+            methods: dict[str, Method], seed: int = 7,
             members_from: list[int] | None = None) -> dict[str, Prediction]:
-    """The prediction test, heads-up (see above). ``methods``: name → (scores, weight of a
-    result, every player's volatility and deviation at the start)."""
+    """The prediction test, heads-up (see above). ``methods``: name → how it rates."""
     rng = np.random.default_rng(seed)
     s = train.shape[0]
     pool_ids = np.array(members_from if members_from is not None else range(s))
@@ -797,9 +814,10 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
     sure = np.clip(t, 0.01, 0.99)
     true_gap = np.log(sure / (1 - sure))  # natural logits: Glicko's μ units (g = 1)
     state = {m: (np.zeros((populations, size)),
-                 np.full((populations, size), methods[m][3] / glicko2.SCALE),
-                 np.full((populations, size), methods[m][2])) for m in methods}
+                 np.full((populations, size), methods[m].rd / glicko2.SCALE),
+                 np.full((populations, size), methods[m].volatility)) for m in methods}
     out = {m: Prediction({}, {}, None, np.zeros(rounds), 0.0, 0.0) for m in methods}
+    points_sum = np.zeros((populations, size))  # each player's luck-adjusted points so far
     for r in range(rounds):
         seats = np.argsort(rng.random((populations, size)), axis=1)
         opponent = np.empty_like(seats)
@@ -809,10 +827,21 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
         k = np.minimum(k, k[rows, opponent])  # both seats of one game: the same duel
         played = train[members, members[rows, opponent], k]  # (pop, size, 2, F)
         mine, theirs = played[..., 0, :], played[..., 1, :]
-        for m, (scores, weight, _, _) in methods.items():
+        points = mine[..., F["final"]] - mine[..., F["luck"]]  # luck-adjusted points
+        # The lead's surprise: the lead less what the two players' earlier games led to expect
+        # (none in a player's first game).
+        expect = points_sum / max(r, 1)
+        surprise = ((points - theirs[..., F["final"]] + theirs[..., F["luck"]])
+                    - (expect - expect[rows, opponent])) if r else np.zeros_like(points)
+        for m, method in methods.items():
             mu, phi, sigma = state[m]
+            score = method.scores(mine, theirs)
+            if method.control:
+                score = np.clip(mine[..., F["share"]] - mine[..., F["c_luck"]]
+                                - method.control * np.clip(surprise, -method.limit,
+                                                           method.limit), 0.0, 1.0)
             state[m] = update_arrays(mu, phi, sigma, mu[rows, opponent], phi[rows, opponent],
-                                     scores(mine, theirs), weight=weight)
+                                     score, method.tau, method.weight)
             mu = state[m][0]
             ahead = mu[:, :, None] > mu[:, None, :]
             out[m].in_order[r] = np.mean(np.all(~must | (ahead == right), axis=(1, 2)))
@@ -821,6 +850,7 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
                 pairs = np.broadcast_to(off, p.shape)
                 out[m].loss[r + 1] = float(log_loss(p, q)[pairs].mean())
                 out[m].expected[r + 1] = float(log_loss(p, t)[pairs].mean())
+        points_sum += points
     for m, pred in out.items():
         mu, phi, _ = state[m]
         pred.settled = first_settled(pred.in_order)
@@ -973,6 +1003,12 @@ def main() -> None:
                         help="result weights of the rating of winning to compare")
     parser.add_argument("--volatilities", type=float, nargs="*", default=[],
                         help="other volatilities at the start to compare in the prediction test")
+    parser.add_argument("--controls", type=float, nargs="*", default=[],
+                        help="points control variate coefficients (share per point) to compare")
+    parser.add_argument("--limits", type=float, nargs="*", default=[],
+                        help="limits of the points control's surprise (points) to compare")
+    parser.add_argument("--taus", type=float, nargs="*", default=[],
+                        help="other Glicko-2 τ to compare in the prediction test")
     parser.add_argument("--deviations", type=float, nargs="*", default=[],
                         help="other deviations at the start to compare in the prediction test")
     parser.add_argument("--anchor-games", type=int, default=0,
@@ -1081,17 +1117,24 @@ def run_predict(args: argparse.Namespace) -> None:
           f"shares are unbiased and the truth exact)")
     today = f"points, {POINTS_PER_400:g} pts/400 (today)"
     vol = args.volatility
-    methods: dict[str, tuple[Scores, float, float, float]] = {
-        "plain Glicko-2 (wins)": (raw_scores, 1.0, vol, 350.0),
-        today: (points_scores(POINTS_PER_400), 1.0, vol, 350.0)}
-    methods.update({f"winning, luck out, weight {w:g}": (share_scores, w, vol, 350.0)
+    methods: dict[str, Method] = {
+        "plain Glicko-2 (wins)": Method(raw_scores, volatility=vol),
+        today: Method(points_scores(POINTS_PER_400), volatility=vol)}
+    methods.update({f"winning, luck out, weight {w:g}": Method(share_scores, w, vol)
                     for w in args.weights})
-    methods["winning, luck and drift out"] = (share_scores_without_drift, 1.0, vol, 350.0)
+    methods["winning, luck and drift out"] = Method(share_scores_without_drift, volatility=vol)
     for v in args.volatilities:
-        methods[f"winning, luck out, σ {v:g}"] = (share_scores, 1.0, v, 350.0)
+        methods[f"winning, luck out, σ {v:g}"] = Method(share_scores, volatility=v)
+    for c in args.controls:
+        methods.update({f"winning, control {c:g}/pt, weight {w:g}": Method(
+            share_scores, w, vol, control=c) for w in args.weights})
+        methods.update({f"winning, control {c:g}/pt, within ±{x:g}": Method(
+            share_scores, 1.0, vol, control=c, limit=x) for x in args.limits})
+    for tau in args.taus:
+        methods[f"winning, luck out, τ {tau:g}"] = Method(share_scores, volatility=vol, tau=tau)
     for rd in args.deviations:
-        methods[f"winning, luck out, from RD {rd:g}"] = (share_scores, 1.0, vol, rd)
-        methods[f"plain Glicko-2 (wins), from RD {rd:g}"] = (raw_scores, 1.0, vol, rd)
+        methods[f"winning, luck out, from RD {rd:g}"] = Method(share_scores, 1.0, vol, rd)
+        methods[f"plain Glicko-2 (wins), from RD {rd:g}"] = Method(raw_scores, 1.0, vol, rd)
     for size in [x for x in args.sizes if x <= len(strengths)]:
         start = time.perf_counter()
         found = predict(train, held, truth, size, args.populations, args.rounds, methods)

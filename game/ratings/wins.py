@@ -14,11 +14,25 @@ decisions (their own, ``loss``; the others', ``others``) and the model's turn-st
 made of the game. That is the **luck-adjusted share of the win**; the shares of a game's
 players add up to 1, like the outcomes.
 
-Heads-up, a player's luck-adjusted share is their Glicko-2 score against the other. With
+Heads-up, a player's luck-adjusted share, less the points control (below), is their Glicko-2
+score against the other. With
 several players, each pair (i, j) is scored ``a_i / (a_i + a_j)`` (Luce's choice axiom: the
 chance that i beats j given that one of them wins), and each pair counts ``1 / (n − 1)`` of a
 result, so an n-player game moves a rating as much as one heads-up game does, not n − 1 of
 them (the pairs share their dice and their players: they are not independent results).
+
+**The points control.** What is left of a share once the luck is out is what the decisions did
+to the chance to win, and that depends on how close the game was: a mistake costs nothing in
+a decided game and much in a close one, so the share of two players who play alike still
+varies from game to game. Their points vary with it — a game in which a player lost more
+points to their decisions than usual is, most often, one in which they lost more of their
+chance too. Heads-up, the share is taken ``POINTS_CONTROL`` per point of the luck-adjusted
+points lead's *surprise*: the lead (each player's final less their points luck) less what the
+two players' earlier rated games led to expect (each one's mean luck-adjusted points; nothing
+for a player without earlier games, or a computer player). The surprise has mean 0 for anyone
+whose points do not depend on the opponent, so the share keeps the outcome's expectation — the
+rating still rates winning, not points — with less of its spread (a control variate). Games of
+more players and forfeits keep the plain share (the benchmark measured heads-up games).
 
 Because the luck-adjusted share has the outcome's expectation, the scale is the scale of
 winning: a 400-point difference is 10-to-1 odds of winning heads-up. The computer levels'
@@ -78,6 +92,14 @@ SHARE_FLOOR = 1e-3
 #: prediction test found 1 best from 20 games on (3 and 10 settle slower and predict no better:
 #: docs/ai.md, the rating of winning), so the deviation overstates the uncertainty a little.
 RESULT_WEIGHT = 1.0
+
+#: The points control's coefficient: share of the win per point of surprise in the heads-up
+#: luck-adjusted points lead (``benchmarks/rating.py --predict --controls``; docs/ai.md).
+POINTS_CONTROL = 0.0046
+#: The lead's surprise counts within ± this many points: the control is a straight line fitted
+#: where surprises are a few tens of points; a game thrown on purpose (hundreds of points short)
+#: must not hand its share back.
+SURPRISE_LIMIT = 40.0
 
 #: Each computer level's fixed rating, per ruleset: the medium bot at a newcomer's 1500, the
 #: optimal and easy bots where the three measured win rates between the three put them (least
@@ -176,33 +198,59 @@ def farming_weight(opponent: Rating, earlier_games: int) -> float:
 class Seat:
     """One player of a finished game, as the rating sees them: their share of the win (1, 0,
     1/k) and the review's ``chance.luck``; their rating before the game (None: never rated)
-    or, for a computer player, its level."""
+    or, for a computer player, its level; their luck-adjusted points (final − the review's
+    points luck) and their mean luck-adjusted points in their earlier rated games of the
+    ruleset (None: not known, no earlier game)."""
 
     share: float
     luck: float
     rating: Rating | None = None
     bot: str | None = None
+    points: float | None = None
+    usual: float | None = None
 
     @property
     def adjusted(self) -> float:
         return adjusted_share(self.share, self.luck)
 
+    @property
+    def surprise(self) -> float:
+        """Luck-adjusted points above the player's usual, 0 where either is not known."""
+        if self.points is None or self.usual is None:
+            return 0.0
+        return self.points - self.usual
+
+
+def rated_shares(seats: Sequence[Seat], left: Sequence[bool] | None = None,
+                 control: float = POINTS_CONTROL) -> list[float]:
+    """Each seat's luck-adjusted share as the rating counts it: heads-up and nobody left, less
+    ``control`` × the surprise of the points lead, kept within ± ``SURPRISE_LIMIT`` (the
+    module's docstring; the two still add up to 1 unless kept within [0, 1]); else the plain
+    ``adjusted`` share."""
+    if len(seats) != 2 or (left is not None and any(left)):
+        return [s.adjusted for s in seats]
+    lead = min(SURPRISE_LIMIT, max(-SURPRISE_LIMIT, seats[0].surprise - seats[1].surprise))
+    return [adjusted_share(seats[0].share, seats[0].luck + control * lead),
+            adjusted_share(seats[1].share, seats[1].luck - control * lead)]
+
 
 def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | None = None,
-                 result_weight: float = RESULT_WEIGHT, left: Sequence[bool] | None = None
-                 ) -> list[list[tuple[int, float, float]]]:
+                 result_weight: float = RESULT_WEIGHT, left: Sequence[bool] | None = None,
+                 control: float = POINTS_CONTROL) -> list[list[tuple[int, float, float]]]:
     """Each seat's results: (the other seat, score, weight) for every other seat. The weight
     is ``result_weight`` × ``pair_weight(n)`` × ``weights[i][j]`` (the service's farming
     weight of i's result against j; default 1). ``left[i]``: seat i left the game (its turns
-    played by the computer): its pairs are forfeits (the module's docstring)."""
+    played by the computer): its pairs are forfeits (the module's docstring). The scores come
+    from ``rated_shares`` (``control``: its points control)."""
     n = len(seats)
     gone = [False] * n if left is None else list(left)
     if len(gone) != n:
         raise ValueError("One flag per seat.")
+    shares = rated_shares(seats, gone, control)
     out: list[list[tuple[int, float, float]]] = []
-    for i, seat in enumerate(seats):
+    for i in range(n):
         mine = []
-        for j, other in enumerate(seats):
+        for j in range(n):
             if j == i:
                 continue
             w = result_weight * pair_weight(n) * (1.0 if weights is None else weights[i][j])
@@ -211,7 +259,7 @@ def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | Non
             elif gone[i] or gone[j]:
                 score = 0.0 if gone[i] else 1.0
             else:
-                score = pair_score(seat.adjusted, other.adjusted)
+                score = pair_score(shares[i], shares[j])
             mine.append((j, score, w))
         out.append(mine)
     return out
@@ -220,17 +268,19 @@ def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | Non
 def rate_game(rules: str, seats: Sequence[Seat],
               weights: Sequence[Sequence[float]] | None = None,
               result_weight: float = RESULT_WEIGHT,
-              left: Sequence[bool] | None = None) -> list[Rating]:
+              left: Sequence[bool] | None = None,
+              control: float = POINTS_CONTROL) -> list[Rating]:
     """Every seat's rating after the game, in the seats' order, each game one rating period for
     its players (make their ratings ``shown`` first: the time since their last game). Computer
     players keep their anchor; a person with nothing to count (alone, or every result
-    weighted 0) keeps their rating. ``weights[i][j]`` and ``left``: as :func:`game_results`."""
+    weighted 0) keeps their rating. ``weights[i][j]``, ``left`` and ``control``: as
+    :func:`game_results`."""
     if rules not in RATED_RULES:
         raise ValueError(f"Games of {rules!r} are not rated.")
     before = [anchor(rules, s.bot) if s.bot is not None else s.rating or Rating()
               for s in seats]
     after = []
-    for i, results in enumerate(game_results(seats, weights, result_weight, left)):
+    for i, results in enumerate(game_results(seats, weights, result_weight, left, control)):
         counted = [(before[j], score, w) for j, score, w in results if w > 0]
         if seats[i].bot is not None or not counted:
             after.append(before[i])

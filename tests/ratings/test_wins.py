@@ -78,6 +78,87 @@ def test_with_several_players_a_pair_scores_its_shares_ratio():
     assert pair_score(0.0, 0.4) < 0.01
 
 
+# --- the points control ---------------------------------------------------------------------
+#
+# Seats with their luck-adjusted points (final − points luck) and their usual ones (the mean of
+# their earlier rated games).
+
+def test_a_lead_short_of_the_usual_one_moves_share_back_to_the_player_who_fell_short():
+    # Ann's decisions lost her 10 points more than usual, Bob's as usual: her share was low in
+    # part because of this game's spread, and 10 × POINTS_CONTROL of it goes back to her from
+    # Bob; the two still add up to 1.
+    ann = Seat(0.6, 0.1, points=240.0, usual=250.0)
+    bob = Seat(0.4, -0.1, points=235.0, usual=235.0)
+    assert (ann.surprise, bob.surprise) == (-10.0, 0.0)
+    mine, theirs = wins.rated_shares([ann, bob])
+    assert mine == pytest.approx(0.5 + 10 * wins.POINTS_CONTROL)
+    assert theirs == pytest.approx(0.5 - 10 * wins.POINTS_CONTROL)
+    assert mine + theirs == pytest.approx(1)
+    # The same game without the control is the plain luck-adjusted share.
+    assert wins.rated_shares([ann, bob], control=0.0) == pytest.approx([0.5, 0.5])
+    # Only the lead's surprise counts: both short of their usual alike changes nothing.
+    alike = [Seat(0.6, 0.1, points=240.0, usual=250.0), Seat(0.4, -0.1, points=225.0,
+                                                              usual=235.0)]
+    assert wins.rated_shares(alike) == pytest.approx([0.5, 0.5])
+
+
+def test_a_game_thrown_on_purpose_gives_back_no_more_than_the_limit():
+    # 200 points short of the usual (scoring nothing): the control sees SURPRISE_LIMIT only.
+    thrown = [Seat(0.0, -0.05, points=50.0, usual=250.0), Seat(1.0, 0.05, points=250.0,
+                                                               usual=250.0)]
+    mine, theirs = wins.rated_shares(thrown)
+    assert mine == pytest.approx(0.05 + wins.SURPRISE_LIMIT * wins.POINTS_CONTROL)
+    assert theirs == pytest.approx(0.95 - wins.SURPRISE_LIMIT * wins.POINTS_CONTROL)
+    assert theirs > 0.7
+
+
+def test_a_game_that_went_as_the_players_usually_play_keeps_its_share():
+    # The control only takes out the part of a share the points say was this game's chance:
+    # points as usual, a share as it came.
+    seats = [Seat(1.0, 0.45, points=251.0, usual=251.0), Seat(0.0, -0.45, points=231.0,
+                                                                  usual=231.0)]
+    assert wins.rated_shares(seats) == pytest.approx([0.55, 0.45])
+
+
+def test_no_control_without_usual_points_nor_for_computer_players():
+    newcomer = Seat(0.7, 0.2, points=210.0)  # no earlier game: its surprise is not known
+    bot = Seat(0.3, -0.2, bot="medium", points=250.0)
+    assert newcomer.surprise == 0.0 and bot.surprise == 0.0
+    assert wins.rated_shares([newcomer, bot]) == pytest.approx([0.5, 0.5])
+    # Against a computer a person with earlier games still has theirs taken out.
+    known = Seat(0.7, 0.2, points=210.0, usual=230.0)
+    assert wins.rated_shares([known, bot])[0] == pytest.approx(0.5 + 20 * wins.POINTS_CONTROL)
+
+
+def test_the_control_is_heads_up_only_and_never_touches_a_forfeit():
+    three = [Seat(1.0, 0.5, points=200.0, usual=250.0), Seat(0.0, -0.35, points=260.0,
+                                                              usual=250.0),
+             Seat(0.0, -0.15, points=250.0, usual=250.0)]
+    assert wins.rated_shares(three) == pytest.approx([s.adjusted for s in three])
+    two = three[:2]
+    assert wins.rated_shares(two, left=[False, True]) == pytest.approx([0.5, 0.35])
+    assert wins.game_results(two, left=[False, True])[0][0][1] == 1.0
+
+
+def test_the_control_narrows_the_spread_of_two_games_and_keeps_their_mean():
+    """The control's point: the same two players, two games. In one Ann lost 8 points more
+    than usual and with them some of her chance (share 0.42), in the other 8 fewer (0.58):
+    with the control the two shares sit closer together, their mean unchanged."""
+    worse = [Seat(0.0, -0.42, points=242.0, usual=250.0), Seat(1.0, 0.42, points=240.0,
+                                                               usual=240.0)]
+    better = [Seat(1.0, 0.42, points=258.0, usual=250.0), Seat(0.0, -0.42, points=240.0,
+                                                               usual=240.0)]
+    plain = [g[0].adjusted for g in (worse, better)]
+    rated = [wins.rated_shares(g)[0] for g in (worse, better)]
+    assert plain == pytest.approx([0.42, 0.58])
+    assert rated[1] - rated[0] == pytest.approx(0.16 - 16 * wins.POINTS_CONTROL)
+    assert 0 < rated[1] - rated[0] < plain[1] - plain[0]
+    assert sum(rated) == pytest.approx(sum(plain))
+    # Rated one after the other, the rating moves less on the worse game than without it.
+    assert (rate_game("yahtzee", worse)[0].rating
+            > rate_game("yahtzee", worse, control=0.0)[0].rating)
+
+
 # --- several players ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("n", [2, 3, 6])
