@@ -4,7 +4,9 @@
 ``GameResult`` per seat (the final score, the review's luck, loss and grades), adds them to its
 people's profile figures (``services.stats``) and, in rated rules, moves each person's
 ``PlayerRating`` with the rating of winning (``game.ratings.wins.rate_game``: each seat's share
-of the win, 1, 0 or 1/k, less the review's ``chance.luck``). It is incremental (one game, the
+of the win, 1, 0 or 1/k, less the review's ``chance.luck``; heads-up, less the points control:
+the surprise in the luck-adjusted points lead against each person's mean luck-adjusted points
+in their earlier rated games of the ruleset). It is incremental (one game, the
 ratings of its own players) and idempotent: the game's row is locked and a game that has
 results is never counted again. Ratings and results are a cache of the stored games and their
 reviews: :func:`rebuild_all` replays every reviewed game in the order they finished.
@@ -39,6 +41,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count, F, Sum
 from django.utils import timezone
 
 from ..models import (
@@ -59,6 +62,9 @@ REBUILD_BATCH = 1000
 
 #: The finish times of the rated games each pair of people (lower id first) played together.
 PairGames = dict[tuple[int, int], list[datetime]]
+#: (player, ruleset) → Σ luck-adjusted points (final − luck) of their rated results, and how
+#: many: their usual points, for the rating's points control.
+PointsSoFar = dict[tuple[int, str], tuple[float, int]]
 
 
 def _chance_luck(summary: dict[str, Any]) -> float | None:
@@ -116,8 +122,21 @@ def _pair_games(games: Sequence[tuple[Game, list[GameResult]]]) -> PairGames:
     return pairs
 
 
+def _points_so_far(games: Sequence[tuple[Game, list[GameResult]]]) -> PointsSoFar:
+    """The rated results' luck-adjusted points so far of the people of ``games`` (one query,
+    by the (player, rules) index)."""
+    people = {r.player_id for _, results in games for r in results if r.player_id is not None}
+    if not people:
+        return {}
+    found = (GameResult.objects.filter(player_id__in=people, rated=True)
+             .values("player_id", "rules")
+             .annotate(total=Sum(F("final") - F("luck")), n=Count("id")))
+    return {(row["player_id"], row["rules"]): (float(row["total"]), int(row["n"]))
+            for row in found}
+
+
 def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], PlayerRating],
-          pairs: PairGames, now: datetime) -> None:
+          pairs: PairGames, points: PointsSoFar, now: datetime) -> None:
     """Move the ratings of the game's people (their rows locked and held in ``rows``); add the
     game to ``pairs`` for the games after it."""
     finished = results[0].finished
@@ -128,10 +147,13 @@ def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], Pla
               for r in results]
     before = [wins.shown(Rating(row.rating, row.rd, row.volatility), row.last_game, finished)
               if row is not None and row.games else None for row in row_of]
+    so_far = [points.get((r.player_id, game.rules), (0.0, 0)) if r.player_id is not None
+              else (0.0, 0) for r in results]
     seats = [wins.Seat(share=0.0 if gone else share if r.seat in game.winners else 0.0,
                        luck=0.0 if gone else r.chance_luck or 0.0, rating=rating,
-                       bot=r.bot_level or None)
-             for r, gone, rating in zip(results, left, before, strict=True)]
+                       bot=r.bot_level or None, points=r.final - r.luck,
+                       usual=total / n if n else None)
+             for r, gone, rating, (total, n) in zip(results, left, before, so_far, strict=True)]
     n = len(results)
     weights = [[1.0] * n for _ in range(n)]
     for i in range(n):
@@ -144,8 +166,10 @@ def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], Pla
     counted = [any(w > 0 for _, _, w in mine)
                for mine in wins.game_results(seats, weights, left=left)]
     after = wins.rate_game(game.rules, seats, weights, left=left)
-    for r, row, seat, rating, moved in zip(results, row_of, seats, after, counted, strict=True):
-        r.share, r.adjusted = seat.share, seat.adjusted
+    shares = wins.rated_shares(seats, left)
+    for r, row, seat, adjusted, rating, moved in zip(results, row_of, seats, shares, after,
+                                                     counted, strict=True):
+        r.share, r.adjusted = seat.share, adjusted
         if row is None or not moved:
             continue
         row.rating, row.rd, row.volatility = rating.rating, rating.rd, rating.volatility
@@ -154,6 +178,8 @@ def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], Pla
         row.last_game = max(row.last_game or finished, finished)
         row.updated = now
         r.rated = True
+        total, n = points.get((row.player_id, game.rules), (0.0, 0))
+        points[row.player_id, game.rules] = (total + r.final - r.luck, n + 1)
     rated = [r.player_id for r in results if r.rated and r.player_id is not None]
     for i, a in enumerate(rated):
         for b in rated[i + 1:]:
@@ -207,8 +233,9 @@ def record_games(game_ids: Sequence[int]) -> int:
         rows = _locked_ratings({(r.player_id, game.rules) for game, results in rated
                                 for r in results if r.player_id is not None}, now)
         pairs = _pair_games(rated)
+        points = _points_so_far(rated)
         for game, results in rated:
-            _rate(game, results, rows, pairs, now)
+            _rate(game, results, rows, pairs, points, now)
         for row in rows.values():  # one plain UPDATE each (bulk_update's CASE costs more)
             row.save(update_fields=["rating", "rd", "volatility", "games", "updated",
                                     "last_game"])

@@ -138,9 +138,15 @@ def test_ratings_grow_game_by_game_from_the_previous_rating_as_shown_at_the_game
     assert shown.rd > after_first.rd
     w_ann = newcomer_weight()  # Bea is new
     w_bea = min(1.0, (wins.PROVISIONAL_RD / shown.rd) ** 2)
-    after_second = wins.rate_game("yahtzee", [
-        wins.Seat(share(second, 0), -0.05, rating=shown),
-        wins.Seat(share(second, 1), 0.05)], [[1, w_ann], [w_bea, 1]])
+    # Ann's usual points for the points control: her one earlier rated game's final − luck.
+    seats = [wins.Seat(share(second, 0), -0.05, rating=shown, points=second.totals[0] - 0.0,
+                       usual=first.totals[0] - 10.0),
+             wins.Seat(share(second, 1), 0.05, points=second.totals[1] - 15.0)]
+    after_second = wins.rate_game("yahtzee", seats, [[1, w_ann], [w_bea, 1]])
+    results = GameResult.objects.filter(game=second).order_by("seat")
+    assert [r.adjusted for r in results] == pytest.approx(wins.rated_shares(seats))
+    assert seats[0].surprise != 0  # so the control moved the share
+    assert results[0].adjusted != pytest.approx(seats[0].adjusted)
     assert rating_of(ann) == pytest.approx(after_second[0])
     assert rating_of(bea) == pytest.approx(after_second[1])
     row = PlayerRating.objects.get(player=ann)
@@ -320,15 +326,21 @@ def test_two_games_of_one_player_recorded_at_once_both_count():
     assert PlayerRating.objects.get(player=ann).games == 2
     # Each game's other player is new: Ann's results count a newcomer's tenth either way.
     w = newcomer_weight()
-    seats = [[wins.Seat(share(g, i), 0.0) for i in range(2)] for g in games]
+    lucks = [[10.0, -10.0], [-5.0, 5.0]]
+    points = [[g.totals[i] - lucks[k][i] for i in range(2)] for k, g in enumerate(games)]
+    seats = [[wins.Seat(share(g, i), 0.0, points=points[k][i]) for i in range(2)]
+             for k, g in enumerate(games)]
+    # Ann's second game has her first as her usual points (the points control).
     first_a = wins.rate_game("yahtzee", seats[0], [[1, w], [w, 1]])[0]  # game 0, then 1
     a_then_b = wins.rate_game("yahtzee", [seats[1][0], wins.Seat(
         share(games[1], 1), 0.0, rating=glicko2.idle(first_a, wins.periods_between(
-            games[0].finished, games[1].finished)))], [[1, w], [w, 1]])[1]
+            games[0].finished, games[1].finished)), points=points[1][1],
+        usual=points[0][0])], [[1, w], [w, 1]])[1]
     first_b = wins.rate_game("yahtzee", seats[1], [[1, w], [w, 1]])[1]  # game 1, then 0
     b_then_a = wins.rate_game("yahtzee", [wins.Seat(
         share(games[0], 0), 0.0, rating=glicko2.idle(first_b, wins.periods_between(
-            games[1].finished, games[0].finished))), seats[0][1]], [[1, w], [w, 1]])[0]
+            games[1].finished, games[0].finished)), points=points[0][0],
+        usual=points[1][1]), seats[0][1]], [[1, w], [w, 1]])[0]
     assert rating_of(ann) in (pytest.approx(a_then_b), pytest.approx(b_then_a))
 
 
