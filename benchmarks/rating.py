@@ -71,6 +71,7 @@ from game.ratings import (  # noqa: E402
     Rating,
     adjusted_score,
     glicko2,
+    wins,
 )
 from game.ratings.rating import POINTS_PER_400  # noqa: E402
 
@@ -780,6 +781,10 @@ class Method:
     control: float = 0.0
     #: The surprise is kept within ± this many points (``wins.SURPRISE_LIMIT``).
     limit: float = math.inf
+    #: Each result weighted by ``wins.precision_weight`` of the two players' usual losses (the
+    #: mean points loss of their earlier games; ``wins.NEWCOMER_LOSS`` before one), its
+    #: reference spread this (None: no precision weight).
+    reference: float | None = None
 
 
 #: Games per player at which the prediction test reports.
@@ -818,6 +823,7 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
                  np.full((populations, size), methods[m].volatility)) for m in methods}
     out = {m: Prediction({}, {}, None, np.zeros(rounds), 0.0, 0.0) for m in methods}
     points_sum = np.zeros((populations, size))  # each player's luck-adjusted points so far
+    loss_sum = np.zeros((populations, size))  # and the points their decisions lost
     for r in range(rounds):
         seats = np.argsort(rng.random((populations, size)), axis=1)
         opponent = np.empty_like(seats)
@@ -833,15 +839,21 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
         expect = points_sum / max(r, 1)
         surprise = ((points - theirs[..., F["final"]] + theirs[..., F["luck"]])
                     - (expect - expect[rows, opponent])) if r else np.zeros_like(points)
+        loss = loss_sum / r if r else np.full((populations, size), wins.NEWCOMER_LOSS)
         for m, method in methods.items():
             mu, phi, sigma = state[m]
             score = method.scores(mine, theirs)
+            weight: np.ndarray | float = method.weight
+            if method.reference is not None:
+                spread = wins.SPREAD_BASE + wins.SPREAD_PER_POINT * (loss + loss[rows, opponent])
+                weight = method.weight * np.minimum(wins.MAX_PRECISION_WEIGHT,
+                                                    (method.reference / spread) ** 2)
             if method.control:
                 score = np.clip(mine[..., F["share"]] - mine[..., F["c_luck"]]
                                 - method.control * np.clip(surprise, -method.limit,
                                                            method.limit), 0.0, 1.0)
             state[m] = update_arrays(mu, phi, sigma, mu[rows, opponent], phi[rows, opponent],
-                                     score, method.tau, method.weight)
+                                     score, method.tau, weight)
             mu = state[m][0]
             ahead = mu[:, :, None] > mu[:, None, :]
             out[m].in_order[r] = np.mean(np.all(~must | (ahead == right), axis=(1, 2)))
@@ -851,6 +863,7 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
                 out[m].loss[r + 1] = float(log_loss(p, q)[pairs].mean())
                 out[m].expected[r + 1] = float(log_loss(p, t)[pairs].mean())
         points_sum += points
+        loss_sum += mine[..., F["loss"]]
     for m, pred in out.items():
         mu, phi, _ = state[m]
         pred.settled = first_settled(pred.in_order)
@@ -1007,6 +1020,9 @@ def main() -> None:
                         help="points control variate coefficients (share per point) to compare")
     parser.add_argument("--limits", type=float, nargs="*", default=[],
                         help="limits of the points control's surprise (points) to compare")
+    parser.add_argument("--precision", type=float, nargs="*", default=[],
+                        help="reference spreads of the precision weight to compare (with the "
+                             "points control of --controls' first, else wins.POINTS_CONTROL)")
     parser.add_argument("--taus", type=float, nargs="*", default=[],
                         help="other Glicko-2 τ to compare in the prediction test")
     parser.add_argument("--deviations", type=float, nargs="*", default=[],
@@ -1130,6 +1146,12 @@ def run_predict(args: argparse.Namespace) -> None:
             share_scores, w, vol, control=c) for w in args.weights})
         methods.update({f"winning, control {c:g}/pt, within ±{x:g}": Method(
             share_scores, 1.0, vol, control=c, limit=x) for x in args.limits})
+    c = args.controls[0] if args.controls else wins.POINTS_CONTROL
+    for ref in args.precision:
+        methods[f"winning, control {c:g}, precision {ref:g}"] = Method(
+            share_scores, 1.0, vol, control=c, limit=wins.SURPRISE_LIMIT, reference=ref)
+        methods[f"winning, precision {ref:g} alone"] = Method(share_scores, 1.0, vol,
+                                                              reference=ref)
     for tau in args.taus:
         methods[f"winning, luck out, τ {tau:g}"] = Method(share_scores, volatility=vol, tau=tau)
     for rd in args.deviations:

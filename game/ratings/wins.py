@@ -86,11 +86,9 @@ ANCHOR_RD = 30.0
 #: Shares are kept above this before a pair's ratio is taken (a share of 0 beside another of
 #: 0 has no ratio).
 SHARE_FLOOR = 1e-3
-#: How many plain results a heads-up luck-adjusted result is worth in Glicko-2's likelihood.
-#: Glicko-2 takes a score's variance to be E(1 − E), a win or a loss; with the dice's luck out
-#: the share varies far less, so one game might count for more; ``benchmarks/rating.py``'s
-#: prediction test found 1 best from 20 games on (3 and 10 settle slower and predict no better:
-#: docs/ai.md, the rating of winning), so the deviation overstates the uncertainty a little.
+#: How many plain results a luck-adjusted result is worth in Glicko-2's likelihood, before the
+#: heads-up precision weight (:func:`precision_weight`). The same weight for every game (3, 10)
+#: settled slower and predicted no better than 1 (docs/ai.md, the rating of winning).
 RESULT_WEIGHT = 1.0
 
 #: The points control's coefficient: share of the win per point of surprise in the heads-up
@@ -100,6 +98,29 @@ POINTS_CONTROL = 0.0046
 #: where surprises are a few tens of points; a game thrown on purpose (hundreds of points short)
 #: must not hand its share back.
 SURPRISE_LIMIT = 40.0
+
+#: The spread of a heads-up rated share (its standard deviation over games of the same two
+#: players) grows with the points the two players' decisions lose: about ``SPREAD_BASE`` +
+#: ``SPREAD_PER_POINT`` × their usual losses' sum (points a game; fitted over the 21 pairs of
+#: the prediction test's strengths, yahtzee: 0.02-0.05 between two good players, 0.15-0.2 with a
+#: poor one).
+SPREAD_BASE = 0.034
+SPREAD_PER_POINT = 0.00124
+#: The spread of a result that counts once (weight 1): Glicko-2 takes every result to be as
+#: uncertain as a win or a loss, so a share between two precise players, which varies a few
+#: hundredths from game to game, would count no more than a coin's toss between two poor ones.
+#: ``precision_weight`` counts each by (SPREAD_REFERENCE / its spread)², at most
+#: ``MAX_PRECISION_WEIGHT`` (``benchmarks/rating.py --predict --precision``; docs/ai.md).
+SPREAD_REFERENCE = 0.15
+MAX_PRECISION_WEIGHT = 10.0
+#: The points a game a person's decisions are taken to lose before they have a rated game.
+NEWCOMER_LOSS = 20.0
+#: The computer levels' usual loss (points a game against the optimal strategy's expectation;
+#: ``benchmarks/rating.py``'s pool and duels).
+BOT_LOSS: dict[str, dict[str, float]] = {
+    "yahtzee": {"to_win": 4.4, "optimal": 0.0, "medium": 18.5, "easy": 37.3},
+    "yatzy": {"to_win": 4.4, "optimal": 0.0, "medium": 19.3, "easy": 49.4},
+}
 
 #: Each computer level's fixed rating, per ruleset: the medium bot at a newcomer's 1500, the
 #: optimal and easy bots where the three measured win rates between the three put them (least
@@ -200,7 +221,8 @@ class Seat:
     1/k) and the review's ``chance.luck``; their rating before the game (None: never rated)
     or, for a computer player, its level; their luck-adjusted points (final − the review's
     points luck) and their mean luck-adjusted points in their earlier rated games of the
-    ruleset (None: not known, no earlier game)."""
+    ruleset (None: not known, no earlier game), and the points their decisions lost a game
+    there (a computer player's: ``BOT_LOSS``)."""
 
     share: float
     luck: float
@@ -208,6 +230,7 @@ class Seat:
     bot: str | None = None
     points: float | None = None
     usual: float | None = None
+    usual_loss: float | None = None  # points their decisions lose a game, their earlier mean
 
     @property
     def adjusted(self) -> float:
@@ -234,26 +257,50 @@ def rated_shares(seats: Sequence[Seat], left: Sequence[bool] | None = None,
             adjusted_share(seats[1].share, seats[1].luck - control * lead)]
 
 
+def precision_weight(loss: float, other_loss: float) -> float:
+    """What a heads-up result counts for by how precise it is: (SPREAD_REFERENCE / its
+    expected spread)², the spread from the two players' usual losses (points a game), at most
+    ``MAX_PRECISION_WEIGHT``. It depends on the players' earlier games only, never on this
+    game's outcome, so it changes how fast a rating moves, not where it goes."""
+    spread = SPREAD_BASE + SPREAD_PER_POINT * (max(0.0, loss) + max(0.0, other_loss))
+    return min(MAX_PRECISION_WEIGHT, (SPREAD_REFERENCE / spread) ** 2)
+
+
+def usual_loss(rules: str, seat: Seat) -> float:
+    """The points a game ``seat``'s decisions usually lose: a computer level's ``BOT_LOSS``, a
+    person's mean over their earlier rated games, a newcomer's ``NEWCOMER_LOSS``."""
+    if seat.bot is not None:
+        return BOT_LOSS.get(rules, BOT_LOSS["yahtzee"]).get(seat.bot, NEWCOMER_LOSS)
+    return NEWCOMER_LOSS if seat.usual_loss is None else seat.usual_loss
+
+
 def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | None = None,
                  result_weight: float = RESULT_WEIGHT, left: Sequence[bool] | None = None,
-                 control: float = POINTS_CONTROL) -> list[list[tuple[int, float, float]]]:
+                 control: float = POINTS_CONTROL, rules: str = "yahtzee",
+                 precision: bool = True) -> list[list[tuple[int, float, float]]]:
     """Each seat's results: (the other seat, score, weight) for every other seat. The weight
     is ``result_weight`` × ``pair_weight(n)`` × ``weights[i][j]`` (the service's farming
-    weight of i's result against j; default 1). ``left[i]``: seat i left the game (its turns
-    played by the computer): its pairs are forfeits (the module's docstring). The scores come
-    from ``rated_shares`` (``control``: its points control)."""
+    weight of i's result against j; default 1), heads-up (nobody left) × the
+    ``precision_weight`` of the two seats' ``usual_loss`` in ``rules`` (``precision``).
+    ``left[i]``: seat i left the game (its turns played by the computer): its pairs are
+    forfeits (the module's docstring). The scores come from ``rated_shares`` (``control``: its
+    points control)."""
     n = len(seats)
     gone = [False] * n if left is None else list(left)
     if len(gone) != n:
         raise ValueError("One flag per seat.")
     shares = rated_shares(seats, gone, control)
+    precise = 1.0
+    if precision and n == 2 and not any(gone):
+        precise = precision_weight(usual_loss(rules, seats[0]), usual_loss(rules, seats[1]))
     out: list[list[tuple[int, float, float]]] = []
     for i in range(n):
         mine = []
         for j in range(n):
             if j == i:
                 continue
-            w = result_weight * pair_weight(n) * (1.0 if weights is None else weights[i][j])
+            w = (result_weight * precise * pair_weight(n)
+                 * (1.0 if weights is None else weights[i][j]))
             if gone[i] and gone[j]:
                 score, w = 0.5, 0.0
             elif gone[i] or gone[j]:
@@ -269,18 +316,19 @@ def rate_game(rules: str, seats: Sequence[Seat],
               weights: Sequence[Sequence[float]] | None = None,
               result_weight: float = RESULT_WEIGHT,
               left: Sequence[bool] | None = None,
-              control: float = POINTS_CONTROL) -> list[Rating]:
+              control: float = POINTS_CONTROL, precision: bool = True) -> list[Rating]:
     """Every seat's rating after the game, in the seats' order, each game one rating period for
     its players (make their ratings ``shown`` first: the time since their last game). Computer
     players keep their anchor; a person with nothing to count (alone, or every result
-    weighted 0) keeps their rating. ``weights[i][j]``, ``left`` and ``control``: as
-    :func:`game_results`."""
+    weighted 0) keeps their rating. ``weights[i][j]``, ``left``, ``control`` and
+    ``precision``: as :func:`game_results`."""
     if rules not in RATED_RULES:
         raise ValueError(f"Games of {rules!r} are not rated.")
     before = [anchor(rules, s.bot) if s.bot is not None else s.rating or Rating()
               for s in seats]
     after = []
-    for i, results in enumerate(game_results(seats, weights, result_weight, left, control)):
+    for i, results in enumerate(game_results(seats, weights, result_weight, left, control,
+                                             rules, precision)):
         counted = [(before[j], score, w) for j, score, w in results if w > 0]
         if seats[i].bot is not None or not counted:
             after.append(before[i])

@@ -55,8 +55,11 @@ def test_the_same_decisions_rate_the_same_whatever_the_dice_did():
     won = [Seat(1.0, chain_outcome(0, 0.46, 0, 0, 0)), Seat(0.0, -0.46)]
     lost = [Seat(0.0, -0.54), Seat(1.0, 0.54)]
     assert won[0].adjusted == pytest.approx(0.54) == lost[0].adjusted
-    assert rate_game("yatzy", won) == pytest.approx(rate_game("yatzy", lost))
-    plain = glicko2.update(Rating(), [(Rating(), 0.54)])
+    assert [x for r in rate_game("yatzy", won) for x in (r.rating, r.rd)] == pytest.approx(
+        [x for r in rate_game("yatzy", lost) for x in (r.rating, r.rd)])
+    # Two newcomers heads-up: one result, counted by its precision weight.
+    w = wins.precision_weight(wins.NEWCOMER_LOSS, wins.NEWCOMER_LOSS)
+    plain = glicko2.update(Rating(), [(Rating(), 0.54)], weights=[w])
     assert rate_game("yatzy", won)[0].rating == pytest.approx(plain.rating)
 
 
@@ -159,12 +162,61 @@ def test_the_control_narrows_the_spread_of_two_games_and_keeps_their_mean():
             > rate_game("yahtzee", worse, control=0.0)[0].rating)
 
 
+# --- the precision weight --------------------------------------------------------------------
+
+def test_a_result_between_precise_players_counts_more_than_one_between_poor_ones():
+    precise = wins.precision_weight(0.0, 5.0)  # the optimal bot against a near-optimal player
+    poor = wins.precision_weight(50.0, 100.0)
+    assert precise == wins.MAX_PRECISION_WEIGHT  # (0.15 / 0.040)² = 14, capped
+    assert poor == pytest.approx((0.15 / (0.034 + 0.00124 * 150)) ** 2)
+    assert poor < 1 < wins.precision_weight(wins.NEWCOMER_LOSS, wins.NEWCOMER_LOSS) < precise
+    weights = [wins.precision_weight(loss, loss) for loss in (0, 10, 20, 40, 80)]
+    assert weights == sorted(weights, reverse=True)
+    assert wins.precision_weight(-3.0, 0.0) == wins.precision_weight(0.0, 0.0)
+
+
+def test_the_usual_loss_of_a_seat_is_its_own_a_levels_or_a_newcomers():
+    assert wins.usual_loss("yahtzee", Seat(0.5, 0.0, usual_loss=12.5)) == 12.5
+    assert wins.usual_loss("yahtzee", Seat(0.5, 0.0)) == wins.NEWCOMER_LOSS
+    for rules in ("yahtzee", "yatzy"):
+        levels = wins.BOT_LOSS[rules]
+        assert [wins.usual_loss(rules, Seat(0.5, 0.0, bot=b)) for b in levels] == list(
+            levels.values())
+        assert levels["optimal"] == 0 < levels["to_win"] < levels["medium"] < levels["easy"]
+
+
+def test_the_same_share_moves_a_rating_further_between_precise_players():
+    def after(loss: float) -> Rating:
+        return rate_game("yahtzee", [Seat(0.56, 0.0, rating=Rating(1500, 200), usual_loss=loss),
+                                     Seat(0.44, 0.0, rating=Rating(1500, 200),
+                                          usual_loss=loss)])[0]
+    precise, poor = after(2.0), after(60.0)
+    assert precise.rating > poor.rating > 1500
+    assert precise.rd < poor.rd
+    plain = rate_game("yahtzee", [Seat(0.56, 0.0, rating=Rating(1500, 200), usual_loss=2.0),
+                                  Seat(0.44, 0.0, rating=Rating(1500, 200))],
+                      precision=False)[0]
+    assert plain.rating < precise.rating
+    # Against a computer level its own usual loss counts: the easy bot's games are less sure.
+    vs = [rate_game("yahtzee", [Seat(0.56, 0.0, usual_loss=2.0), Seat(0.44, 0.0, bot=b)])[0]
+          for b in ("optimal", "easy")]
+    assert vs[0].rd < vs[1].rd
+
+
+def test_games_of_several_and_forfeits_count_without_the_precision_weight():
+    three = [Seat(0.5, 0.0, usual_loss=0.0)] * 2 + [Seat(0.0, 0.0, usual_loss=0.0)]
+    assert [w for r in game_results(three) for _, _, w in r] == pytest.approx([0.5] * 6)
+    two = [Seat(1.0, 0.0, usual_loss=0.0), Seat(0.0, 0.0, usual_loss=0.0)]
+    assert [w for r in game_results(two, left=[True, False]) for _, _, w in r] == [1.0, 1.0]
+    assert [w for r in game_results(two) for _, _, w in r] == [wins.MAX_PRECISION_WEIGHT] * 2
+
+
 # --- several players ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("n", [2, 3, 6])
 def test_each_pair_counts_one_over_n_minus_one(n):
     assert pair_weight(n) == pytest.approx(1 / (n - 1))
-    results = game_results([Seat(1 / n, 0.0)] * n)
+    results = game_results([Seat(1 / n, 0.0)] * n, precision=False)
     assert all(len(r) == n - 1 for r in results)
     assert all(sum(w for _, _, w in r) == pytest.approx(1) for r in results)
     with pytest.raises(ValueError):
@@ -175,7 +227,7 @@ def test_a_game_of_six_tells_as_much_as_one_heads_up_game():
     # Six newcomers whose decisions were equal: every pair scores ½. Weighted pairs add up to
     # one result, so the deviation shrinks as after one heads-up game, not five.
     six = rate_game("yahtzee", [Seat(1 / 6, 0.0)] * 6)
-    two = rate_game("yahtzee", [Seat(0.5, 0.0)] * 2)
+    two = rate_game("yahtzee", [Seat(0.5, 0.0)] * 2, precision=False)
     assert six[0].rd == pytest.approx(two[0].rd)
     five_whole = glicko2.update(Rating(), [(Rating(), 0.5)] * 5)
     assert six[0].rd > five_whole.rd + 20
