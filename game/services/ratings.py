@@ -6,7 +6,8 @@ people's profile figures (``services.stats``) and, in rated rules, moves each pe
 ``PlayerRating`` with the rating of winning (``game.ratings.wins.rate_game``: each seat's share
 of the win, 1, 0 or 1/k, less the review's ``chance.luck``; heads-up, less the points control:
 the surprise in the luck-adjusted points lead against each person's mean luck-adjusted points
-in their earlier rated games of the ruleset). It is incremental (one game, the
+in their earlier rated games of the ruleset; and a heads-up result counts by its precision,
+from the two players' usual points lost to their decisions). It is incremental (one game, the
 ratings of its own players) and idempotent: the game's row is locked and a game that has
 results is never counted again. Ratings and results are a cache of the stored games and their
 reviews: :func:`rebuild_all` replays every reviewed game in the order they finished.
@@ -62,9 +63,10 @@ REBUILD_BATCH = 1000
 
 #: The finish times of the rated games each pair of people (lower id first) played together.
 PairGames = dict[tuple[int, int], list[datetime]]
-#: (player, ruleset) → Σ luck-adjusted points (final − luck) of their rated results, and how
-#: many: their usual points, for the rating's points control.
-PointsSoFar = dict[tuple[int, str], tuple[float, int]]
+#: (player, ruleset) → Σ luck-adjusted points (final − luck) of their rated results, Σ the
+#: points their decisions lost (``graded_loss``), and how many: their usual points and loss,
+#: for the rating's points control and precision weight.
+PointsSoFar = dict[tuple[int, str], tuple[float, float, int]]
 
 
 def _chance_luck(summary: dict[str, Any]) -> float | None:
@@ -130,8 +132,10 @@ def _points_so_far(games: Sequence[tuple[Game, list[GameResult]]]) -> PointsSoFa
         return {}
     found = (GameResult.objects.filter(player_id__in=people, rated=True)
              .values("player_id", "rules")
-             .annotate(total=Sum(F("final") - F("luck")), n=Count("id")))
-    return {(row["player_id"], row["rules"]): (float(row["total"]), int(row["n"]))
+             .annotate(total=Sum(F("final") - F("luck")), lost=Sum("graded_loss"),
+                       n=Count("id")))
+    return {(row["player_id"], row["rules"]): (float(row["total"]), float(row["lost"]),
+                                               int(row["n"]))
             for row in found}
 
 
@@ -147,13 +151,14 @@ def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], Pla
               for r in results]
     before = [wins.shown(Rating(row.rating, row.rd, row.volatility), row.last_game, finished)
               if row is not None and row.games else None for row in row_of]
-    so_far = [points.get((r.player_id, game.rules), (0.0, 0)) if r.player_id is not None
-              else (0.0, 0) for r in results]
+    so_far = [points.get((r.player_id, game.rules), (0.0, 0.0, 0)) if r.player_id is not None
+              else (0.0, 0.0, 0) for r in results]
     seats = [wins.Seat(share=0.0 if gone else share if r.seat in game.winners else 0.0,
                        luck=0.0 if gone else r.chance_luck or 0.0, rating=rating,
                        bot=r.bot_level or None, points=r.final - r.luck,
-                       usual=total / n if n else None)
-             for r, gone, rating, (total, n) in zip(results, left, before, so_far, strict=True)]
+                       usual=total / n if n else None, usual_loss=lost / n if n else None)
+             for r, gone, rating, (total, lost, n) in zip(results, left, before, so_far,
+                                                          strict=True)]
     n = len(results)
     weights = [[1.0] * n for _ in range(n)]
     for i in range(n):
@@ -178,8 +183,9 @@ def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], Pla
         row.last_game = max(row.last_game or finished, finished)
         row.updated = now
         r.rated = True
-        total, n = points.get((row.player_id, game.rules), (0.0, 0))
-        points[row.player_id, game.rules] = (total + r.final - r.luck, n + 1)
+        total, lost, n = points.get((row.player_id, game.rules), (0.0, 0.0, 0))
+        points[row.player_id, game.rules] = (total + r.final - r.luck, lost + r.graded_loss,
+                                             n + 1)
     rated = [r.player_id for r in results if r.rated and r.player_id is not None]
     for i, a in enumerate(rated):
         for b in rated[i + 1:]:

@@ -86,7 +86,11 @@ def test_a_game_against_the_computer_that_plays_to_win_rates_against_its_anchor(
     theirs = min(1.0, max(0.0, share(game, 1) + 0.1))
     score = max(mine, 1e-3) / (max(mine, 1e-3) + max(theirs, 1e-3))
     opponent = Rating(wins.ANCHORS[rules]["to_win"], wins.ANCHOR_RD, Rating().volatility)
-    assert rating_of(ann, rules) == pytest.approx(glicko2.update(Rating(), [(opponent, score)]))
+    # Heads-up: counted by its precision, from a newcomer's usual loss and the level's.
+    w = wins.precision_weight(wins.NEWCOMER_LOSS, wins.BOT_LOSS[rules]["to_win"])
+    assert w > 1
+    assert rating_of(ann, rules) == pytest.approx(
+        glicko2.update(Rating(), [(opponent, score)], weights=[w]))
     assert GameResult.objects.get(game=game, seat=1).bot_level == "to_win"
     assert [r.name for r in head_to_head(ann)] == ["Computer (plays to win)"]
 
@@ -138,9 +142,10 @@ def test_ratings_grow_game_by_game_from_the_previous_rating_as_shown_at_the_game
     assert shown.rd > after_first.rd
     w_ann = newcomer_weight()  # Bea is new
     w_bea = min(1.0, (wins.PROVISIONAL_RD / shown.rd) ** 2)
-    # Ann's usual points for the points control: her one earlier rated game's final − luck.
+    # Ann's usual points for the points control: her one earlier rated game's final − luck;
+    # her usual loss for the precision weight: its graded loss (none).
     seats = [wins.Seat(share(second, 0), -0.05, rating=shown, points=second.totals[0] - 0.0,
-                       usual=first.totals[0] - 10.0),
+                       usual=first.totals[0] - 10.0, usual_loss=0.0),
              wins.Seat(share(second, 1), 0.05, points=second.totals[1] - 15.0)]
     after_second = wins.rate_game("yahtzee", seats, [[1, w_ann], [w_bea, 1]])
     results = GameResult.objects.filter(game=second).order_by("seat")
@@ -335,12 +340,12 @@ def test_two_games_of_one_player_recorded_at_once_both_count():
     a_then_b = wins.rate_game("yahtzee", [seats[1][0], wins.Seat(
         share(games[1], 1), 0.0, rating=glicko2.idle(first_a, wins.periods_between(
             games[0].finished, games[1].finished)), points=points[1][1],
-        usual=points[0][0])], [[1, w], [w, 1]])[1]
+        usual=points[0][0], usual_loss=0.0)], [[1, w], [w, 1]])[1]
     first_b = wins.rate_game("yahtzee", seats[1], [[1, w], [w, 1]])[1]  # game 1, then 0
     b_then_a = wins.rate_game("yahtzee", [wins.Seat(
         share(games[0], 0), 0.0, rating=glicko2.idle(first_b, wins.periods_between(
             games[1].finished, games[0].finished)), points=points[0][0],
-        usual=points[1][1]), seats[0][1]], [[1, w], [w, 1]])[0]
+        usual=points[1][1], usual_loss=0.0), seats[0][1]], [[1, w], [w, 1]])[0]
     assert rating_of(ann) in (pytest.approx(a_then_b), pytest.approx(b_then_a))
 
 
@@ -426,12 +431,19 @@ def test_two_accounts_farming_each_other_count_a_few_games_a_week(ann_bea):
     when = last
     counted = games[:wins.PAIR_GAMES_PER_PERIOD] + games[30:]
     assert wins.PAIR_GAMES_PER_PERIOD == 5
-    for game in counted:
+
+    def seat(game: Game, i: int, luck: float, rating: Rating | None, k: int) -> wins.Seat:
+        # Every game the same: after the first counted one, the usual points are this game's
+        # and the usual loss none (the points control and the precision weight).
+        return wins.Seat(share(game, i), luck, rating=rating, points=float(game.totals[i]),
+                         usual=float(game.totals[i]) if k else None,
+                         usual_loss=0.0 if k else None)
+
+    for k, game in enumerate(counted):
         shown = [wins.shown(r, when, game.finished) for r in expected]
         assert all(wins.farming_weight(r, 0) == 1.0 for r in shown)  # settled: full weight
-        expected = wins.rate_game("yahtzee", [
-            wins.Seat(share(game, 0), -0.1, rating=shown[0]),
-            wins.Seat(share(game, 1), 0.1, rating=shown[1])])
+        expected = wins.rate_game("yahtzee", [seat(game, 0, -0.1, shown[0], k),
+                                              seat(game, 1, 0.1, shown[1], k)])
         when = game.finished
     assert rating_of(ann) == pytest.approx(expected[0])
     assert rating_of(bea) == pytest.approx(expected[1])
@@ -446,12 +458,12 @@ def test_two_accounts_farming_each_other_count_a_few_games_a_week(ann_bea):
     # other's deviation, a newcomer's tenth at first.
     rebuilt: list[Rating | None] = [None, None]
     when = start
-    for game in counted:
+    for k, game in enumerate(counted):
         shown = [wins.shown(r, when, game.finished) if r else None for r in rebuilt]
         w = [wins.farming_weight(shown[j] or Rating(), 0) for j in (1, 0)]
         rebuilt = list(wins.rate_game("yahtzee", [
-            wins.Seat(share(game, 0), -0.1, rating=shown[0]),
-            wins.Seat(share(game, 1), 0.1, rating=shown[1])], [[1, w[0]], [w[1], 1]]))
+            seat(game, 0, -0.1, shown[0], k), seat(game, 1, 0.1, shown[1], k)],
+            [[1, w[0]], [w[1], 1]]))
         when = game.finished
     assert rating_of(ann) == pytest.approx(rebuilt[0])
     assert rating_of(bea) == pytest.approx(rebuilt[1])
@@ -466,9 +478,13 @@ def test_a_six_player_game_moves_a_rating_about_as_much_as_one_heads_up_game(ann
     services.record_game(six.pk)
     services.record_game(two.pk)
     medium = wins.anchor("yahtzee", "medium")
-    # Five pairs of a fifth each: the deviation narrows exactly as after one heads-up game
-    # against the same opponent, never as after five.
-    assert rating_of(ann).rd == pytest.approx(rating_of(bea).rd)
+    # Five pairs of a fifth each: the deviation narrows exactly as after one plain result
+    # against the same opponent, never as after five. (The heads-up game counts by its
+    # precision: games of several players are not weighted so.)
+    assert rating_of(ann).rd == pytest.approx(glicko2.update(Rating(), [(medium, 0.5)]).rd)
+    w = wins.precision_weight(wins.NEWCOMER_LOSS, wins.BOT_LOSS["yahtzee"]["medium"])
+    assert rating_of(bea).rd == pytest.approx(
+        glicko2.update(Rating(), [(medium, 0.5)], weights=[w]).rd)
     five = glicko2.update(Rating(), [(medium, 0.5)] * 5)
     assert rating_of(ann).rd > five.rd + 20
     best = glicko2.update(Rating(), [(medium, 1.0)])
