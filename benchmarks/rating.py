@@ -742,6 +742,44 @@ def share_scores_without_drift(mine: np.ndarray, theirs: np.ndarray) -> np.ndarr
                    0.0, 1.0)
 
 
+def controlled_shares(mine: np.ndarray, surprise: np.ndarray, control: float,
+                      limit: float = math.inf) -> np.ndarray:
+    """``wins.rated_shares`` heads-up, elementwise: the luck-adjusted share less ``control`` ×
+    the lead's surprise (kept within ± ``limit``), kept within [0, 1]."""
+    return np.clip(mine[..., F["share"]] - mine[..., F["c_luck"]]
+                   - control * np.clip(surprise, -limit, limit), 0.0, 1.0)
+
+
+def precision_weights(loss: np.ndarray, other_loss: np.ndarray,
+                      reference: float = wins.SPREAD_REFERENCE) -> np.ndarray:
+    """``wins.precision_weight``, elementwise, at the reference spread ``reference``."""
+    spread = wins.SPREAD_BASE + wins.SPREAD_PER_POINT * (np.maximum(loss, 0)
+                                                         + np.maximum(other_loss, 0))
+    return np.minimum(wins.MAX_PRECISION_WEIGHT, (reference / spread) ** 2)
+
+
+def check_share_rules(cases: int = 500, seed: int = 5) -> float:
+    """Largest difference between ``controlled_shares`` and ``precision_weights`` and
+    ``wins.rated_shares`` and ``wins.precision_weight`` on random games."""
+    rng = np.random.default_rng(seed)
+    worst = 0.0
+    for _ in range(cases):
+        share, luck = float(rng.choice([0.0, 0.5, 1.0])), float(rng.uniform(-0.6, 0.6))
+        points, usual = rng.uniform(150, 300, 2), rng.uniform(180, 260, 2)
+        loss = rng.uniform(0, 120, 2)
+        seats = [wins.Seat(share, luck, points=points[0], usual=usual[0]),
+                 wins.Seat(1 - share, -luck, points=points[1], usual=usual[1])]
+        row = np.zeros(len(DUEL_FIELDS))
+        row[F["share"]], row[F["c_luck"]] = share, luck
+        surprise = (points[0] - usual[0]) - (points[1] - usual[1])
+        mine = controlled_shares(row, np.array(surprise), wins.POINTS_CONTROL,
+                                 wins.SURPRISE_LIMIT)
+        worst = max(worst, abs(float(mine) - wins.rated_shares(seats)[0]),
+                    abs(float(precision_weights(loss[:1], loss[1:])[0])
+                        - wins.precision_weight(float(loss[0]), float(loss[1]))))
+    return worst
+
+
 def raw_scores(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     """Plain Glicko-2: the share of the win itself (1, 0, ½)."""
     return mine[..., F["share"]]
@@ -849,13 +887,10 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
             score = method.scores(mine, theirs)
             weight: np.ndarray | float = method.weight
             if method.reference is not None:
-                spread = wins.SPREAD_BASE + wins.SPREAD_PER_POINT * (loss + loss[rows, opponent])
-                weight = method.weight * np.minimum(wins.MAX_PRECISION_WEIGHT,
-                                                    (method.reference / spread) ** 2)
+                weight = method.weight * precision_weights(loss, loss[rows, opponent],
+                                                           method.reference)
             if method.control:
-                score = np.clip(mine[..., F["share"]] - mine[..., F["c_luck"]]
-                                - method.control * np.clip(surprise, -method.limit,
-                                                           method.limit), 0.0, 1.0)
+                score = controlled_shares(mine, surprise, method.control, method.limit)
             state[m] = update_arrays(mu, phi, sigma, mu[rows, opponent], phi[rows, opponent],
                                      score, method.tau, weight)
             mu = state[m][0]
@@ -1135,6 +1170,8 @@ def run_predict(args: argparse.Namespace) -> None:
     rms = float(np.sqrt(np.mean(np.square(z))))
     print(f"  z-scores: mean {np.mean(z):+.2f}, root mean square {rms:.2f} (about 1 if the "
           f"shares are unbiased and the truth exact)")
+    print(f"points control and precision weight vs game.ratings.wins, 500 random games: "
+          f"largest difference {check_share_rules():.1e}")
     today = f"points, {POINTS_PER_400:g} pts/400 (today)"
     vol = args.volatility
     methods: dict[str, Method] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from game.ratings import glicko2, wins
@@ -366,3 +367,24 @@ def test_a_seat_that_left_forfeits_to_those_who_stayed_whatever_the_board_said()
     assert wins.rate_game("yahtzee", seats[:2], left=[True, True]) == [Rating(), Rating()]
     with pytest.raises(ValueError):
         wins.game_results(seats, left=[True])
+
+
+# --- the benchmark measures what the site rates with ------------------------------------------
+
+def test_the_prediction_tests_vectorised_shares_and_weights_are_the_modules():
+    from benchmarks.rating import (
+        DUEL_FIELDS,
+        F,
+        check_share_rules,
+        controlled_shares,
+        precision_weights,
+    )
+
+    assert check_share_rules() < 1e-12
+    # And they do something: a surprise moves the share, a poor pair weighs less.
+    row = np.zeros(len(DUEL_FIELDS))
+    row[F["share"]], row[F["c_luck"]] = 1.0, 0.4
+    assert float(controlled_shares(row, np.array(-10.0), wins.POINTS_CONTROL)) == (
+        pytest.approx(0.6 + 10 * wins.POINTS_CONTROL))
+    weights = precision_weights(np.array([0.0, 60.0]), np.array([5.0, 90.0]))
+    assert weights[0] == wins.MAX_PRECISION_WEIGHT > 1 > weights[1]
