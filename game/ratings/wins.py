@@ -31,8 +31,12 @@ points lead's *surprise*: the lead (each player's final less their points luck) 
 two players' earlier rated games led to expect (each one's mean luck-adjusted points; nothing
 for a player without earlier games, or a computer player). The surprise has mean 0 for anyone
 whose points do not depend on the opponent, so the share keeps the outcome's expectation — the
-rating still rates winning, not points — with less of its spread (a control variate). Games of
-more players and forfeits keep the plain share (the benchmark measured heads-up games).
+rating still rates winning, not points — with less of its spread (a control variate). And a
+heads-up result counts by its precision (:func:`precision_weight`): the share between two
+players who lose few points varies a few hundredths from game to game, between two poor
+players 0.15–0.2, where Glicko-2 would take both for a win's or a loss's uncertainty. Games of
+more players and forfeits keep the plain share and weight (the benchmark measured heads-up
+games).
 
 Because the luck-adjusted share has the outcome's expectation, the scale is the scale of
 winning: a 400-point difference is 10-to-1 odds of winning heads-up. The computer levels'
@@ -118,7 +122,7 @@ NEWCOMER_LOSS = 20.0
 #: The computer levels' usual loss (points a game against the optimal strategy's expectation;
 #: ``benchmarks/rating.py``'s pool and duels).
 BOT_LOSS: dict[str, dict[str, float]] = {
-    "yahtzee": {"to_win": 4.4, "optimal": 0.0, "medium": 18.5, "easy": 37.3},
+    "yahtzee": {"to_win": 4.5, "optimal": 0.0, "medium": 19.7, "easy": 36.5},
     "yatzy": {"to_win": 4.4, "optimal": 0.0, "medium": 19.3, "easy": 49.4},
 }
 
