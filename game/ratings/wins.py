@@ -123,7 +123,7 @@ NEWCOMER_LOSS = 20.0
 #: ``benchmarks/rating.py``'s pool and duels).
 BOT_LOSS: dict[str, dict[str, float]] = {
     "yahtzee": {"to_win": 4.5, "optimal": 0.0, "medium": 19.7, "easy": 36.5},
-    "yatzy": {"to_win": 4.4, "optimal": 0.0, "medium": 19.3, "easy": 49.4},
+    "yatzy": {"to_win": 4.2, "optimal": 0.0, "medium": 19.3, "easy": 49.4},
 }
 
 #: Each computer level's fixed rating, per ruleset: the medium bot at a newcomer's 1500, the
