@@ -7,9 +7,10 @@ games it needs to settle — and the computer levels' anchors.
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --anchor-games 8000
     # reviewed heads-up games, every pair of strengths (cached; stop it any time)
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --duels 200
-    # the prediction test on them
+    # the prediction test on them (with the points control and precision weight compared)
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --predict \
-        --populations 2000 --rounds 200 --sizes 2 4 6
+        --populations 2000 --rounds 200 --sizes 2 4 6 --weights 1 --controls 0.0046 \
+        --precision 0.15
     # the points-based rating's own benchmark (order by mean final score) and calibration
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py \
         --populations 1000 --rounds 600 --points 10 20 40
@@ -31,10 +32,13 @@ the second held out. A population: ``size`` players of distinct strengths, all u
 paired at random each round (one game per player per round, drawn from the pair's training
 duels), rated after every game by each method side by side; after k games per player each
 method predicts every held-out duel between the population's players (Glicko's expected
-score with both deviations), scored by log-loss. Games to settle: games per player from which
-95 % of the populations have every pair whose true win rate is at least 5 % from even in the
-right order (true rates: ``true_win_rates``). Games of more than two players
-(``--sizes`` above 2): the strengths that play for their own score, each player drawing one
+score with both deviations), scored by log-loss. The rating of winning is run as the site
+runs it (``--controls``, ``--precision``: the points control and the precision weight of
+``game.ratings.wins``, each player's usual points and loss the mean of their earlier games
+in the population) and without either, to show what each does. Games to settle: games per
+player from which 95 % of the populations have every pair whose true win rate is at least
+5 % from even in the right order (true rates: ``true_win_rates``). Games of more than two
+players (``--sizes`` above 2): the strengths that play for their own score, each player drawing one
 seat of a training duel of its strength (a solitaire game), rated on wins or points with whole
 or weighted pairs.
 
@@ -71,6 +75,7 @@ from game.ratings import (  # noqa: E402
     Rating,
     adjusted_score,
     glicko2,
+    wins,
 )
 from game.ratings.rating import POINTS_PER_400  # noqa: E402
 
@@ -737,6 +742,44 @@ def share_scores_without_drift(mine: np.ndarray, theirs: np.ndarray) -> np.ndarr
                    0.0, 1.0)
 
 
+def controlled_shares(mine: np.ndarray, surprise: np.ndarray, control: float,
+                      limit: float = math.inf) -> np.ndarray:
+    """``wins.rated_shares`` heads-up, elementwise: the luck-adjusted share less ``control`` ×
+    the lead's surprise (kept within ± ``limit``), kept within [0, 1]."""
+    return np.clip(mine[..., F["share"]] - mine[..., F["c_luck"]]
+                   - control * np.clip(surprise, -limit, limit), 0.0, 1.0)
+
+
+def precision_weights(loss: np.ndarray, other_loss: np.ndarray,
+                      reference: float = wins.SPREAD_REFERENCE) -> np.ndarray:
+    """``wins.precision_weight``, elementwise, at the reference spread ``reference``."""
+    spread = wins.SPREAD_BASE + wins.SPREAD_PER_POINT * (np.maximum(loss, 0)
+                                                         + np.maximum(other_loss, 0))
+    return np.minimum(wins.MAX_PRECISION_WEIGHT, (reference / spread) ** 2)
+
+
+def check_share_rules(cases: int = 500, seed: int = 5) -> float:
+    """Largest difference between ``controlled_shares`` and ``precision_weights`` and
+    ``wins.rated_shares`` and ``wins.precision_weight`` on random games."""
+    rng = np.random.default_rng(seed)
+    worst = 0.0
+    for _ in range(cases):
+        share, luck = float(rng.choice([0.0, 0.5, 1.0])), float(rng.uniform(-0.6, 0.6))
+        points, usual = rng.uniform(150, 300, 2), rng.uniform(180, 260, 2)
+        loss = rng.uniform(0, 120, 2)
+        seats = [wins.Seat(share, luck, points=points[0], usual=usual[0]),
+                 wins.Seat(1 - share, -luck, points=points[1], usual=usual[1])]
+        row = np.zeros(len(DUEL_FIELDS))
+        row[F["share"]], row[F["c_luck"]] = share, luck
+        surprise = (points[0] - usual[0]) - (points[1] - usual[1])
+        mine = controlled_shares(row, np.array(surprise), wins.POINTS_CONTROL,
+                                 wins.SURPRISE_LIMIT)
+        worst = max(worst, abs(float(mine) - wins.rated_shares(seats)[0]),
+                    abs(float(precision_weights(loss[:1], loss[1:])[0])
+                        - wins.precision_weight(float(loss[0]), float(loss[1]))))
+    return worst
+
+
 def raw_scores(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     """Plain Glicko-2: the share of the win itself (1, 0, ½)."""
     return mine[..., F["share"]]
@@ -764,6 +807,28 @@ def log_loss(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return -(q * np.log(p) + (1 - q) * np.log(1 - p))
 
 
+@dataclass(frozen=True)
+class Method:
+    """A rating the prediction test runs: its result of a game, the weight of a result, every
+    player's volatility and deviation at the start, and Glicko-2's τ."""
+
+    scores: Scores
+    weight: float = 1.0
+    volatility: float = 0.06
+    rd: float = 350.0
+    tau: float = glicko2.TAU
+    #: The points control variate's coefficient (share per point, ``wins.POINTS_CONTROL``):
+    #: the score less ``control`` × (the luck-adjusted points lead − its expectation from the
+    #: two players' mean luck-adjusted points in their earlier games); 0: none.
+    control: float = 0.0
+    #: The surprise is kept within ± this many points (``wins.SURPRISE_LIMIT``).
+    limit: float = math.inf
+    #: Each result weighted by ``wins.precision_weight`` of the two players' usual losses (the
+    #: mean points loss of their earlier games; ``wins.NEWCOMER_LOSS`` before one), its
+    #: reference spread this (None: no precision weight).
+    reference: float | None = None
+
+
 #: Games per player at which the prediction test reports.
 PREDICT_AT = (5, 10, 20, 50, 100, 200, 500)
 
@@ -780,10 +845,9 @@ class Prediction:
 
 def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
             populations: int, rounds: int,
-            methods: dict[str, tuple[Scores, float, float, float]], seed: int = 7,
+            methods: dict[str, Method], seed: int = 7,
             members_from: list[int] | None = None) -> dict[str, Prediction]:
-    """The prediction test, heads-up (see above). ``methods``: name → (scores, weight of a
-    result, every player's volatility and deviation at the start)."""
+    """The prediction test, heads-up (see above). ``methods``: name → how it rates."""
     rng = np.random.default_rng(seed)
     s = train.shape[0]
     pool_ids = np.array(members_from if members_from is not None else range(s))
@@ -797,9 +861,11 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
     sure = np.clip(t, 0.01, 0.99)
     true_gap = np.log(sure / (1 - sure))  # natural logits: Glicko's μ units (g = 1)
     state = {m: (np.zeros((populations, size)),
-                 np.full((populations, size), methods[m][3] / glicko2.SCALE),
-                 np.full((populations, size), methods[m][2])) for m in methods}
+                 np.full((populations, size), methods[m].rd / glicko2.SCALE),
+                 np.full((populations, size), methods[m].volatility)) for m in methods}
     out = {m: Prediction({}, {}, None, np.zeros(rounds), 0.0, 0.0) for m in methods}
+    points_sum = np.zeros((populations, size))  # each player's luck-adjusted points so far
+    loss_sum = np.zeros((populations, size))  # and the points their decisions lost
     for r in range(rounds):
         seats = np.argsort(rng.random((populations, size)), axis=1)
         opponent = np.empty_like(seats)
@@ -809,10 +875,24 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
         k = np.minimum(k, k[rows, opponent])  # both seats of one game: the same duel
         played = train[members, members[rows, opponent], k]  # (pop, size, 2, F)
         mine, theirs = played[..., 0, :], played[..., 1, :]
-        for m, (scores, weight, _, _) in methods.items():
+        points = mine[..., F["final"]] - mine[..., F["luck"]]  # luck-adjusted points
+        # The lead's surprise: the lead less what the two players' earlier games led to expect
+        # (none in a player's first game).
+        expect = points_sum / max(r, 1)
+        surprise = ((points - theirs[..., F["final"]] + theirs[..., F["luck"]])
+                    - (expect - expect[rows, opponent])) if r else np.zeros_like(points)
+        loss = loss_sum / r if r else np.full((populations, size), wins.NEWCOMER_LOSS)
+        for m, method in methods.items():
             mu, phi, sigma = state[m]
+            score = method.scores(mine, theirs)
+            weight: np.ndarray | float = method.weight
+            if method.reference is not None:
+                weight = method.weight * precision_weights(loss, loss[rows, opponent],
+                                                           method.reference)
+            if method.control:
+                score = controlled_shares(mine, surprise, method.control, method.limit)
             state[m] = update_arrays(mu, phi, sigma, mu[rows, opponent], phi[rows, opponent],
-                                     scores(mine, theirs), weight=weight)
+                                     score, method.tau, weight)
             mu = state[m][0]
             ahead = mu[:, :, None] > mu[:, None, :]
             out[m].in_order[r] = np.mean(np.all(~must | (ahead == right), axis=(1, 2)))
@@ -821,6 +901,8 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
                 pairs = np.broadcast_to(off, p.shape)
                 out[m].loss[r + 1] = float(log_loss(p, q)[pairs].mean())
                 out[m].expected[r + 1] = float(log_loss(p, t)[pairs].mean())
+        points_sum += points
+        loss_sum += mine[..., F["loss"]]
     for m, pred in out.items():
         mu, phi, _ = state[m]
         pred.settled = first_settled(pred.in_order)
@@ -973,6 +1055,15 @@ def main() -> None:
                         help="result weights of the rating of winning to compare")
     parser.add_argument("--volatilities", type=float, nargs="*", default=[],
                         help="other volatilities at the start to compare in the prediction test")
+    parser.add_argument("--controls", type=float, nargs="*", default=[],
+                        help="points control variate coefficients (share per point) to compare")
+    parser.add_argument("--limits", type=float, nargs="*", default=[],
+                        help="limits of the points control's surprise (points) to compare")
+    parser.add_argument("--precision", type=float, nargs="*", default=[],
+                        help="reference spreads of the precision weight to compare (with the "
+                             "points control of --controls' first, else wins.POINTS_CONTROL)")
+    parser.add_argument("--taus", type=float, nargs="*", default=[],
+                        help="other Glicko-2 τ to compare in the prediction test")
     parser.add_argument("--deviations", type=float, nargs="*", default=[],
                         help="other deviations at the start to compare in the prediction test")
     parser.add_argument("--anchor-games", type=int, default=0,
@@ -1079,19 +1170,34 @@ def run_predict(args: argparse.Namespace) -> None:
     rms = float(np.sqrt(np.mean(np.square(z))))
     print(f"  z-scores: mean {np.mean(z):+.2f}, root mean square {rms:.2f} (about 1 if the "
           f"shares are unbiased and the truth exact)")
+    print(f"points control and precision weight vs game.ratings.wins, 500 random games: "
+          f"largest difference {check_share_rules():.1e}")
     today = f"points, {POINTS_PER_400:g} pts/400 (today)"
     vol = args.volatility
-    methods: dict[str, tuple[Scores, float, float, float]] = {
-        "plain Glicko-2 (wins)": (raw_scores, 1.0, vol, 350.0),
-        today: (points_scores(POINTS_PER_400), 1.0, vol, 350.0)}
-    methods.update({f"winning, luck out, weight {w:g}": (share_scores, w, vol, 350.0)
+    methods: dict[str, Method] = {
+        "plain Glicko-2 (wins)": Method(raw_scores, volatility=vol),
+        today: Method(points_scores(POINTS_PER_400), volatility=vol)}
+    methods.update({f"winning, luck out, weight {w:g}": Method(share_scores, w, vol)
                     for w in args.weights})
-    methods["winning, luck and drift out"] = (share_scores_without_drift, 1.0, vol, 350.0)
+    methods["winning, luck and drift out"] = Method(share_scores_without_drift, volatility=vol)
     for v in args.volatilities:
-        methods[f"winning, luck out, σ {v:g}"] = (share_scores, 1.0, v, 350.0)
+        methods[f"winning, luck out, σ {v:g}"] = Method(share_scores, volatility=v)
+    for c in args.controls:
+        methods.update({f"winning, control {c:g}/pt, weight {w:g}": Method(
+            share_scores, w, vol, control=c) for w in args.weights})
+        methods.update({f"winning, control {c:g}/pt, within ±{x:g}": Method(
+            share_scores, 1.0, vol, control=c, limit=x) for x in args.limits})
+    c = args.controls[0] if args.controls else wins.POINTS_CONTROL
+    for ref in args.precision:
+        methods[f"winning, control {c:g}, precision {ref:g}"] = Method(
+            share_scores, 1.0, vol, control=c, limit=wins.SURPRISE_LIMIT, reference=ref)
+        methods[f"winning, precision {ref:g} alone"] = Method(share_scores, 1.0, vol,
+                                                              reference=ref)
+    for tau in args.taus:
+        methods[f"winning, luck out, τ {tau:g}"] = Method(share_scores, volatility=vol, tau=tau)
     for rd in args.deviations:
-        methods[f"winning, luck out, from RD {rd:g}"] = (share_scores, 1.0, vol, rd)
-        methods[f"plain Glicko-2 (wins), from RD {rd:g}"] = (raw_scores, 1.0, vol, rd)
+        methods[f"winning, luck out, from RD {rd:g}"] = Method(share_scores, 1.0, vol, rd)
+        methods[f"plain Glicko-2 (wins), from RD {rd:g}"] = Method(raw_scores, 1.0, vol, rd)
     for size in [x for x in args.sizes if x <= len(strengths)]:
         start = time.perf_counter()
         found = predict(train, held, truth, size, args.populations, args.rounds, methods)

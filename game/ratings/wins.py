@@ -20,6 +20,28 @@ chance that i beats j given that one of them wins), and each pair counts ``1 / (
 result, so an n-player game moves a rating as much as one heads-up game does, not n − 1 of
 them (the pairs share their dice and their players: they are not independent results).
 
+**Two options the benchmark measured, which the site turns off** (``control=0.0``,
+``precision=False`` in ``game.services.ratings``): in yahtzee they settle a population in about half the games, in yatzy
+in more than twice as many, and a result counting up to ``MAX_PRECISION_WEIGHT`` times moves
+a rating that much further for a game two accounts of one person arranged (docs/ai.md).
+
+**The points control.** What is left of a share once the luck is out is what the decisions did
+to the chance to win, and that depends on how close the game was: a mistake costs nothing in
+a decided game and much in a close one, so the share of two players who play alike still
+varies from game to game. Their points vary with it — a game in which a player lost more
+points to their decisions than usual is, most often, one in which they lost more of their
+chance too. Heads-up, the share is taken ``POINTS_CONTROL`` per point of the luck-adjusted
+points lead's *surprise*: the lead (each player's final less their points luck) less what the
+two players' earlier rated games led to expect (each one's mean luck-adjusted points; nothing
+for a player without earlier games, or a computer player). The surprise has mean 0 for anyone
+whose points do not depend on the opponent, so the share keeps the outcome's expectation — the
+rating still rates winning, not points — with less of its spread (a control variate). And a
+heads-up result counts by its precision (:func:`precision_weight`): the share between two
+players who lose few points varies a few hundredths from game to game, between two poor
+players 0.15–0.2, where Glicko-2 would take both for a win's or a loss's uncertainty. Games of
+more players and forfeits keep the plain share and weight (the benchmark measured heads-up
+games).
+
 Because the luck-adjusted share has the outcome's expectation, the scale is the scale of
 winning: a 400-point difference is 10-to-1 odds of winning heads-up. The computer levels'
 anchors follow from their measured heads-up win rates against each other (``ANCHORS``,
@@ -72,12 +94,41 @@ ANCHOR_RD = 30.0
 #: Shares are kept above this before a pair's ratio is taken (a share of 0 beside another of
 #: 0 has no ratio).
 SHARE_FLOOR = 1e-3
-#: How many plain results a heads-up luck-adjusted result is worth in Glicko-2's likelihood.
-#: Glicko-2 takes a score's variance to be E(1 − E), a win or a loss; with the dice's luck out
-#: the share varies far less, so one game might count for more; ``benchmarks/rating.py``'s
-#: prediction test found 1 best from 20 games on (3 and 10 settle slower and predict no better:
-#: docs/ai.md, the rating of winning), so the deviation overstates the uncertainty a little.
+#: How many plain results a luck-adjusted result is worth in Glicko-2's likelihood, before the
+#: heads-up precision weight (:func:`precision_weight`). The same weight for every game (3, 10)
+#: settled slower and predicted no better than 1 (docs/ai.md, the rating of winning).
 RESULT_WEIGHT = 1.0
+
+#: The points control's coefficient: share of the win per point of surprise in the heads-up
+#: luck-adjusted points lead (``benchmarks/rating.py --predict --controls``; docs/ai.md).
+POINTS_CONTROL = 0.0046
+#: The lead's surprise counts within ± this many points: the control is a straight line fitted
+#: where surprises are a few tens of points; a game thrown on purpose (hundreds of points short)
+#: must not hand its share back.
+SURPRISE_LIMIT = 40.0
+
+#: The spread of a heads-up rated share (its standard deviation over games of the same two
+#: players) grows with the points the two players' decisions lose: about ``SPREAD_BASE`` +
+#: ``SPREAD_PER_POINT`` × their usual losses' sum (points a game; fitted over the 21 pairs of
+#: the prediction test's strengths, yahtzee: 0.02-0.05 between two good players, 0.15-0.2 with a
+#: poor one).
+SPREAD_BASE = 0.034
+SPREAD_PER_POINT = 0.00124
+#: The spread of a result that counts once (weight 1): Glicko-2 takes every result to be as
+#: uncertain as a win or a loss, so a share between two precise players, which varies a few
+#: hundredths from game to game, would count no more than a coin's toss between two poor ones.
+#: ``precision_weight`` counts each by (SPREAD_REFERENCE / its spread)², at most
+#: ``MAX_PRECISION_WEIGHT`` (``benchmarks/rating.py --predict --precision``; docs/ai.md).
+SPREAD_REFERENCE = 0.15
+MAX_PRECISION_WEIGHT = 10.0
+#: The points a game a person's decisions are taken to lose before they have a rated game.
+NEWCOMER_LOSS = 20.0
+#: The computer levels' usual loss (points a game against the optimal strategy's expectation;
+#: ``benchmarks/rating.py``'s pool and duels).
+BOT_LOSS: dict[str, dict[str, float]] = {
+    "yahtzee": {"to_win": 4.5, "optimal": 0.0, "medium": 19.7, "easy": 36.5},
+    "yatzy": {"to_win": 4.2, "optimal": 0.0, "medium": 19.3, "easy": 49.4},
+}
 
 #: Each computer level's fixed rating, per ruleset: the medium bot at a newcomer's 1500, the
 #: optimal and easy bots where the three measured win rates between the three put them (least
@@ -176,42 +227,94 @@ def farming_weight(opponent: Rating, earlier_games: int) -> float:
 class Seat:
     """One player of a finished game, as the rating sees them: their share of the win (1, 0,
     1/k) and the review's ``chance.luck``; their rating before the game (None: never rated)
-    or, for a computer player, its level."""
+    or, for a computer player, its level; their luck-adjusted points (final − the review's
+    points luck) and their mean luck-adjusted points in their earlier rated games of the
+    ruleset (None: not known, no earlier game), and the points their decisions lost a game
+    there (a computer player's: ``BOT_LOSS``)."""
 
     share: float
     luck: float
     rating: Rating | None = None
     bot: str | None = None
+    points: float | None = None
+    usual: float | None = None
+    usual_loss: float | None = None  # points their decisions lose a game, their earlier mean
 
     @property
     def adjusted(self) -> float:
         return adjusted_share(self.share, self.luck)
 
+    @property
+    def surprise(self) -> float:
+        """Luck-adjusted points above the player's usual, 0 where either is not known."""
+        if self.points is None or self.usual is None:
+            return 0.0
+        return self.points - self.usual
+
+
+def rated_shares(seats: Sequence[Seat], left: Sequence[bool] | None = None,
+                 control: float = POINTS_CONTROL) -> list[float]:
+    """Each seat's luck-adjusted share as the rating counts it: heads-up and nobody left, less
+    ``control`` × the surprise of the points lead, kept within ± ``SURPRISE_LIMIT`` (the
+    module's docstring; the two still add up to 1 unless kept within [0, 1]); else the plain
+    ``adjusted`` share."""
+    if len(seats) != 2 or (left is not None and any(left)):
+        return [s.adjusted for s in seats]
+    lead = min(SURPRISE_LIMIT, max(-SURPRISE_LIMIT, seats[0].surprise - seats[1].surprise))
+    return [adjusted_share(seats[0].share, seats[0].luck + control * lead),
+            adjusted_share(seats[1].share, seats[1].luck - control * lead)]
+
+
+def precision_weight(loss: float, other_loss: float) -> float:
+    """What a heads-up result counts for by how precise it is: (SPREAD_REFERENCE / its
+    expected spread)², the spread from the two players' usual losses (points a game), at most
+    ``MAX_PRECISION_WEIGHT``. It depends on the players' earlier games only, never on this
+    game's outcome, so it changes how fast a rating moves, not where it goes."""
+    spread = SPREAD_BASE + SPREAD_PER_POINT * (max(0.0, loss) + max(0.0, other_loss))
+    return min(MAX_PRECISION_WEIGHT, (SPREAD_REFERENCE / spread) ** 2)
+
+
+def usual_loss(rules: str, seat: Seat) -> float:
+    """The points a game ``seat``'s decisions usually lose: a computer level's ``BOT_LOSS``, a
+    person's mean over their earlier rated games, a newcomer's ``NEWCOMER_LOSS``."""
+    if seat.bot is not None:
+        return BOT_LOSS.get(rules, BOT_LOSS["yahtzee"]).get(seat.bot, NEWCOMER_LOSS)
+    return NEWCOMER_LOSS if seat.usual_loss is None else seat.usual_loss
+
 
 def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | None = None,
-                 result_weight: float = RESULT_WEIGHT, left: Sequence[bool] | None = None
-                 ) -> list[list[tuple[int, float, float]]]:
+                 result_weight: float = RESULT_WEIGHT, left: Sequence[bool] | None = None,
+                 control: float = POINTS_CONTROL, rules: str = "yahtzee",
+                 precision: bool = True) -> list[list[tuple[int, float, float]]]:
     """Each seat's results: (the other seat, score, weight) for every other seat. The weight
     is ``result_weight`` × ``pair_weight(n)`` × ``weights[i][j]`` (the service's farming
-    weight of i's result against j; default 1). ``left[i]``: seat i left the game (its turns
-    played by the computer): its pairs are forfeits (the module's docstring)."""
+    weight of i's result against j; default 1), heads-up (nobody left) × the
+    ``precision_weight`` of the two seats' ``usual_loss`` in ``rules`` (``precision``).
+    ``left[i]``: seat i left the game (its turns played by the computer): its pairs are
+    forfeits (the module's docstring). The scores come from ``rated_shares`` (``control``: its
+    points control)."""
     n = len(seats)
     gone = [False] * n if left is None else list(left)
     if len(gone) != n:
         raise ValueError("One flag per seat.")
+    shares = rated_shares(seats, gone, control)
+    precise = 1.0
+    if precision and n == 2 and not any(gone):
+        precise = precision_weight(usual_loss(rules, seats[0]), usual_loss(rules, seats[1]))
     out: list[list[tuple[int, float, float]]] = []
-    for i, seat in enumerate(seats):
+    for i in range(n):
         mine = []
-        for j, other in enumerate(seats):
+        for j in range(n):
             if j == i:
                 continue
-            w = result_weight * pair_weight(n) * (1.0 if weights is None else weights[i][j])
+            w = (result_weight * precise * pair_weight(n)
+                 * (1.0 if weights is None else weights[i][j]))
             if gone[i] and gone[j]:
                 score, w = 0.5, 0.0
             elif gone[i] or gone[j]:
                 score = 0.0 if gone[i] else 1.0
             else:
-                score = pair_score(seat.adjusted, other.adjusted)
+                score = pair_score(shares[i], shares[j])
             mine.append((j, score, w))
         out.append(mine)
     return out
@@ -220,17 +323,20 @@ def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | Non
 def rate_game(rules: str, seats: Sequence[Seat],
               weights: Sequence[Sequence[float]] | None = None,
               result_weight: float = RESULT_WEIGHT,
-              left: Sequence[bool] | None = None) -> list[Rating]:
+              left: Sequence[bool] | None = None,
+              control: float = POINTS_CONTROL, precision: bool = True) -> list[Rating]:
     """Every seat's rating after the game, in the seats' order, each game one rating period for
     its players (make their ratings ``shown`` first: the time since their last game). Computer
     players keep their anchor; a person with nothing to count (alone, or every result
-    weighted 0) keeps their rating. ``weights[i][j]`` and ``left``: as :func:`game_results`."""
+    weighted 0) keeps their rating. ``weights[i][j]``, ``left``, ``control`` and
+    ``precision``: as :func:`game_results`."""
     if rules not in RATED_RULES:
         raise ValueError(f"Games of {rules!r} are not rated.")
     before = [anchor(rules, s.bot) if s.bot is not None else s.rating or Rating()
               for s in seats]
     after = []
-    for i, results in enumerate(game_results(seats, weights, result_weight, left)):
+    for i, results in enumerate(game_results(seats, weights, result_weight, left, control,
+                                             rules, precision)):
         counted = [(before[j], score, w) for j, score, w in results if w > 0]
         if seats[i].bot is not None or not counted:
             after.append(before[i])

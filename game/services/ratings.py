@@ -57,6 +57,10 @@ from . import stats
 #: Games recorded per transaction when every game is recorded again.
 REBUILD_BATCH = 1000
 
+#: Each share counted as it is: the benchmark's points control and precision weight are off
+#: (in yatzy they settle ratings slower, and a weight of up to 10 lets an arranged game move a
+#: rating ten times as far: docs/ai.md, the rating of winning).
+PLAIN: dict[str, Any] = {"control": 0.0, "precision": False}
 #: The finish times of the rated games each pair of people (lower id first) played together.
 PairGames = dict[tuple[int, int], list[datetime]]
 
@@ -142,8 +146,8 @@ def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], Pla
                     finished - wins.PERIOD <= t < finished for t in pairs.get(_pair(a, b), ()))
                 weights[i][j] = wins.farming_weight(before[j] or Rating(), earlier)
     counted = [any(w > 0 for _, _, w in mine)
-               for mine in wins.game_results(seats, weights, left=left)]
-    after = wins.rate_game(game.rules, seats, weights, left=left)
+               for mine in wins.game_results(seats, weights, left=left, **PLAIN)]
+    after = wins.rate_game(game.rules, seats, weights, left=left, **PLAIN)
     for r, row, seat, rating, moved in zip(results, row_of, seats, after, counted, strict=True):
         r.share, r.adjusted = seat.share, seat.adjusted
         if row is None or not moved:

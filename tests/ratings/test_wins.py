@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from game.ratings import glicko2, wins
@@ -55,8 +56,11 @@ def test_the_same_decisions_rate_the_same_whatever_the_dice_did():
     won = [Seat(1.0, chain_outcome(0, 0.46, 0, 0, 0)), Seat(0.0, -0.46)]
     lost = [Seat(0.0, -0.54), Seat(1.0, 0.54)]
     assert won[0].adjusted == pytest.approx(0.54) == lost[0].adjusted
-    assert rate_game("yatzy", won) == pytest.approx(rate_game("yatzy", lost))
-    plain = glicko2.update(Rating(), [(Rating(), 0.54)])
+    assert [x for r in rate_game("yatzy", won) for x in (r.rating, r.rd)] == pytest.approx(
+        [x for r in rate_game("yatzy", lost) for x in (r.rating, r.rd)])
+    # Two newcomers heads-up: one result, counted by its precision weight.
+    w = wins.precision_weight(wins.NEWCOMER_LOSS, wins.NEWCOMER_LOSS)
+    plain = glicko2.update(Rating(), [(Rating(), 0.54)], weights=[w])
     assert rate_game("yatzy", won)[0].rating == pytest.approx(plain.rating)
 
 
@@ -78,12 +82,142 @@ def test_with_several_players_a_pair_scores_its_shares_ratio():
     assert pair_score(0.0, 0.4) < 0.01
 
 
+# --- the points control ---------------------------------------------------------------------
+#
+# Seats with their luck-adjusted points (final − points luck) and their usual ones (the mean of
+# their earlier rated games).
+
+def test_a_lead_short_of_the_usual_one_moves_share_back_to_the_player_who_fell_short():
+    # Ann's decisions lost her 10 points more than usual, Bob's as usual: her share was low in
+    # part because of this game's spread, and 10 × POINTS_CONTROL of it goes back to her from
+    # Bob; the two still add up to 1.
+    ann = Seat(0.6, 0.1, points=240.0, usual=250.0)
+    bob = Seat(0.4, -0.1, points=235.0, usual=235.0)
+    assert (ann.surprise, bob.surprise) == (-10.0, 0.0)
+    mine, theirs = wins.rated_shares([ann, bob])
+    assert mine == pytest.approx(0.5 + 10 * wins.POINTS_CONTROL)
+    assert theirs == pytest.approx(0.5 - 10 * wins.POINTS_CONTROL)
+    assert mine + theirs == pytest.approx(1)
+    # The same game without the control is the plain luck-adjusted share.
+    assert wins.rated_shares([ann, bob], control=0.0) == pytest.approx([0.5, 0.5])
+    # Only the lead's surprise counts: both short of their usual alike changes nothing.
+    alike = [Seat(0.6, 0.1, points=240.0, usual=250.0), Seat(0.4, -0.1, points=225.0,
+                                                              usual=235.0)]
+    assert wins.rated_shares(alike) == pytest.approx([0.5, 0.5])
+
+
+def test_a_game_thrown_on_purpose_gives_back_no_more_than_the_limit():
+    # 200 points short of the usual (scoring nothing): the control sees SURPRISE_LIMIT only.
+    thrown = [Seat(0.0, -0.05, points=50.0, usual=250.0), Seat(1.0, 0.05, points=250.0,
+                                                               usual=250.0)]
+    mine, theirs = wins.rated_shares(thrown)
+    assert mine == pytest.approx(0.05 + wins.SURPRISE_LIMIT * wins.POINTS_CONTROL)
+    assert theirs == pytest.approx(0.95 - wins.SURPRISE_LIMIT * wins.POINTS_CONTROL)
+    assert theirs > 0.7
+
+
+def test_a_game_that_went_as_the_players_usually_play_keeps_its_share():
+    # The control only takes out the part of a share the points say was this game's chance:
+    # points as usual, a share as it came.
+    seats = [Seat(1.0, 0.45, points=251.0, usual=251.0), Seat(0.0, -0.45, points=231.0,
+                                                                  usual=231.0)]
+    assert wins.rated_shares(seats) == pytest.approx([0.55, 0.45])
+
+
+def test_no_control_without_usual_points_nor_for_computer_players():
+    newcomer = Seat(0.7, 0.2, points=210.0)  # no earlier game: its surprise is not known
+    bot = Seat(0.3, -0.2, bot="medium", points=250.0)
+    assert newcomer.surprise == 0.0 and bot.surprise == 0.0
+    assert wins.rated_shares([newcomer, bot]) == pytest.approx([0.5, 0.5])
+    # Against a computer a person with earlier games still has theirs taken out.
+    known = Seat(0.7, 0.2, points=210.0, usual=230.0)
+    assert wins.rated_shares([known, bot])[0] == pytest.approx(0.5 + 20 * wins.POINTS_CONTROL)
+
+
+def test_the_control_is_heads_up_only_and_never_touches_a_forfeit():
+    three = [Seat(1.0, 0.5, points=200.0, usual=250.0), Seat(0.0, -0.35, points=260.0,
+                                                              usual=250.0),
+             Seat(0.0, -0.15, points=250.0, usual=250.0)]
+    assert wins.rated_shares(three) == pytest.approx([s.adjusted for s in three])
+    two = three[:2]
+    assert wins.rated_shares(two, left=[False, True]) == pytest.approx([0.5, 0.35])
+    assert wins.game_results(two, left=[False, True])[0][0][1] == 1.0
+
+
+def test_the_control_narrows_the_spread_of_two_games_and_keeps_their_mean():
+    """The control's point: the same two players, two games. In one Ann lost 8 points more
+    than usual and with them some of her chance (share 0.42), in the other 8 fewer (0.58):
+    with the control the two shares sit closer together, their mean unchanged."""
+    worse = [Seat(0.0, -0.42, points=242.0, usual=250.0), Seat(1.0, 0.42, points=240.0,
+                                                               usual=240.0)]
+    better = [Seat(1.0, 0.42, points=258.0, usual=250.0), Seat(0.0, -0.42, points=240.0,
+                                                               usual=240.0)]
+    plain = [g[0].adjusted for g in (worse, better)]
+    rated = [wins.rated_shares(g)[0] for g in (worse, better)]
+    assert plain == pytest.approx([0.42, 0.58])
+    assert rated[1] - rated[0] == pytest.approx(0.16 - 16 * wins.POINTS_CONTROL)
+    assert 0 < rated[1] - rated[0] < plain[1] - plain[0]
+    assert sum(rated) == pytest.approx(sum(plain))
+    # Rated one after the other, the rating moves less on the worse game than without it.
+    assert (rate_game("yahtzee", worse)[0].rating
+            > rate_game("yahtzee", worse, control=0.0)[0].rating)
+
+
+# --- the precision weight --------------------------------------------------------------------
+
+def test_a_result_between_precise_players_counts_more_than_one_between_poor_ones():
+    precise = wins.precision_weight(0.0, 5.0)  # the optimal bot against a near-optimal player
+    poor = wins.precision_weight(50.0, 100.0)
+    assert precise == wins.MAX_PRECISION_WEIGHT  # (0.15 / 0.040)² = 14, capped
+    assert poor == pytest.approx((0.15 / (0.034 + 0.00124 * 150)) ** 2)
+    assert poor < 1 < wins.precision_weight(wins.NEWCOMER_LOSS, wins.NEWCOMER_LOSS) < precise
+    weights = [wins.precision_weight(loss, loss) for loss in (0, 10, 20, 40, 80)]
+    assert weights == sorted(weights, reverse=True)
+    assert wins.precision_weight(-3.0, 0.0) == wins.precision_weight(0.0, 0.0)
+
+
+def test_the_usual_loss_of_a_seat_is_its_own_a_levels_or_a_newcomers():
+    assert wins.usual_loss("yahtzee", Seat(0.5, 0.0, usual_loss=12.5)) == 12.5
+    assert wins.usual_loss("yahtzee", Seat(0.5, 0.0)) == wins.NEWCOMER_LOSS
+    for rules in ("yahtzee", "yatzy"):
+        levels = wins.BOT_LOSS[rules]
+        assert [wins.usual_loss(rules, Seat(0.5, 0.0, bot=b)) for b in levels] == list(
+            levels.values())
+        assert levels["optimal"] == 0 < levels["to_win"] < levels["medium"] < levels["easy"]
+
+
+def test_the_same_share_moves_a_rating_further_between_precise_players():
+    def after(loss: float) -> Rating:
+        return rate_game("yahtzee", [Seat(0.56, 0.0, rating=Rating(1500, 200), usual_loss=loss),
+                                     Seat(0.44, 0.0, rating=Rating(1500, 200),
+                                          usual_loss=loss)])[0]
+    precise, poor = after(2.0), after(60.0)
+    assert precise.rating > poor.rating > 1500
+    assert precise.rd < poor.rd
+    plain = rate_game("yahtzee", [Seat(0.56, 0.0, rating=Rating(1500, 200), usual_loss=2.0),
+                                  Seat(0.44, 0.0, rating=Rating(1500, 200))],
+                      precision=False)[0]
+    assert plain.rating < precise.rating
+    # Against a computer level its own usual loss counts: the easy bot's games are less sure.
+    vs = [rate_game("yahtzee", [Seat(0.56, 0.0, usual_loss=2.0), Seat(0.44, 0.0, bot=b)])[0]
+          for b in ("optimal", "easy")]
+    assert vs[0].rd < vs[1].rd
+
+
+def test_games_of_several_and_forfeits_count_without_the_precision_weight():
+    three = [Seat(0.5, 0.0, usual_loss=0.0)] * 2 + [Seat(0.0, 0.0, usual_loss=0.0)]
+    assert [w for r in game_results(three) for _, _, w in r] == pytest.approx([0.5] * 6)
+    two = [Seat(1.0, 0.0, usual_loss=0.0), Seat(0.0, 0.0, usual_loss=0.0)]
+    assert [w for r in game_results(two, left=[True, False]) for _, _, w in r] == [1.0, 1.0]
+    assert [w for r in game_results(two) for _, _, w in r] == [wins.MAX_PRECISION_WEIGHT] * 2
+
+
 # --- several players ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("n", [2, 3, 6])
 def test_each_pair_counts_one_over_n_minus_one(n):
     assert pair_weight(n) == pytest.approx(1 / (n - 1))
-    results = game_results([Seat(1 / n, 0.0)] * n)
+    results = game_results([Seat(1 / n, 0.0)] * n, precision=False)
     assert all(len(r) == n - 1 for r in results)
     assert all(sum(w for _, _, w in r) == pytest.approx(1) for r in results)
     with pytest.raises(ValueError):
@@ -94,7 +228,7 @@ def test_a_game_of_six_tells_as_much_as_one_heads_up_game():
     # Six newcomers whose decisions were equal: every pair scores ½. Weighted pairs add up to
     # one result, so the deviation shrinks as after one heads-up game, not five.
     six = rate_game("yahtzee", [Seat(1 / 6, 0.0)] * 6)
-    two = rate_game("yahtzee", [Seat(0.5, 0.0)] * 2)
+    two = rate_game("yahtzee", [Seat(0.5, 0.0)] * 2, precision=False)
     assert six[0].rd == pytest.approx(two[0].rd)
     five_whole = glicko2.update(Rating(), [(Rating(), 0.5)] * 5)
     assert six[0].rd > five_whole.rd + 20
@@ -233,3 +367,24 @@ def test_a_seat_that_left_forfeits_to_those_who_stayed_whatever_the_board_said()
     assert wins.rate_game("yahtzee", seats[:2], left=[True, True]) == [Rating(), Rating()]
     with pytest.raises(ValueError):
         wins.game_results(seats, left=[True])
+
+
+# --- the benchmark measures what the site rates with ------------------------------------------
+
+def test_the_prediction_tests_vectorised_shares_and_weights_are_the_modules():
+    from benchmarks.rating import (
+        DUEL_FIELDS,
+        F,
+        check_share_rules,
+        controlled_shares,
+        precision_weights,
+    )
+
+    assert check_share_rules() < 1e-12
+    # And they do something: a surprise moves the share, a poor pair weighs less.
+    row = np.zeros(len(DUEL_FIELDS))
+    row[F["share"]], row[F["c_luck"]] = 1.0, 0.4
+    assert float(controlled_shares(row, np.array(-10.0), wins.POINTS_CONTROL)) == (
+        pytest.approx(0.6 + 10 * wins.POINTS_CONTROL))
+    weights = precision_weights(np.array([0.0, 60.0]), np.array([5.0, 90.0]))
+    assert weights[0] == wins.MAX_PRECISION_WEIGHT > 1 > weights[1]

@@ -16,7 +16,13 @@ from game import ratings, services
 from game.models import Game, GameEvent, GameResult, Player, PlayerRating, Room
 from game.ratings import Rating, glicko2, wins
 from game.services import review as review_service
+from game.services.ratings import PLAIN
 from tests.support.profiles import played_game, store_review
+
+
+def site_rating(*args, **kwargs) -> list[Rating]:
+    """``wins.rate_game`` as the site calls it (the benchmark's options off)."""
+    return wins.rate_game(*args, **kwargs, **PLAIN)
 
 pytestmark = pytest.mark.django_db
 
@@ -52,11 +58,11 @@ def test_a_reviewed_game_rates_each_person_against_the_others_and_the_bots_ancho
     # Between the two newcomers a result proves a tenth; against the computer, all of it.
     w = newcomer_weight()
     assert w == pytest.approx(0.0988, abs=1e-3)
-    expected = wins.rate_game("yahtzee", seats, [[1, w, 1], [w, 1, 1], [1, 1, 1]])
+    expected = site_rating("yahtzee", seats, [[1, w, 1], [w, 1, 1], [1, 1, 1]])
     assert rating_of(ann) == pytest.approx(expected[0])
     assert rating_of(bea) == pytest.approx(expected[1])
     assert rating_of(ann) != pytest.approx(
-        wins.rate_game("yahtzee", seats)[0])  # the farming weight changed something
+        site_rating("yahtzee", seats)[0])  # the farming weight changed something
     assert PlayerRating.objects.count() == 2  # the bot keeps its anchor: no row
     results = list(GameResult.objects.filter(game=game).order_by("seat"))
     assert [r.final for r in results] == game.totals
@@ -116,7 +122,7 @@ def test_the_review_store_records_the_game_once_even_when_recomputed(ann_bea, mo
     review_service.analyse_game(game.pk)
     assert rating_of(bea) == after_one and PlayerRating.objects.get(player=bea).games == 1
     w = newcomer_weight()
-    expected = wins.rate_game("yahtzee", [wins.Seat(share(game, 0), 0.0),
+    expected = site_rating("yahtzee", [wins.Seat(share(game, 0), 0.0),
                                           wins.Seat(share(game, 1), 0.0)], [[1, w], [w, 1]])
     assert after_one == pytest.approx(expected[1])
 
@@ -131,14 +137,14 @@ def test_ratings_grow_game_by_game_from_the_previous_rating_as_shown_at_the_game
     services.record_game(first.pk)
     services.record_game(second.pk)
 
-    after_first = wins.rate_game("yahtzee", [wins.Seat(share(first, 0), 0.1),
+    after_first = site_rating("yahtzee", [wins.Seat(share(first, 0), 0.1),
                                              wins.Seat(share(first, 1), -0.1, bot="medium")])[0]
     # Three weeks later: the deviation grew by three periods' volatility before the game.
     shown = glicko2.idle(after_first, 3.0)
     assert shown.rd > after_first.rd
     w_ann = newcomer_weight()  # Bea is new
     w_bea = min(1.0, (wins.PROVISIONAL_RD / shown.rd) ** 2)
-    after_second = wins.rate_game("yahtzee", [
+    after_second = site_rating("yahtzee", [
         wins.Seat(share(second, 0), -0.05, rating=shown),
         wins.Seat(share(second, 1), 0.05)], [[1, w_ann], [w_bea, 1]])
     assert rating_of(ann) == pytest.approx(after_second[0])
@@ -321,12 +327,12 @@ def test_two_games_of_one_player_recorded_at_once_both_count():
     # Each game's other player is new: Ann's results count a newcomer's tenth either way.
     w = newcomer_weight()
     seats = [[wins.Seat(share(g, i), 0.0) for i in range(2)] for g in games]
-    first_a = wins.rate_game("yahtzee", seats[0], [[1, w], [w, 1]])[0]  # game 0, then 1
-    a_then_b = wins.rate_game("yahtzee", [seats[1][0], wins.Seat(
+    first_a = site_rating("yahtzee", seats[0], [[1, w], [w, 1]])[0]  # game 0, then 1
+    a_then_b = site_rating("yahtzee", [seats[1][0], wins.Seat(
         share(games[1], 1), 0.0, rating=glicko2.idle(first_a, wins.periods_between(
             games[0].finished, games[1].finished)))], [[1, w], [w, 1]])[1]
-    first_b = wins.rate_game("yahtzee", seats[1], [[1, w], [w, 1]])[1]  # game 1, then 0
-    b_then_a = wins.rate_game("yahtzee", [wins.Seat(
+    first_b = site_rating("yahtzee", seats[1], [[1, w], [w, 1]])[1]  # game 1, then 0
+    b_then_a = site_rating("yahtzee", [wins.Seat(
         share(games[0], 0), 0.0, rating=glicko2.idle(first_b, wins.periods_between(
             games[1].finished, games[0].finished))), seats[0][1]], [[1, w], [w, 1]])[0]
     assert rating_of(ann) in (pytest.approx(a_then_b), pytest.approx(b_then_a))
@@ -417,7 +423,7 @@ def test_two_accounts_farming_each_other_count_a_few_games_a_week(ann_bea):
     for game in counted:
         shown = [wins.shown(r, when, game.finished) for r in expected]
         assert all(wins.farming_weight(r, 0) == 1.0 for r in shown)  # settled: full weight
-        expected = wins.rate_game("yahtzee", [
+        expected = site_rating("yahtzee", [
             wins.Seat(share(game, 0), -0.1, rating=shown[0]),
             wins.Seat(share(game, 1), 0.1, rating=shown[1])])
         when = game.finished
@@ -437,7 +443,7 @@ def test_two_accounts_farming_each_other_count_a_few_games_a_week(ann_bea):
     for game in counted:
         shown = [wins.shown(r, when, game.finished) if r else None for r in rebuilt]
         w = [wins.farming_weight(shown[j] or Rating(), 0) for j in (1, 0)]
-        rebuilt = list(wins.rate_game("yahtzee", [
+        rebuilt = list(site_rating("yahtzee", [
             wins.Seat(share(game, 0), -0.1, rating=shown[0]),
             wins.Seat(share(game, 1), 0.1, rating=shown[1])], [[1, w[0]], [w[1], 1]]))
         when = game.finished
