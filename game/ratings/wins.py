@@ -21,9 +21,10 @@ result, so an n-player game moves a rating as much as one heads-up game does, no
 them (the pairs share their dice and their players: they are not independent results).
 
 **Two options the benchmark measured, which the site turns off** (``control=0.0``,
-``precision=False`` in ``game.services.ratings``): in yahtzee they settle a population in about half the games, in yatzy
-in more than twice as many, and a result counting up to ``MAX_PRECISION_WEIGHT`` times moves
-a rating that much further for a game two accounts of one person arranged (docs/ai.md).
+``precision=False`` in ``game.services.ratings``): in yahtzee they settle a population in
+about half the games, in yatzy in more than twice as many, and a result counting up to
+``MAX_PRECISION_WEIGHT`` times moves a rating that much further for a game two accounts of
+one person arranged (docs/ai.md).
 
 **The points control.** What is left of a share once the luck is out is what the decisions did
 to the chance to win, and that depends on how close the game was: a mistake costs nothing in
