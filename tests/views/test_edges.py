@@ -107,7 +107,7 @@ def test_yesterday_is_linked_only_for_days_with_a_page_and_a_missing_day_is_a_si
     assert '<header class="site-header">' in page  # the site's page, not a bare one
     swedish = Client(HTTP_ACCEPT_LANGUAGE="sv").get(
         reverse("game:daily_day", args=["yatzy", yesterday.isoformat()]))
-    assert swedish.status_code == 404 and "Det finns ingen dagens utmaning" in \
+    assert swedish.status_code == 404 and "Det finns ingen daglig utmaning" in \
         swedish.content.decode()
     # Only yesterday's Yahtzee was played: only it is linked.
     DailyChallenge.objects.create(day=yesterday, rules="yahtzee", seed="s" * 64,

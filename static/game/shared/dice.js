@@ -47,7 +47,7 @@ export function dieFace(value) {
 
 /** The tag under a held die (shown by the stylesheet on a held die only). */
 export function heldTag() {
-  // Translators: the tag under a held die, on a 320 px phone too: 6 letters at most.
+  // Translators: the tag under a held die, on a 320 px phone too: 5 letters at most.
   return h("span", { class: "die-held-tag", "aria-hidden": "true" }, pgettext("die tag", "Held"));
 }
 
