@@ -36,7 +36,7 @@ F32Array = npt.NDArray[np.float32]
 StateKey = tuple[int, int, int]
 
 #: Chances below this, above a level's largest ``n`` that reaches it, count as 0.
-TAIL = 1e-12
+TAIL = 1e-9
 #: (states × n) columns per vectorised step: (252 × COLUMNS) float32 rows stay in cache.
 COLUMNS = 2048
 _UNREACHABLE = np.iinfo(np.int32).min
