@@ -122,6 +122,39 @@ def _fingerprint(solution: Solution, tie: float) -> str:
                                 targets.TAIL, score_table.CAP)).encode()).hexdigest()
 
 
+def final_path(ruleset: Ruleset) -> Path:
+    return strategy_dir() / (f"{ruleset.name}-{ruleset.joker or 'none'}-v{FORMAT_VERSION}"
+                             f"-final-v{CEILING_VERSION}.npz")
+
+
+def _final_fingerprint(solution: Solution) -> str:
+    return hashlib.sha256(repr((fingerprint(solution.tables), CEILING_VERSION,
+                                score_table.CAP, score_table.TAIL)).encode()).hexdigest()
+
+
+def get_final(solution: Solution, path: Path,
+              progress: Callable[[int], None] | None = None) -> tuple[FloatArray, bool]:
+    """The optimal bot's final-score distribution stored at ``path``, else computed and stored
+    there (each tie convention's build reads the same); whether it was computed."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["fingerprint"]) == _final_fingerprint(solution):
+                return data["final"], False
+    except (OSError, KeyError, ValueError):
+        pass
+    final = optimal_final(solution, progress)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, final=final, fingerprint=np.str_(_final_fingerprint(solution)))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return final, True
+
+
 def save(path: Path, solution: Solution, table: TargetTable, final: FloatArray,
          seconds: float) -> None:
     """Write atomically (a temporary file, then a rename), under the table's lock."""

@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .multisets import N_ROLLS, ROLL_PROBABILITY, YAHTZEE_ROLLS, best_hold_values, hold_values
+from .multisets import N_ROLLS, PARENTS, ROLL_PROBABILITY, YAHTZEE_ROLLS, hold_values
 from .scoring import IntArray, Outcome, ScoreTables, score_box
 from .solver import Solution, _states, reachable_uppers
 
@@ -119,24 +119,34 @@ def solve(solution: Solution, most: int, tie: float = 0.5,
     for mask in range(full):
         by_level[mask.bit_count()].append(mask)
     gain_most = max_gain(t)
+    ends = np.array([1 if tie else 0])  # how many of each row of ``nxt`` may be above 0
     stop = -1 if max_open is None else n_boxes - 1 - max_open
     for filled in range(n_boxes - 1, stop, -1):
         m, u, y, cm, cu, cy, cfrom = _states(t, by_level[filled], uppers, upper_bits)
-        width = min(most + 1, nxt.shape[1] + gain_most)
+        # Past every state after's end (shifted by what the turn earns) a row is 0: each
+        # state is computed that far only, in chunks of states that reach about as far.
+        reach = np.minimum(most + 1, np.maximum(1, _reach(t, level_row, ends, m, u, y)))
+        width = int(reach.max())
         # Row n - g of a state after: 1 below 0 (already past the target), 0 past its end.
         padded = np.concatenate([np.ones((len(nxt), gain_most), dtype=np.float32), nxt,
-                                 np.zeros((len(nxt), width - nxt.shape[1]), dtype=np.float32)],
-                                axis=1)
-        windows = sliding_window_view(padded, width, axis=1)  # [state, g_most - g, n]
-        new = np.empty((len(m), width), dtype=np.float32)
-        step = max(1, COLUMNS // width)
-        for a in range(0, len(m), step):
-            part = slice(a, min(len(m), a + step))
-            new[part] = _turn(t, windows, level_row, gain_most, m[part], u[part], y[part])
+                                 np.zeros((len(nxt), width + gain_most - nxt.shape[1]),
+                                          dtype=np.float32)], axis=1)
+        new = np.zeros((len(m), width), dtype=np.float32)
+        order = np.argsort(-reach, kind="stable")
+        a = 0
+        while a < len(m):
+            w = int(reach[order[a]])
+            part = order[a:a + max(1, COLUMNS // w)]
+            windows = sliding_window_view(padded, w, axis=1)  # [state, g_most - g, n]
+            new[part, :w] = _turn(t, windows, level_row, gain_most, m[part], u[part], y[part])
+            a += len(part)
             if progress:
-                progress(part.stop - part.start)
-        reached = np.nonzero(new.max(axis=0) > TAIL)[0]
-        new = np.ascontiguousarray(new[:, :int(reached[-1]) + 1 if len(reached) else 1])
+                progress(len(part))
+        # What no state reaches with a chance above TAIL is dropped (counted as 0).
+        above = new > TAIL
+        ends = np.where(above.any(axis=1), width - np.argmax(above[:, ::-1], axis=1), 0)
+        new[np.arange(width)[None, :] >= ends[:, None]] = 0.0
+        new = np.ascontiguousarray(new[:, :max(1, int(ends.max()))])
         here = np.zeros(shape, dtype=np.int64)
         here[m, u, y] = np.arange(len(m))
         here[cm, cu, cy] = here[cm, cfrom, cy]
@@ -168,12 +178,41 @@ def _ragged(rows: F32Array) -> tuple[F32Array, npt.NDArray[np.int32], IntArray]:
     return rows[keep], lo.astype(np.int32), (hi - lo).astype(np.intp)
 
 
+def _reach(t: ScoreTables, level_row: npt.NDArray[np.int64], ends: IntArray, m: IntArray,
+           u: IntArray, y: IntArray) -> IntArray:
+    """For states (m, u, y): past which n every choice of the turn leads to a row that is 0
+    (the largest end of a state after, plus what the box earns)."""
+    reach = np.zeros(len(m), dtype=np.intp)
+    for b in range(t.n_boxes):
+        is_open = (m >> b & 1) == 0
+        if not is_open.any():
+            continue
+        out = score_box(t, b, m, u, y, t.point_values[b][:, None])
+        far = ends[level_row[out.mask, out.upper, out.yahtzee_50]] + out.points + out.bonuses
+        np.maximum(reach, np.where(is_open, np.max(far, axis=0), 0), out=reach)
+    if t.joker_legal is not None and t.joker_points is not None:
+        cols = np.nonzero(t.joker_on(m))[0]
+        if len(cols):
+            mj, uj, yj = m[cols], u[cols], y[cols]
+            legal = t.joker_legal[mj].transpose(1, 2, 0)
+            points = t.joker_points[mj].transpose(1, 2, 0).astype(np.intp)
+            for b in range(t.n_boxes):
+                if not legal[:, b].any():
+                    continue
+                out = score_box(t, b, mj, uj, yj, points[:, b], joker=True)
+                far = (ends[level_row[out.mask, out.upper, out.yahtzee_50]] + out.points
+                       + out.upper_bonus + out.yahtzee_bonus)
+                reach[cols] = np.maximum(reach[cols],
+                                         np.where(legal[:, b], far, 0).max(axis=0))
+    return reach
+
+
 def _turn(t: ScoreTables, windows: F32Array, level_row: npt.NDArray[np.int64], gain_most: int,
           m: IntArray, u: IntArray, y: IntArray) -> F32Array:
     """(S, width): the chances of states (m, u, y) at the start of a turn."""
     s, width = len(m), windows.shape[2]
-    best = np.zeros((N_ROLLS, s, width), dtype=np.float32)
-    tmp = np.empty_like(best)
+    best: F32Array | None = None
+    tmp = np.empty((N_ROLLS, s, width), dtype=np.float32)
     for b in range(t.n_boxes):
         is_open = (m >> b & 1) == 0
         if not is_open.any():
@@ -181,14 +220,35 @@ def _turn(t: ScoreTables, windows: F32Array, level_row: npt.NDArray[np.int64], g
         # Each distinct score of the box (K of them), then each roll by its score.
         out = score_box(t, b, m, u, y, t.point_values[b][:, None])
         worth = _after(windows, level_row, gain_most, out.points + out.bonuses, out)
-        worth[:, ~is_open] = 0.0  # chances are ≥ 0: a filled box never wins the max
-        np.take(worth, t.point_index[:, b], axis=0, out=tmp)
-        np.maximum(best, tmp, out=best)
+        if not is_open.all():
+            worth[:, ~is_open] = 0.0  # chances are ≥ 0: a filled box never wins the max
+        if best is None:
+            best = np.take(worth, t.point_index[:, b], axis=0)
+        else:
+            np.take(worth, t.point_index[:, b], axis=0, out=tmp)
+            np.maximum(best, tmp, out=best)
+    assert best is not None
     _jokers(t, windows, level_row, gain_most, m, u, y, best)
     rows = best.reshape(N_ROLLS, s * width)
     for _ in range(2):
-        rows = best_hold_values(hold_values(rows))
-    return np.asarray(ROLL_PROBABILITY @ rows, dtype=np.float32).reshape(s, width)
+        rows = _best_holds(hold_values(rows))
+    return np.asarray(_ROLL_PROBABILITY @ rows).reshape(s, width)
+
+
+#: float32, so the last sum stays in single precision (no float64 copy of every row).
+_ROLL_PROBABILITY = ROLL_PROBABILITY.astype(np.float32)
+
+
+def _best_holds(levels: list[F32Array]) -> F32Array:
+    """``multisets.best_hold_values`` without its copies: the first max makes the array."""
+    best = levels[0]
+    for k in range(1, 6):
+        parents = PARENTS[k]
+        acc = np.maximum(levels[k], best[parents[:, 0]])
+        for j in range(1, parents.shape[1]):
+            np.maximum(acc, best[parents[:, j]], out=acc)
+        best = acc
+    return best
 
 
 def _after(windows: F32Array, level_row: npt.NDArray[np.int64], gain_most: int,

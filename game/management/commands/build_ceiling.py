@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+import numpy as np
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from game.ai import ceiling, score_table
@@ -46,20 +47,24 @@ class Command(OneLineErrors, BaseCommand):
             solution = solution_with_progress(name, None, self.stderr._out)
             ruleset = score_tables(solver_ruleset(name)).ruleset
             states = score_table.count_states(solution)
+            final_path = self._path(ceiling.final_path(ruleset), opts)
             with tqdm(total=states * (1 + len(ties)), unit="state", unit_scale=True,
                       desc=f"{name} ceiling", disable=opts["no_progress"],
                       file=self.stderr._out) as bar:
                 start = time.perf_counter()
-                final = ceiling.optimal_final(solution, bar.update)
-                self.stdout.write(f"{name}: the optimal bot's final score, exact, in "
-                                  f"{time.perf_counter() - start:.0f} s (mean "
-                                  f"{final @ range(len(final)):.4f})")
+                final, computed = ceiling.get_final(solution, final_path, bar.update)
+                mean = float(final @ np.arange(len(final)))
+                self.stdout.write(
+                    f"{name}: the optimal bot's final score, exact, "
+                    f"{'in %.0f s' % (time.perf_counter() - start) if computed else 'read'}: "
+                    f"mean {mean:.4f} (the strategy table's {solution.value(0, 0):.4f})")
+                if abs(mean - solution.value(0, 0)) > 1e-3:
+                    raise CommandError("The final-score distribution misses the strategy "
+                                       "table's expected score.")
                 for tie_name in ties:
                     tie = TIES[tie_name]
                     table, _, seconds = ceiling.build(solution, tie, bar.update, final)
-                    path = ceiling.ceiling_path(ruleset, tie)
-                    if opts["out"]:
-                        path = Path(opts["out"]) / path.name
+                    path = self._path(ceiling.ceiling_path(ruleset, tie), opts)
                     ceiling.save(path, solution, table, final, seconds)
                     result = ceiling.ceiling(name, table, final, len(ruleset.boxes))
                     self.stdout.write(
@@ -68,6 +73,10 @@ class Command(OneLineErrors, BaseCommand):
                         f"{table.most} unplayed: {result.unplayed:.1e}); {seconds:.0f} s, "
                         f"{table.nbytes / 1e6:.0f} MB, {path.stat().st_size / 1e6:.0f} MB on "
                         f"disk, peak memory {_peak_mb():.0f} MB -> {path}")
+
+    @staticmethod
+    def _path(path: Path, opts: dict[str, Any]) -> Path:
+        return Path(opts["out"]) / path.name if opts["out"] else path
 
 
 def _peak_mb() -> float:
