@@ -39,7 +39,7 @@ from .targets import TAIL, TargetTable, solve
 CEILING_VERSION = 1
 #: Final scores of the optimal bot above the smallest one beyond which less than this chance
 #: is left are not played for (they count as lost): the ceiling is low by at most this.
-TOP = 1e-9
+TOP = 1e-6
 
 
 def optimal_final(solution: Solution, progress: Callable[[int], None] | None = None
