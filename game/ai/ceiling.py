@@ -192,11 +192,12 @@ def load(path: Path, solution: Solution, tie: float
 
 
 def build(solution: Solution, tie: float, progress: Callable[[int], None] | None = None,
-          final: FloatArray | None = None) -> tuple[TargetTable, FloatArray, float]:
+          final: FloatArray | None = None, workers: int = 1
+          ) -> tuple[TargetTable, FloatArray, float]:
     """The optimal bot's final distribution (unless given) and the table for ``tie``; the
     seconds taken. Nothing is stored (:func:`save`)."""
     start = time.perf_counter()
     if final is None:
         final = optimal_final(solution, progress)
-    table = solve(solution, most_needed(final), tie, progress)
+    table = solve(solution, most_needed(final), tie, progress, workers=workers)
     return table, final, time.perf_counter() - start

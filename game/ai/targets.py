@@ -21,8 +21,10 @@ the chances are low by at most ``TAIL`` × the number of boxes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import multiprocessing
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -100,10 +102,11 @@ def max_gain(tables: ScoreTables) -> int:
 
 def solve(solution: Solution, most: int, tie: float = 0.5,
           progress: Callable[[int], None] | None = None,
-          max_open: int | None = None) -> TargetTable:
-    """Every reachable state's chances for n = 0 … ``most``, from the full card back to the
-    empty one (or to the states with ``max_open`` boxes open: for tests); ``progress(k)`` hears
-    of every ``k`` states done."""
+          max_open: int | None = None, workers: int = 1) -> TargetTable:
+    """Every reachable state's chances for n = 0 … ``most`` less what it has surely banked
+    (:func:`banked`: more is never asked of it), from the full card back to the empty one (or
+    to the states with ``max_open`` boxes open: for tests); ``progress(k)`` hears of every
+    ``k`` states done; ``workers`` processes share each level (forked: Linux)."""
     t = solution.tables
     n_boxes, full = t.n_boxes, t.full
     shape = solution.values.shape
@@ -125,7 +128,8 @@ def solve(solution: Solution, most: int, tie: float = 0.5,
         m, u, y, cm, cu, cy, cfrom = _states(t, by_level[filled], uppers, upper_bits)
         # Past every state after's end (shifted by what the turn earns) a row is 0: each
         # state is computed that far only, in chunks of states that reach about as far.
-        reach = np.minimum(most + 1, np.maximum(1, _reach(t, level_row, ends, m, u, y)))
+        reach = np.minimum(most + 1 - banked(t, u, y), _reach(t, level_row, ends, m, u, y))
+        reach = np.maximum(1, reach)
         width = int(reach.max())
         # Row n - g of a state after: 1 below 0 (already past the target), 0 past its end.
         padded = np.concatenate([np.ones((len(nxt), gain_most), dtype=np.float32), nxt,
@@ -133,15 +137,20 @@ def solve(solution: Solution, most: int, tie: float = 0.5,
                                           dtype=np.float32)], axis=1)
         new = np.zeros((len(m), width), dtype=np.float32)
         order = np.argsort(-reach, kind="stable")
+        chunks = []
         a = 0
         while a < len(m):
-            w = int(reach[order[a]])
-            part = order[a:a + max(1, COLUMNS // w)]
-            windows = sliding_window_view(padded, w, axis=1)  # [state, g_most - g, n]
-            new[part, :w] = _turn(t, windows, level_row, gain_most, m[part], u[part], y[part])
+            part = order[a:a + max(1, COLUMNS // int(reach[order[a]]))]
+            chunks.append((int(reach[part[0]]), part))
             a += len(part)
-            if progress:
-                progress(len(part))
+        _LEVEL.update(t=t, padded=padded, level_row=level_row, gain_most=gain_most, m=m, u=u,
+                      y=y)
+        for done in _run(chunks, workers):
+            for part, rows in done:
+                new[part, :rows.shape[1]] = rows
+                if progress:
+                    progress(len(part))
+        _LEVEL.clear()
         # What no state reaches with a chance above TAIL is dropped (counted as 0).
         above = new > TAIL
         ends = np.where(above.any(axis=1), width - np.argmax(above[:, ::-1], axis=1), 0)
@@ -176,6 +185,41 @@ def _ragged(rows: F32Array) -> tuple[F32Array, npt.NDArray[np.int32], IntArray]:
     cols = np.arange(w)[None, :]
     keep = (cols >= lo[:, None]) & (cols < hi[:, None])
     return rows[keep], lo.astype(np.int32), (hi - lo).astype(np.intp)
+
+
+def banked(t: ScoreTables, u: IntArray, y: IntArray) -> IntArray:
+    """The points a state has surely banked: its upper subtotal (and bonus), and the 50 in
+    the yahtzee box when it holds them; every other filled box may hold 0."""
+    rs = t.ruleset
+    fifty = 0 if t.yahtzee_box is None else int(t.base[:, t.yahtzee_box].max())
+    return np.asarray(u + rs.upper_bonus * (u >= t.threshold) + fifty * y, dtype=np.intp)
+
+
+#: The level being solved, for the worker processes (inherited when they are forked).
+_LEVEL: dict[str, Any] = {}
+#: Chunks a worker computes per message.
+BATCH = 16
+
+
+def _run(chunks: list[tuple[int, IntArray]], workers: int
+         ) -> Iterator[list[tuple[IntArray, F32Array]]]:
+    """Each chunk's rows (width, states of the level), here or in ``workers`` processes."""
+    batches = [chunks[i:i + BATCH] for i in range(0, len(chunks), BATCH)]
+    if workers <= 1:
+        yield from map(_work, batches)
+        return
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        yield from pool.imap_unordered(_work, batches)
+
+
+def _work(batch: list[tuple[int, IntArray]]) -> list[tuple[IntArray, F32Array]]:
+    lv = _LEVEL
+    out = []
+    for w, part in batch:
+        windows = sliding_window_view(lv["padded"], w, axis=1)  # [state, g_most - g, n]
+        out.append((part, _turn(lv["t"], windows, lv["level_row"], lv["gain_most"],
+                                lv["m"][part], lv["u"][part], lv["y"][part])))
+    return out
 
 
 def _reach(t: ScoreTables, level_row: npt.NDArray[np.int64], ends: IntArray, m: IntArray,

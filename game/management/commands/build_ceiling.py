@@ -38,6 +38,8 @@ class Command(OneLineErrors, BaseCommand):
         parser.add_argument("--ties", default="halves", choices=(*TIES, "both"),
                             help="a tie as half a win (halves) or as a loss (lost)")
         parser.add_argument("--out", help="directory for the tables (default: STRATEGY_DIR)")
+        parser.add_argument("--workers", type=int, default=1,
+                            help="processes sharing each level of the programme")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -63,7 +65,8 @@ class Command(OneLineErrors, BaseCommand):
                                        "table's expected score.")
                 for tie_name in ties:
                     tie = TIES[tie_name]
-                    table, _, seconds = ceiling.build(solution, tie, bar.update, final)
+                    table, _, seconds = ceiling.build(solution, tie, bar.update, final,
+                                                      opts["workers"])
                     path = self._path(ceiling.ceiling_path(ruleset, tie), opts)
                     ceiling.save(path, solution, table, final, seconds)
                     result = ceiling.ceiling(name, table, final, len(ruleset.boxes))
