@@ -5,7 +5,8 @@ points still to come from state ``s`` (between turns) are more than ``n`` — a 
 ``n``) counted as ``tie`` of a win (½: ties as halves; 0: only a strict win counts). A player
 who knows the final score T of an opponent playing for points, with B points banked, wins
 with ``chance(s, T − B)``. Chances are kept for ``n`` from 0 (more than nothing is certain
-below it) up to ``most``.
+below it) up to ``most`` less the points the state has surely banked (:func:`banked`; a
+player with B banked is never asked for more than ``most`` − B).
 
 Built backwards one level (number of filled boxes) at a time like the strategy table, but
 each state carries a whole row over ``n``: after the last roll a box is worth the row of the
@@ -46,7 +47,8 @@ _UNREACHABLE = np.iinfo(np.int32).min
 
 @dataclass
 class TargetTable:
-    """Every state's best chance to score more than ``n`` more points, for n = 0 … ``most``."""
+    """Every state's best chance to score more than ``n`` more points, for n = 0 … ``most``
+    less what the state has surely banked (0 is kept past that)."""
 
     #: row[mask, upper, y]: the state's row, or −2³¹ where the state is unreachable.
     row: npt.NDArray[np.int32]
