@@ -7,7 +7,7 @@ every state, and how often a player who knows the optimal bot's final score beat
 Reads the strategy table (built first if missing), computes the optimal bot's exact
 final-score distribution, then one table per tie convention (``game/ai/ceiling.py``,
 ``targets.py``), stored beside the strategy tables (or in ``--out``). Never built by a request:
-it takes CPU time in the tens of minutes per ruleset and table.
+about a quarter of an hour of CPU per ruleset and table, most of an hour on a loaded machine.
 """
 
 from __future__ import annotations
