@@ -39,6 +39,18 @@ def chart_point(page: Page, seq: int) -> dict:
         return p; }""", seq)
 
 
+def reviewed_game(page: Page, server: LiveServer) -> str:
+    """Once the room's game is over: its page's URL, when its review is stored."""
+    expect(page.locator("#result")).to_be_visible(timeout=60_000)
+    url = server.url + page.locator("#game-page-link").get_attribute("href")
+    part = url.replace("#", "").rstrip("/") + "/analysis"
+    for _ in range(240):  # the end of a game has it reviewed in a second or two
+        if 'data-state="ready"' in page.request.get(part).text():
+            break
+        page.wait_for_timeout(500)
+    return url
+
+
 def finish_game(browser, server: LiveServer, *, name: str, seats: list[str],
                 nickname: str) -> tuple[str, dict]:
     """A Yahtzee game played in the browser — each of the person's turns one roll scored in
@@ -50,13 +62,7 @@ def finish_game(browser, server: LiveServer, *, name: str, seats: list[str],
     page.locator("#start-btn").click()
     for _ in range(13):
         play_first_box(page)
-    expect(page.locator("#result")).to_be_visible(timeout=60_000)
-    url = server.url + page.locator("#game-page-link").get_attribute("href")
-    part = url.replace("#", "").rstrip("/") + "/analysis"
-    for _ in range(240):  # the end of a game has it reviewed in a second or two
-        if 'data-state="ready"' in page.request.get(part).text():
-            break
-        page.wait_for_timeout(500)
+    url = reviewed_game(page, server)
     state = context.storage_state()
     context.close()
     return url, state

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, ROOT
 from .pages import assert_fits, create_room, play_first_box, settle
+from .review_pages import reviewed_game
 
 pytestmark = pytest.mark.browser
 
@@ -130,13 +131,7 @@ def test_a_yatzy_game_in_swedish_and_german(daphne_server, browser, yatzy_table,
 
     for _ in range(10):
         play_first_box(page)
-    expect(page.locator("#result")).to_be_visible(timeout=60_000)
-    game = daphne_server.url + page.locator("#game-page-link").get_attribute("href")
-    part = game.replace("#", "").rstrip("/") + "/analysis"
-    for _ in range(240):  # the end of a game has it reviewed in a second or two
-        if 'data-state="ready"' in page.request.get(part).text():
-            break
-        page.wait_for_timeout(500)
+    game = reviewed_game(page, daphne_server)
     context.close()
 
     for language in LANGUAGES:
