@@ -87,3 +87,13 @@ def test_the_ceiling_weights_each_final_score_by_its_chance():
 def test_the_scores_played_for_stop_where_almost_nothing_is_left():
     assert most_needed(np.array([0.5, 0.5 - 1e-10, 1e-10])) == 1
     assert most_needed(np.array([0.5, 0.25, 0.25])) == 2
+
+
+@pytest.mark.parametrize("workers", ["0", "-2", "two"])
+def test_the_build_command_refuses_a_bad_count_of_workers_and_builds_nothing(tmp_path, workers):
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="--workers"):
+        call_command("build_ceiling", "--rules", "yatzy", "--workers", workers,
+                     "--out", str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists()

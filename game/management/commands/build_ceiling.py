@@ -12,6 +12,7 @@ about a quarter of an hour of CPU per ruleset and table, most of an hour on a lo
 
 from __future__ import annotations
 
+import argparse
 import resource
 import time
 from pathlib import Path
@@ -38,7 +39,7 @@ class Command(OneLineErrors, BaseCommand):
         parser.add_argument("--ties", default="halves", choices=(*TIES, "both"),
                             help="a tie as half a win (halves) or as a loss (lost)")
         parser.add_argument("--out", help="directory for the tables (default: STRATEGY_DIR)")
-        parser.add_argument("--workers", type=int, default=1,
+        parser.add_argument("--workers", type=_positive, default=1,
                             help="processes sharing each level of the programme")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -84,3 +85,14 @@ class Command(OneLineErrors, BaseCommand):
 
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _positive(text: str) -> int:
+    """A count of worker processes: a whole number from 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1 worker, not {value}")
+    return value
