@@ -9,8 +9,9 @@ import { loadFixture, pageData, usePageRuleset } from "./fixture.mjs";
 const { games } = loadFixture();
 usePageRuleset(games[0].ruleset);
 const {
-  BRIEF_ABSENCE_MS, LOG_LIMIT, awayLeft, awayPlayers, canHold, connectionChanged, firstRollOnOpen, hostAway,
-  initialState, isMyTurn, mayStart, pageState, reduce, toggleHeld, turnLine,
+  BRIEF_ABSENCE_MS, LOG_LIMIT, awayLeft, awayPlayers, canHold, commandGivenUp, commandSent,
+  connectionChanged, emptyGame, firstRollOnOpen, hostAway, initialState, isMyTurn, mayStart,
+  pageState, reduce, status, toggleHeld, turnLine,
 } = await import("../../static/game/room/store.js");
 
 const ctx = { now: 1_000_000, savedHolds: () => new Set() };
@@ -386,4 +387,45 @@ test("a host who reloads is never shown as gone; one gone before the page came i
   // Away already in the page's first state: the countdown shows from the start.
   const late = first([{ ...seats[0], connected: false, host_passes_in: 40 }, seats[1]]);
   assert.equal(hostAway(late, ctx.now).left, 40);
+});
+
+test("before the start, the table set for the game is the game's first, with the seated only", () => {
+  for (const { rules, ruleset, players, frames } of games) {
+    // A free seat between the players: dropped at the start, as the server drops it.
+    const seats = players.flatMap((name, i) => [
+      { seat: 2 * i, name, kind: "human", connected: true, host: i === 0 },
+      { seat: 2 * i + 1, name: null, kind: "human", connected: false, host: false }]);
+    const waiting = (seat) => reduce(connectionChanged(initialState(pageData({ seat, rules })),
+      "open"), { type: "state", seq: 0, game: null, you: { seat, host: seat === 0 },
+      room: { status: "waiting", seats, watchers: 0 } }, ctx);
+    const first = frames.find((f) => f.game).game;
+    const last = players.length - 1;
+    const { game, me } = emptyGame(waiting(2 * last), ruleset);
+    assert.deepEqual(game.players, first.players, rules);
+    assert.equal(me, last, rules); // the last seated player, seats between them free
+    assert.equal(emptyGame(waiting(null), ruleset).me, null, rules);
+    assert.equal(game.current_player, null);
+    assert.equal(game.dice, null);
+    // Every box of every column open, the sums 0: the start's own cards before a box scored.
+    const opened = first.scorecards.map((card) => ({ total: 0, columns: card.columns.map(
+      (col) => ({ ...col, boxes: Object.fromEntries(Object.keys(col.boxes).map((b) => [b, null])),
+        upper_subtotal: 0, upper_bonus: 0, yahtzee_bonus: 0, lower_subtotal: 0, total: 0 })) }));
+    assert.deepEqual(game.scorecards, opened, rules);
+    assert.ok(first.scorecards.every((card) => card.columns.every(
+      (col, c) => col.multiplier === ruleset.multipliers[c])), rules);
+  }
+});
+
+test("the start asked shows the game's table at once; a refusal or no answer brings the wait back", () => {
+  const waiting = reduce(connectionChanged(initialState(pageData()), "open"), { type: "state",
+    seq: 0, game: null, you: { seat: 0, host: true }, room: { status: "waiting", seats: [
+      { seat: 0, name: "Ann", kind: "human", connected: true, host: true }], watchers: 0 } }, ctx);
+  assert.equal(status(waiting), "waiting");
+  const asked = commandSent(waiting, "start");
+  assert.equal(status(asked), "starting");
+  assert.equal(status(commandSent(waiting, "add_seat")), "waiting");
+  assert.equal(status(commandGivenUp(asked)), "waiting");
+  assert.equal(status(reduce(asked, { type: "error", code: "not_enough_players" }, ctx)), "waiting");
+  const first = games[0].frames.find((f) => f.game).game;
+  assert.equal(status({ ...asked, game: first }), "playing");
 });

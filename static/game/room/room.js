@@ -16,18 +16,20 @@ import { holdStill } from "./steady.js";
 import { firstColumn } from "../shared/scorecard.js";
 import { renderStandings } from "./standings.js";
 import {
-  awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, errorSeen,
+  awayLeft, canHold, canRoll, commandGivenUp, commandSent, connectionChanged, emptyGame, errorSeen,
   firstRollOnOpen, hostAway, initialState, isConnected, isMyTurn, myPlayer, pageState, reduce,
   rollDrawn, showColumn, status, syncAsked, toggleHeld, turnLeft, turnLine,
 } from "./store.js";
 import { renderFairness } from "./render/fairness.js";
-import { renderHostControls, renderInvite, renderJoin, renderWatchingNote } from "./render/host.js";
+import {
+  renderHostControls, renderInvite, renderJoin, renderWatchingNote, waitingLine,
+} from "./render/host.js";
 import { renderLog } from "./render/log.js";
 import { renderResultPanel } from "./render/result.js";
 import { renderSeats, renderWatchers } from "./render/seats.js";
 import { ERROR_MS, renderConnection, renderError, renderPreparing } from "./render/status.js";
-import { renderCards, renderDice, scoreKey } from "./render/table.js";
-import { renderClock, renderTurn } from "./render/turn.js";
+import { renderCards, renderDice, renderEmptyCards, scoreKey } from "./render/table.js";
+import { renderClock, renderTableBeforeStart, renderTurn } from "./render/turn.js";
 
 const root = document.getElementById("room");
 const $ = (id) => document.getElementById(id);
@@ -61,23 +63,34 @@ const sender = new CommandSender(conn, () => update(commandGivenUp(state)));
 function update(next) {
   const before = state;
   state = next;
-  // A game that starts or ends adds panels above the others: they stay where the reader sees
-  // them, and the window glides to the dice or to the result (steady.js).
-  // On a wide screen a game's start rearranges the columns (nothing to hold in place there).
-  const holds = phase(state) === "over" || !window.matchMedia("(min-width: 60rem)").matches;
-  if (before.synced && phase(before) !== phase(state) && holds) {
+  // A game that starts or ends adds panels above the others and takes some away: they stay
+  // where the reader sees them, and the window glides to the dice or to the result
+  // (steady.js). A wide screen has its table set before the start: the columns stay.
+  if (before.synced && phase(before) !== phase(state)) {
     // The panels in the page's flow; not the dice, which stay on top of the screen.
     const panels = [...document.querySelectorAll("#room > *, .room-grid > *")]
       .filter((el) => !el.matches(".room-grid, .table-panel, .confirm-bar, .celebrate"));
-    holdStill(panels, redraw, state.game && state.game.finished ? $("result") : null);
+    // The players' lines change too (free seats go at the start; at the end the turn's tag
+    // goes, the seat buttons come): they wait until the window is where it goes, or the
+    // panels below them would jump.
+    seatsHeld = true;
+    holdStill(panels, redraw, state.game && state.game.finished ? $("result") : null, 8, () => {
+      seatsHeld = false;
+      redraw();
+    });
   } else {
     redraw();
   }
 }
 
-/** Which of the room's big panels show: none of a game, a game on, a game over. */
+/** The players' lines as they were, while the window glides to a game's result. */
+let seatsHeld = false;
+
+/** Which of the room's big panels show: none of a game, a game on (or starting: its table
+ * set), a game over. */
 function phase(st) {
-  return !st.game ? "none" : st.game.finished ? "over" : "on";
+  if (!st.game) return status(st) === "starting" ? "on" : "none";
+  return st.game.finished ? "over" : "on";
 }
 
 // --- frames from the server -------------------------------------------------------------------
@@ -126,7 +139,7 @@ function withColumnShown(next) {
   if (!next.game || next.column !== undefined || next.game.scorecards[0].columns.length < 2) {
     return next;
   }
-  return showColumn(next, firstColumn(next.game, window.matchMedia("(min-width: 60rem)").matches));
+  return showColumn(next, firstColumn(next.game, wide.matches));
 }
 
 /** The page is drawn at once from the room's state that the server wrote into it, and shown:
@@ -187,7 +200,7 @@ function command(type, fields = {}) {
       message: gettext("You are offline; the page reconnects by itself.") });
     return;
   }
-  update(commandSent(state)); // until an answer, or until the sender gives up waiting for one
+  update(commandSent(state, type)); // until an answer, or until the sender gives up waiting
 }
 
 function roll() {
@@ -295,6 +308,10 @@ function standingsExpected(st) {
 /** The last roll this page showed, and its game's id. */
 let lastRoll = null;
 
+/** A wide screen: two columns (room.css), the invite in the side one. */
+const wide = window.matchMedia("(min-width: 60rem)");
+wide.addEventListener("change", () => redraw());
+
 /** Every part of the page, from the state. */
 function redraw() {
   const now = Date.now();
@@ -308,25 +325,32 @@ function redraw() {
   renderConnection(state, $("conn"), { retryNow: () => conn.retryNow() });
   renderError(state, $("error"), now);
   renderPreparing(state, $("preparing"));
-  renderJoin(state, $("join"));
+  const side = wide.matches ? $("room-grid") : null;
+  renderJoin(state, $("join"), side, $("watching-note"));
   renderWatchingNote(state, $("watching-note"));
   renderHostControls(state, els.host, now);
-  renderInvite(state, { invite: $("invite"), result: $("result"), after: $("turn-time-note") });
-  renderSeats(state, $("seats"), { seatCommand });
+  renderInvite(state, { invite: $("invite"), result: $("result"), after: $("turn-time-note"),
+    side });
+  if (!seatsHeld) renderSeats(state, $("seats"), { seatCommand });
   renderWatchers(state, $("watchers"));
-  renderStandings($("standings"), state.standings, state.game,
-    state.game ? state.game.players : [], standingsExpected(state));
+  // Before the first game its table is set (shown on a wide screen: room.css), so that the
+  // start fills it in rather than rearranging the columns.
+  const empty = !state.game && (st === "waiting" || st === "starting")
+    ? emptyGame(state, RULESET) : null;
+  const shownGame = state.game || (empty && empty.game);
+  renderStandings($("standings"), state.standings, shownGame,
+    shownGame ? shownGame.players : [], standingsExpected(state));
   // Triple has no chances to win: the note says what is exact there and what is estimated.
-  $("triple-note").hidden = !(state.game && !state.game.finished && RULESET
+  $("triple-note").hidden = !(shownGame && !shownGame.finished && RULESET
     && RULESET.columns > 1);
   renderFairness(state, els.fairness);
   feeling.render(Boolean(state.you && state.you.seat !== null));
   const playing = Boolean(state.game);
   // Keyboard help only for those who have keys to press: a watcher has none.
-  $("keys-help").hidden = myPlayer(state) === null;
+  $("keys-help").hidden = (empty ? empty.me : myPlayer(state)) === null;
   // Kept after the game ("Game over"): the result comes above it, and nothing below moves.
-  $("table").hidden = !playing;
-  $("cards").hidden = !playing;
+  $("table").hidden = !shownGame;
+  $("cards").hidden = !shownGame;
   renderClock($("turn-clock"), turnLeft(state, now));
   if (playing) {
     renderTurn(state, els.turn, now);
@@ -340,6 +364,11 @@ function redraw() {
       lastHeld: new Set() } : state, table);
     state = rollDrawn(state);
     renderCards(state, els.cards, table);
+  } else if (empty) {
+    $("table").classList.remove("no-dice");
+    renderTableBeforeStart(state, els.turn, st === "waiting" ? waitingLine(state, now) : null);
+    renderDice({ ...state, game: empty.game, held: new Set(), lastHeld: new Set() }, table);
+    renderEmptyCards(empty, state.column, els.cards, table);
   }
   renderResultPanel(state, els.result);
   renderLog(state, $("log"));
@@ -367,7 +396,12 @@ setInterval(() => {
   // The host away before the first game: the countdown to the role passing, then "Start".
   const host = hostAway(state, now);
   const hostLeft = host ? host.left : null;
-  if (hostLeft !== hostShown) renderHostControls(state, els.host, now);
+  if (hostLeft !== hostShown) {
+    renderHostControls(state, els.host, now);
+    if (status(state) === "waiting") {
+      renderTableBeforeStart(state, els.turn, waitingLine(state, now));
+    }
+  }
   hostShown = hostLeft;
   const left = turnLeft(state, now);
   renderClock($("turn-clock"), left);

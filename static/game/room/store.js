@@ -29,6 +29,7 @@ export function initialState(page) {
     lastHeld: new Set(),    // what the player to move kept on their last roll (for everyone)
     rolled: [],             // positions that just rolled: animated once
     busy: false,            // a command is on its way; avoid double sends
+    starting: false,        // this page asked for the first game's start: it shows its table
     connection: { status: "connecting", retryInMs: 0, liveAway: false },
     synced: false,          // the page shows the server's state (tests wait for this)
     needsSync: false,       // a gap, or patches for another game: ask for the state
@@ -71,7 +72,7 @@ export function isMyTurn(state) {
 /** "waiting", "starting", "playing" or "finished". */
 export function status(state) {
   if (state.game) return state.game.finished ? "finished" : "playing";
-  return state.room.status === "playing" ? "starting" : state.room.status;
+  return state.room.status === "playing" || state.starting ? "starting" : state.room.status;
 }
 
 export function isHost(state) {
@@ -134,6 +135,28 @@ export function mayStart(state, now) {
   if (isHost(state)) return true;
   const away = hostAway(state, now);
   return Boolean(away && away.left === 0 && state.you && typeof state.you.seat === "number");
+}
+
+/**
+ * Before the first game, the game as its table will show it: the seated players in seat order
+ * (free seats are dropped at the start) with empty scorecards of `ruleset` (RULESET), and
+ * `me`, the reader's player in it (null for a watcher). Drawn where the game will be, so that
+ * its start fills the table in rather than rearranging the page.
+ */
+export function emptyGame(state, ruleset) {
+  const seated = state.room.seats.filter((s) => s.name);
+  const boxes = Object.fromEntries(ruleset.boxes.map((b) => [b.name, null]));
+  const column = (multiplier) => ({ boxes: { ...boxes }, upper_subtotal: 0, upper_bonus: 0,
+    yahtzee_bonus: 0, lower_subtotal: 0, total: 0, multiplier });
+  const mine = state.you ? seated.findIndex((s) => s.seat === state.you.seat) : -1;
+  return {
+    game: {
+      rules: ruleset.name, players: seated.map((s) => s.name), finished: false,
+      current_player: null, dice: null, options: [],
+      scorecards: seated.map(() => ({ columns: ruleset.multipliers.map(column), total: 0 })),
+    },
+    me: mine >= 0 ? mine : null,
+  };
 }
 
 /** Seconds left of the current turn (rooms with a turn time), or null. */
@@ -365,6 +388,7 @@ function onError(state, msg, ctx) {
   return {
     ...state,
     busy: false,
+    starting: false,
     error: { code: msg.code || "", message: msg.message
       || interpolate(gettext("Something went wrong (%(code)s)."), { code: msg.code }),
       at: ctx.now },
@@ -413,13 +437,14 @@ export function connectionChanged(state, status, retryInMs = 0, liveAway = false
     synced: connected && state.synced };
 }
 
-export function commandSent(state) {
-  return { ...state, busy: true };
+export function commandSent(state, type = null) {
+  // The first game's start shows its table at once ("starting"), under the tap that asked.
+  return { ...state, busy: true, starting: type === "start" && status(state) === "waiting" };
 }
 
 /** The command in flight was answered by nothing: its buttons work again. */
 export function commandGivenUp(state) {
-  return { ...state, busy: false };
+  return { ...state, busy: false, starting: false };
 }
 
 export function syncAsked(state) {

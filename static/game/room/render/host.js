@@ -6,10 +6,15 @@ import { formatNumber, gettext, interpolate } from "../../shared/i18n.js";
 import { hostAway, isConnected, isHost, mayStart, status } from "../store.js";
 
 /** The join form (watchers only): shown while the room waits and has a free seat; it offers
- * only the seats still free. */
-export function renderJoin(state, join) {
+ * only the seats still free. On a wide screen at the top of the side column (`side`, the
+ * room's grid; null on a phone), where its going at the start moves only that column;
+ * `before`: its place on a phone. */
+export function renderJoin(state, join, side, before) {
+  if (!join) return;
+  if (side && join.parentElement !== side) side.prepend(join);
+  else if (!side && join.nextElementSibling !== before) before.before(join);
   // Until the room's state comes, the form stays as the server drew it (no flash of it).
-  if (!join || !state.synced) return;
+  if (!state.synced) return;
   const st = status(state);
   const free = new Set(state.room.seats.filter((s) => !s.name).map((s) => s.seat));
   const select = join.querySelector("select[name=seat]");
@@ -44,19 +49,26 @@ function hostAwayNote(state, away) {
     : gettext("%(name)s, the host, is gone: anyone seated can start the game."), values);
 }
 
-/** The invite: while the room waits, above everything (the page's first job); after a game
- * only with someone to invite it for (a free seat, or another person: never against
- * computers alone), below the result and "Play again". els: {invite, result, after}. */
+/** The invite: while the room waits, above everything on a phone (the page's first job), at
+ * the top of the side column on a wide screen (where its going at the start moves only that
+ * column); after a game only with someone to invite it for (a free seat, or another person:
+ * never against computers alone), on a phone below the result and "Play again".
+ * els: {invite, result, after, side (a wide screen's grid, or null)}. */
 export function renderInvite(state, els) {
-  const { invite } = els;
+  const { invite, side } = els;
   if (!invite) return;
   const st = status(state);
-  if (st !== "finished") {
+  if (side) {
+    if (invite.parentElement !== side) side.prepend(invite);
+  } else if (st !== "finished") {
     if (invite.nextElementSibling !== els.result) els.result.before(invite);
+  } else if (els.after.nextElementSibling !== invite) {
+    els.after.after(invite);
+  }
+  if (st !== "finished") {
     invite.hidden = false; // room.css hides it during a game and from watchers
     return;
   }
-  if (els.after.nextElementSibling !== invite) els.after.after(invite);
   const me = state.you ? state.you.seat : null;
   invite.hidden = !state.room.seats.some((s) => s.kind !== "bot" && s.seat !== me);
 }
@@ -101,21 +113,28 @@ export function renderHostControls(state, els, now = Date.now()) {
   els.turnTimeNote.textContent = interpolate(
     gettext("Turn time: %(minutes)s min; then the computer plays the turn."),
     { minutes: formatNumber(minutes, Number.isInteger(minutes) ? 0 : 1) });
+  const line = waitingLine(state, now);
   const note = els.waitingNote;
+  note.hidden = line === null;
+  note.classList.toggle("notice", Boolean(line && line.notice));
+  if (line) note.textContent = line.text;
+}
+
+/** What the room waits for, as a line: {text, notice (the host is away: something to act
+ * on)}, or null while a game is on. Above the host's controls, and on a wide screen on the
+ * table set for the first game (room.css). */
+export function waitingLine(state, now) {
+  const st = status(state);
+  const host = isHost(state);
   const away = host ? null : hostAway(state, now);
-  note.classList.toggle("notice", Boolean(st === "waiting" && away));
-  if (st === "waiting" && away) {
-    note.hidden = false;
-    note.textContent = hostAwayNote(state, away);
-  } else if (st === "waiting") {
-    note.hidden = false;
-    note.textContent = host
+  if (st === "waiting" && away) return { text: hostAwayNote(state, away), notice: true };
+  if (st === "waiting") {
+    return { notice: false, text: host
       ? gettext("Invite friends with the room's link; start the game when everyone has a seat.")
-      : gettext("Waiting for the host to start the game…");
-  } else if (st === "finished" && !host) {
-    note.hidden = false;
-    note.textContent = gettext("Anyone at the table can start a rematch in this room.");
-  } else {
-    note.hidden = true;
+      : gettext("Waiting for the host to start the game…") };
   }
+  if (st === "finished" && !host) {
+    return { notice: false, text: gettext("Anyone at the table can start a rematch in this room.") };
+  }
+  return null;
 }

@@ -10,6 +10,9 @@ export function renderSeats(state, list, actions) {
   const g = state.game;
   const me = state.you ? state.you.seat : null;
   const current = g && !g.finished ? seatOfPlayer(state, g.current_player) : null;
+  // Before the first game the lines hold the game's tag and total unseen: its start wraps none.
+  const st = status(state);
+  const before = !g && (st === "waiting" || st === "starting");
   replaceChildren(list, state.room.seats.slice().sort((a, b) => a.seat - b.seat).map((s) => {
     const away = s.name && s.kind !== "bot" && !s.connected;
     const p = playerOfSeat(state, s.seat);
@@ -32,9 +35,11 @@ export function renderSeats(state, list, actions) {
         ? h("span", { class: "presence" }, away ? gettext("away") : gettext("here")) : null,
       // During a game every player's line holds the tag's room (unseen but on the line to
       // play): a line does not wrap and unwrap as the turn goes round.
-      current && s.name ? h("span", { class: `tag tag-turn${isCurrent ? "" : " off-turn"}` },
-        gettext("to play")) : null),
-    h("span", { class: "seat-total" }, total !== null ? String(total) : ""),
+      (current || before) && s.name
+        ? h("span", { class: `tag tag-turn${isCurrent ? "" : " off-turn"}` }, gettext("to play"))
+        : null),
+    before && s.name ? h("span", { class: "seat-total off-turn" }, "0")
+      : h("span", { class: "seat-total" }, total !== null ? String(total) : ""),
     seatActions(state, s, away, actions));
   }));
 }

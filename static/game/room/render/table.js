@@ -8,7 +8,7 @@ import { gettext, interpolate } from "../../shared/i18n.js";
 import { bonusHelp, boxHelp } from "../../shared/help.js";
 import { slotLabel } from "../../shared/labels.js";
 import { RULESET, parseSlot, slotName } from "../../shared/ruleset.js";
-import { renderColumnSwitch, renderScorecard } from "../../shared/scorecard.js";
+import { firstColumn, renderColumnSwitch, renderScorecard } from "../../shared/scorecard.js";
 import { awayPlayers, canHold, canScore, isMyTurn, myPlayer } from "../store.js";
 
 /** ui: {tray, dice (the tray's element), coach}. */
@@ -66,6 +66,30 @@ export function renderCards(state, els, ui) {
       || table.querySelector("button.option");
     if (again) again.focus();
   }
+}
+
+/**
+ * Before the first game, its scorecards empty where they will be (store.emptyGame: `empty`),
+ * shown on a wide screen only (room.css). `column`: triple's column chosen (undefined: not
+ * yet, as the game's first choice would be); ui: {onColumn(column)}.
+ */
+export function renderEmptyCards(empty, column, els, ui) {
+  const { game, me } = empty;
+  els.jokerNote.hidden = true;
+  if (!game.players.length) {
+    els.switcher.hidden = true;
+    replaceChildren(els.scorecard);
+    return;
+  }
+  const shown = column === undefined
+    ? firstColumn(game, window.matchMedia("(min-width: 60rem)").matches) : column;
+  renderColumnSwitch(els.switcher, game, shown, ui.onColumn);
+  const columns = game.scorecards[0].columns.length;
+  replaceChildren(els.scorecard, renderScorecard({
+    game, me, columnsShown: shown === null ? [...Array(columns).keys()] : [shown],
+    canScore: false,
+  }, () => {}));
+  renderRulesHelp(game, els);
 }
 
 /** The confirmation key of scoring a box ("score:chance", "score:chance@2"). */

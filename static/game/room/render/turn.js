@@ -12,6 +12,7 @@ export function renderTurn(state, els, now) {
   replaceChildren(els.turn);
   if (g.finished) {
     // The table stays after the game, quiet, so that the result above it moves nothing.
+    els.turn.classList.remove("notice");
     els.turn.append(h("strong", {}, gettext("Game over")), h("span", { class: "round" },
       h("span", { class: "round-sep" }, " · "),
       interpolate(gettext("round %(round)s of %(rounds)s"), { round: g.rounds, rounds: g.rounds })));
@@ -23,6 +24,7 @@ export function renderTurn(state, els, now) {
     els.rollsLeft.textContent = "";
     return;
   }
+  els.turn.classList.remove("notice");
   const line = turnLine(state, now);
   const name = h("strong", {}, line.name);
   if (line.mine) {
@@ -72,6 +74,24 @@ export function renderTurn(state, els, now) {
     : interpolate(ngettext("%(count)s roll left", "%(count)s rolls left", g.rolls_left),
       { count: g.rolls_left });
   els.rollsLeft.dataset.left = String(g.rolls_left);
+}
+
+/** Before the first game, the table set for it (a wide screen shows it; room.css): the line
+ * says what the room waits for (`line`, host.waitingLine; null keeps the one shown), the dice
+ * are not rolled, a player's roll button keeps its room unseen. */
+export function renderTableBeforeStart(state, els, line) {
+  if (line) {
+    replaceChildren(els.turn, line.text);
+    els.turn.classList.toggle("notice", line.notice);
+  }
+  els.turn.classList.remove("mine");
+  els.table.classList.remove("mine");
+  els.playAway.hidden = true;
+  els.rollBtn.hidden = !(state.you && typeof state.you.seat === "number");
+  els.rollBtn.classList.add("off-turn");
+  els.rollBtn.disabled = true;
+  els.rollBtn.textContent = gettext("Roll");
+  els.rollsLeft.textContent = "";
 }
 
 /** The turn's countdown, the same for everyone in the room; redrawn on its own every tick. */
