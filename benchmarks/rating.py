@@ -758,6 +758,15 @@ def precision_weights(loss: np.ndarray, other_loss: np.ndarray,
     return np.minimum(wins.MAX_PRECISION_WEIGHT, (reference / spread) ** 2)
 
 
+def leaned_scores(score: np.ndarray, lead: np.ndarray, rd: np.ndarray, logit: float,
+                  lean_rd: float = wins.LEAN_RD) -> np.ndarray:
+    """``wins.game_results``' lean on the points, elementwise: ``score`` leaned on the chance
+    the luck-adjusted points ``lead`` stands for (``logit`` per point) by the player's
+    ``wins.points_lean`` at deviation ``rd``, which ends at ``lean_rd``."""
+    part = np.clip((rd - lean_rd) / (Rating().rd - lean_rd), 0.0, 1.0)
+    return part / (1 + np.exp(-logit * lead)) + (1 - part) * score
+
+
 def check_share_rules(cases: int = 500, seed: int = 5) -> float:
     """Largest difference between ``controlled_shares`` and ``precision_weights`` and
     ``wins.rated_shares`` and ``wins.precision_weight`` on random games."""
@@ -777,6 +786,15 @@ def check_share_rules(cases: int = 500, seed: int = 5) -> float:
         worst = max(worst, abs(float(mine) - wins.rated_shares(seats)[0]),
                     abs(float(precision_weights(loss[:1], loss[1:])[0])
                         - wins.precision_weight(float(loss[0]), float(loss[1]))))
+        rules = str(rng.choice(wins.RATED_RULES))
+        rd = float(rng.uniform(30, 350))
+        leaned = [wins.Seat(share, luck, rating=Rating(1500, rd), points=points[0]),
+                  wins.Seat(1 - share, -luck, points=points[1])]
+        found = wins.game_results(leaned, rules=rules, control=0.0, precision=False)[0][0][1]
+        mine = leaned_scores(np.array(wins.pair_score(leaned[0].adjusted, leaned[1].adjusted)),
+                             np.array(points[0] - points[1]),
+                             np.array(rd), wins.points_logit(rules))
+        worst = max(worst, abs(float(mine) - found))
     return worst
 
 
@@ -827,6 +845,10 @@ class Method:
     #: mean points loss of their earlier games; ``wins.NEWCOMER_LOSS`` before one), its
     #: reference spread this (None: no precision weight).
     reference: float | None = None
+    #: The lean on the points lead (``wins.points_lean``) ends at this deviation (None: no
+    #: lean), the lead's chance to win at ``logit`` per point (``wins.points_logit``).
+    lean_rd: float | None = None
+    logit: float = 0.0
 
 
 #: Games per player at which the prediction test reports.
@@ -876,11 +898,11 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
         played = train[members, members[rows, opponent], k]  # (pop, size, 2, F)
         mine, theirs = played[..., 0, :], played[..., 1, :]
         points = mine[..., F["final"]] - mine[..., F["luck"]]  # luck-adjusted points
+        lead = points - (theirs[..., F["final"]] - theirs[..., F["luck"]])
         # The lead's surprise: the lead less what the two players' earlier games led to expect
         # (none in a player's first game).
         expect = points_sum / max(r, 1)
-        surprise = ((points - theirs[..., F["final"]] + theirs[..., F["luck"]])
-                    - (expect - expect[rows, opponent])) if r else np.zeros_like(points)
+        surprise = (lead - (expect - expect[rows, opponent])) if r else np.zeros_like(points)
         loss = loss_sum / r if r else np.full((populations, size), wins.NEWCOMER_LOSS)
         for m, method in methods.items():
             mu, phi, sigma = state[m]
@@ -891,6 +913,9 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
                                                            method.reference)
             if method.control:
                 score = controlled_shares(mine, surprise, method.control, method.limit)
+            if method.lean_rd is not None:
+                score = leaned_scores(score, lead, phi * glicko2.SCALE, method.logit,
+                                      method.lean_rd)
             state[m] = update_arrays(mu, phi, sigma, mu[rows, opponent], phi[rows, opponent],
                                      score, method.tau, weight)
             mu = state[m][0]
@@ -1062,6 +1087,12 @@ def main() -> None:
     parser.add_argument("--precision", type=float, nargs="*", default=[],
                         help="reference spreads of the precision weight to compare (with the "
                              "points control of --controls' first, else wins.POINTS_CONTROL)")
+    parser.add_argument("--leans", type=float, nargs="*", default=[],
+                        help="deviations at which the lean on the points lead ends, to compare "
+                             "(wins.LEAN_RD)")
+    parser.add_argument("--lean-logits", type=float, nargs="*", default=[],
+                        help="the points' scale of winning (logit per point) to compare with "
+                             "the lean (default: wins.points_logit of the ruleset)")
     parser.add_argument("--taus", type=float, nargs="*", default=[],
                         help="other Glicko-2 τ to compare in the prediction test")
     parser.add_argument("--deviations", type=float, nargs="*", default=[],
@@ -1193,6 +1224,14 @@ def run_predict(args: argparse.Namespace) -> None:
             share_scores, 1.0, vol, control=c, limit=wins.SURPRISE_LIMIT, reference=ref)
         methods[f"winning, precision {ref:g} alone"] = Method(share_scores, 1.0, vol,
                                                               reference=ref)
+    for lean in args.leans:
+        for logit in args.lean_logits or [wins.points_logit(args.rules)]:
+            methods[f"winning, lean to RD {lean:g}, {logit:g}/pt"] = Method(
+                share_scores, 1.0, vol, lean_rd=lean, logit=logit)
+            for ref in args.precision:
+                methods[f"winning, c+p {ref:g}, lean {lean:g}, {logit:g}"] = Method(
+                    share_scores, 1.0, vol, control=c, limit=wins.SURPRISE_LIMIT,
+                    reference=ref, lean_rd=lean, logit=logit)
     for tau in args.taus:
         methods[f"winning, luck out, τ {tau:g}"] = Method(share_scores, volatility=vol, tau=tau)
     for rd in args.deviations:

@@ -122,6 +122,8 @@ SPREAD_PER_POINT = 0.00124
 #: ``MAX_PRECISION_WEIGHT`` (``benchmarks/rating.py --predict --precision``; docs/ai.md).
 SPREAD_REFERENCE = 0.15
 MAX_PRECISION_WEIGHT = 10.0
+#: Down to this deviation a player's results lean on the points lead (:func:`points_lean`).
+LEAN_RD = 110.0
 #: The points a game a person's decisions are taken to lose before they have a rated game.
 NEWCOMER_LOSS = 20.0
 #: The computer levels' usual loss (points a game against the optimal strategy's expectation;
@@ -170,6 +172,18 @@ def rating_gap(win_rate: float) -> float:
     if not 0 < win_rate < 1:
         raise ValueError(f"A win rate strictly between 0 and 1, not {win_rate}.")
     return 400 * math.log10(win_rate / (1 - win_rate))
+
+
+def points_logit(rules: str) -> float:
+    """The points' scale of winning in ``rules``: the logit of the heads-up chance to win per
+    point of expected points lead, the least-squares slope (through 0) of the logits of the
+    measured win rates between the levels that play for their own score (``ANCHOR_WIN_RATES``)
+    on the points their decisions lose apart (``BOT_LOSS``). The to-win bot is left out: it
+    gives up points to win, which is what the points cannot see."""
+    loss = BOT_LOSS[rules]
+    gaps = [(loss[b] - loss[a], math.log(p / (1 - p)))
+            for (a, b), (p, *_) in ANCHOR_WIN_RATES[rules].items() if "to_win" not in (a, b)]
+    return sum(x * y for x, y in gaps) / sum(x * x for x, _ in gaps)
 
 
 def anchor(rules: str, level: str) -> Rating:
@@ -275,6 +289,19 @@ def precision_weight(loss: float, other_loss: float) -> float:
     return min(MAX_PRECISION_WEIGHT, (SPREAD_REFERENCE / spread) ** 2)
 
 
+def points_lean(rd: float) -> float:
+    """The part (0 to 1) of a result that comes from the points lead for a player whose
+    deviation is ``rd``: all of it unrated (350), none from ``LEAN_RD`` down, in proportion
+    between (the module's docstring)."""
+    return min(1.0, max(0.0, (rd - LEAN_RD) / (Rating().rd - LEAN_RD)))
+
+
+def points_chance(rules: str, lead: float) -> float:
+    """The heads-up chance to win that a luck-adjusted points lead of ``lead`` stands for, on
+    the scale of winning (:func:`points_logit`)."""
+    return 1 / (1 + math.exp(-points_logit(rules) * lead))
+
+
 def usual_loss(rules: str, seat: Seat) -> float:
     """The points a game ``seat``'s decisions usually lose: a computer level's ``BOT_LOSS``, a
     person's mean over their earlier rated games, a newcomer's ``NEWCOMER_LOSS``."""
@@ -286,14 +313,16 @@ def usual_loss(rules: str, seat: Seat) -> float:
 def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | None = None,
                  result_weight: float = RESULT_WEIGHT, left: Sequence[bool] | None = None,
                  control: float = POINTS_CONTROL, rules: str = "yahtzee",
-                 precision: bool = True) -> list[list[tuple[int, float, float]]]:
+                 precision: bool = True, lean: bool = True
+                 ) -> list[list[tuple[int, float, float]]]:
     """Each seat's results: (the other seat, score, weight) for every other seat. The weight
     is ``result_weight`` × ``pair_weight(n)`` × ``weights[i][j]`` (the service's farming
     weight of i's result against j; default 1), heads-up (nobody left) × the
     ``precision_weight`` of the two seats' ``usual_loss`` in ``rules`` (``precision``).
     ``left[i]``: seat i left the game (its turns played by the computer): its pairs are
     forfeits (the module's docstring). The scores come from ``rated_shares`` (``control``: its
-    points control)."""
+    points control) and, with ``lean``, lean on the points lead by i's :func:`points_lean`
+    where both seats' luck-adjusted points are known."""
     n = len(seats)
     gone = [False] * n if left is None else list(left)
     if len(gone) != n:
@@ -316,6 +345,10 @@ def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | Non
                 score = 0.0 if gone[i] else 1.0
             else:
                 score = pair_score(shares[i], shares[j])
+                a, b = seats[i].points, seats[j].points
+                if lean and seats[i].bot is None and a is not None and b is not None:
+                    part = points_lean((seats[i].rating or Rating()).rd)
+                    score = part * points_chance(rules, a - b) + (1 - part) * score
             mine.append((j, score, w))
         out.append(mine)
     return out
@@ -325,19 +358,20 @@ def rate_game(rules: str, seats: Sequence[Seat],
               weights: Sequence[Sequence[float]] | None = None,
               result_weight: float = RESULT_WEIGHT,
               left: Sequence[bool] | None = None,
-              control: float = POINTS_CONTROL, precision: bool = True) -> list[Rating]:
+              control: float = POINTS_CONTROL, precision: bool = True, lean: bool = True
+              ) -> list[Rating]:
     """Every seat's rating after the game, in the seats' order, each game one rating period for
     its players (make their ratings ``shown`` first: the time since their last game). Computer
     players keep their anchor; a person with nothing to count (alone, or every result
-    weighted 0) keeps their rating. ``weights[i][j]``, ``left``, ``control`` and
-    ``precision``: as :func:`game_results`."""
+    weighted 0) keeps their rating. ``weights[i][j]``, ``left``, ``control``, ``precision``
+    and ``lean``: as :func:`game_results`."""
     if rules not in RATED_RULES:
         raise ValueError(f"Games of {rules!r} are not rated.")
     before = [anchor(rules, s.bot) if s.bot is not None else s.rating or Rating()
               for s in seats]
     after = []
     for i, results in enumerate(game_results(seats, weights, result_weight, left, control,
-                                             rules, precision)):
+                                             rules, precision, lean)):
         counted = [(before[j], score, w) for j, score, w in results if w > 0]
         if seats[i].bot is not None or not counted:
             after.append(before[i])
