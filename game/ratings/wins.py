@@ -20,11 +20,28 @@ chance that i beats j given that one of them wins), and each pair counts ``1 / (
 result, so an n-player game moves a rating as much as one heads-up game does, not n − 1 of
 them (the pairs share their dice and their players: they are not independent results).
 
-**Two options the benchmark measured, which the site turns off** (``control=0.0``,
-``precision=False`` in ``game.services.ratings``): in yahtzee they settle a population in
-about half the games, in yatzy in more than twice as many, and a result counting up to
-``MAX_PRECISION_WEIGHT`` times moves a rating that much further for a game two accounts of
-one person arranged (docs/ai.md).
+**Three options the benchmark measured, which the site does not use** (``control=0.0``,
+``precision=False`` in ``game.services.ratings``, and no points passed for the lean): none
+settles ratings in as few games as the points-based rating in both rulesets (docs/ai.md).
+
+**The lean on the points while a rating is uncertain.** A share has the outcome's expectation
+but, heads-up, varies by 0.03-0.2 from game to game; a player's luck-adjusted points (the final
+less the review's points luck) are nearly as steady as their play, so they order players in
+fewer games, but they rate points, not winning (the to-win bot gives up points to win more
+often). A new rating needs precision more than it fears that bias; a settled one the other way
+round. So a player's result against another is :func:`points_lean` of their deviation parts
+the chance to win their points lead stands for (:func:`points_chance`: a logistic at
+:func:`points_logit` per point, fitted through the computer levels' measured win rates) and the
+rest their rated share: all points while unrated, the deviation's part of an unrated player's
+after (a settled rating's 50-70 leans a sixth or less, too little to put the to-win bot below
+the optimal one). It depends on the player's deviation, never on this game's outcome; where a
+seat's points are not known nothing leans.
+
+**The other two**, the points control and the precision weight: with the lean they settle
+yahtzee populations as fast as the points do, yatzy's slower than the lean alone (the
+precision weight's spread line is yahtzee's; in yatzy a share's spread barely depends on the
+players' losses), and a result counting up to ``MAX_PRECISION_WEIGHT`` times moves a rating
+that much further for a game two accounts of one person arranged.
 
 **The points control.** What is left of a share once the luck is out is what the decisions did
 to the chance to win, and that depends on how close the game was: a mistake costs nothing in
@@ -122,8 +139,6 @@ SPREAD_PER_POINT = 0.00124
 #: ``MAX_PRECISION_WEIGHT`` (``benchmarks/rating.py --predict --precision``; docs/ai.md).
 SPREAD_REFERENCE = 0.15
 MAX_PRECISION_WEIGHT = 10.0
-#: Down to this deviation a player's results lean on the points lead (:func:`points_lean`).
-LEAN_RD = 110.0
 #: The points a game a person's decisions are taken to lose before they have a rated game.
 NEWCOMER_LOSS = 20.0
 #: The computer levels' usual loss (points a game against the optimal strategy's expectation;
@@ -291,9 +306,9 @@ def precision_weight(loss: float, other_loss: float) -> float:
 
 def points_lean(rd: float) -> float:
     """The part (0 to 1) of a result that comes from the points lead for a player whose
-    deviation is ``rd``: all of it unrated (350), none from ``LEAN_RD`` down, in proportion
-    between (the module's docstring)."""
-    return min(1.0, max(0.0, (rd - LEAN_RD) / (Rating().rd - LEAN_RD)))
+    deviation is ``rd``: the deviation's part of an unrated player's (the module's
+    docstring)."""
+    return min(1.0, max(0.0, rd / Rating().rd))
 
 
 def points_chance(rules: str, lead: float) -> float:

@@ -234,12 +234,18 @@ def test_the_points_scale_of_winning_stands_on_the_levels_measured_win_rates(rul
     assert wins.points_chance(rules, loss["optimal"] - loss["to_win"]) < 0.5 < to_win
 
 
-def test_the_lean_is_whole_for_a_newcomer_and_gone_once_the_rating_settles():
+def test_the_lean_is_whole_for_a_newcomer_and_small_once_the_rating_settles():
     assert wins.points_lean(Rating().rd) == 1.0
-    assert wins.points_lean(wins.LEAN_RD) == 0.0 == wins.points_lean(50.0)
-    middle = (Rating().rd + wins.LEAN_RD) / 2
-    assert wins.points_lean(middle) == pytest.approx(0.5)
+    assert wins.points_lean(175.0) == pytest.approx(0.5)
+    assert wins.points_lean(50.0) == pytest.approx(1 / 7)
     assert wins.points_lean(400.0) == 1.0  # never more than all of it
+    # Settled, it cannot lean the to-win bot's results below the optimal bot's: the share's
+    # edge outweighs the points' shortfall.
+    for rules in wins.RATED_RULES:
+        edge = wins.ANCHOR_WIN_RATES[rules]["to_win", "optimal"][0]
+        short = wins.points_chance(rules, -wins.BOT_LOSS[rules]["to_win"])
+        part = wins.points_lean(wins.PROVISIONAL_RD)
+        assert part * short + (1 - part) * edge > 0.5
 
 
 def test_a_newcomers_result_is_the_points_leads_chance_and_a_settled_ones_the_share():
@@ -252,14 +258,14 @@ def test_a_newcomers_result_is_the_points_leads_chance_and_a_settled_ones_the_sh
     chance = wins.points_chance("yatzy", 12.0)
     assert chance > 0.5
     assert score(None) == pytest.approx(chance)
-    assert score(wins.LEAN_RD) == pytest.approx(0.45)
-    middle = (Rating().rd + wins.LEAN_RD) / 2
-    assert score(middle) == pytest.approx((chance + 0.45) / 2)
+    assert score(175.0) == pytest.approx((chance + 0.45) / 2)
+    assert score(70.0) == pytest.approx(0.2 * chance + 0.8 * 0.45)
     assert score(None, lean=False) == pytest.approx(0.45)
-    # Each player leans by their own deviation: Bob, settled, keeps his share.
-    seats = [Seat(1.0, 0.55, points=250.0), Seat(0.0, -0.55, rating=Rating(1500, 80),
+    # Each player leans by their own deviation: Bob, settled, mostly keeps his share.
+    seats = [Seat(1.0, 0.55, points=250.0), Seat(0.0, -0.55, rating=Rating(1500, 70),
                                                  points=238.0)]
-    assert game_results(seats, precision=False)[1][0][1] == pytest.approx(0.55)
+    bob = 0.2 * (1 - chance) + 0.8 * 0.55
+    assert game_results(seats, rules="yatzy", precision=False)[1][0][1] == pytest.approx(bob)
 
 
 def test_nothing_leans_without_both_points_nor_for_a_forfeit():
@@ -457,5 +463,5 @@ def test_the_prediction_tests_vectorised_shares_and_weights_are_the_modules():
     assert weights[0] == wins.MAX_PRECISION_WEIGHT > 1 > weights[1]
     # A newcomer's score is the points lead's chance, a settled player's the share.
     leaned = leaned_scores(np.array([0.45, 0.45]), np.array([12.0, 12.0]),
-                           np.array([Rating().rd, wins.LEAN_RD]), wins.points_logit("yatzy"))
+                           np.array([Rating().rd, 0.0]), wins.points_logit("yatzy"))
     assert leaned == pytest.approx([wins.points_chance("yatzy", 12.0), 0.45])
