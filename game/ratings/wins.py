@@ -33,7 +33,7 @@ round. So a player's result against another is :func:`points_lean` of their devi
 the chance to win their points lead stands for (:func:`points_chance`: a logistic at
 :func:`points_logit` per point, fitted through the computer levels' measured win rates) and the
 rest their rated share: all points while unrated, the deviation's part of an unrated player's
-after (a settled rating's 50-70 leans a sixth or less, too little to put the to-win bot below
+after (a settled rating's 50-70 leans a seventh to a fifth, too little to put the to-win bot below
 the optimal one). It depends on the player's deviation, never on this game's outcome; where a
 seat's points are not known nothing leans.
 
