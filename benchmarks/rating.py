@@ -7,10 +7,10 @@ games it needs to settle — and the computer levels' anchors.
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --anchor-games 8000
     # reviewed heads-up games, every pair of strengths (cached; stop it any time)
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --duels 200
-    # the prediction test on them (with the points control and precision weight compared)
+    # the prediction test on them (with the points control, precision weight and lean compared)
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --predict \
         --populations 2000 --rounds 200 --sizes 2 4 6 --weights 1 --controls 0.0046 \
-        --precision 0.15
+        --precision 0.15 --leans 0
     # the points-based rating's own benchmark (order by mean final score) and calibration
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py \
         --populations 1000 --rounds 600 --points 10 20 40
@@ -33,9 +33,11 @@ paired at random each round (one game per player per round, drawn from the pair'
 duels), rated after every game by each method side by side; after k games per player each
 method predicts every held-out duel between the population's players (Glicko's expected
 score with both deviations), scored by log-loss. The rating of winning is run as the site
-runs it (``--controls``, ``--precision``: the points control and the precision weight of
-``game.ratings.wins``, each player's usual points and loss the mean of their earlier games
-in the population) and without either, to show what each does. Games to settle: games per
+runs it (the plain share) and with the options of ``game.ratings.wins`` (``--controls``,
+``--precision``, ``--leans``: the points control, the precision weight, the lean on the points
+while a rating is uncertain; each player's usual points and loss the mean of their earlier
+games in the population), to show what each does. The to-win bot's place against the optimal
+bot is reported where a population holds both. Games to settle: games per
 player from which 95 % of the populations have every pair whose true win rate is at least
 5 % from even in the right order (true rates: ``true_win_rates``). Games of more than two
 players (``--sizes`` above 2): the strengths that play for their own score, each player drawing one
