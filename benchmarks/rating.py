@@ -7,10 +7,10 @@ games it needs to settle — and the computer levels' anchors.
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --anchor-games 8000
     # reviewed heads-up games, every pair of strengths (cached; stop it any time)
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --duels 200
-    # the prediction test on them (with the points control and precision weight compared)
+    # the prediction test on them (with the points control, precision weight and lean compared)
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --predict \
         --populations 2000 --rounds 200 --sizes 2 4 6 --weights 1 --controls 0.0046 \
-        --precision 0.15
+        --precision 0.15 --leans 0
     # the points-based rating's own benchmark (order by mean final score) and calibration
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py \
         --populations 1000 --rounds 600 --points 10 20 40
@@ -33,9 +33,11 @@ paired at random each round (one game per player per round, drawn from the pair'
 duels), rated after every game by each method side by side; after k games per player each
 method predicts every held-out duel between the population's players (Glicko's expected
 score with both deviations), scored by log-loss. The rating of winning is run as the site
-runs it (``--controls``, ``--precision``: the points control and the precision weight of
-``game.ratings.wins``, each player's usual points and loss the mean of their earlier games
-in the population) and without either, to show what each does. Games to settle: games per
+runs it (the plain share) and with the options of ``game.ratings.wins`` (``--controls``,
+``--precision``, ``--leans``: the points control, the precision weight, the lean on the points
+while a rating is uncertain; each player's usual points and loss the mean of their earlier
+games in the population), to show what each does. The to-win bot's place against the optimal
+bot is reported where a population holds both. Games to settle: games per
 player from which 95 % of the populations have every pair whose true win rate is at least
 5 % from even in the right order (true rates: ``true_win_rates``). Games of more than two
 players (``--sizes`` above 2): the strengths that play for their own score, each player drawing one
@@ -751,11 +753,23 @@ def controlled_shares(mine: np.ndarray, surprise: np.ndarray, control: float,
 
 
 def precision_weights(loss: np.ndarray, other_loss: np.ndarray,
-                      reference: float = wins.SPREAD_REFERENCE) -> np.ndarray:
-    """``wins.precision_weight``, elementwise, at the reference spread ``reference``."""
-    spread = wins.SPREAD_BASE + wins.SPREAD_PER_POINT * (np.maximum(loss, 0)
-                                                         + np.maximum(other_loss, 0))
-    return np.minimum(wins.MAX_PRECISION_WEIGHT, (reference / spread) ** 2)
+                      reference: float = wins.SPREAD_REFERENCE, floor: float = 0.0,
+                      line: tuple[float, float] = (wins.SPREAD_BASE, wins.SPREAD_PER_POINT)
+                      ) -> np.ndarray:
+    """``wins.precision_weight``, elementwise, at the reference spread ``reference``, never
+    below ``floor``, the spread's ``line`` (base, per point) the module's by default."""
+    spread = line[0] + line[1] * (np.maximum(loss, 0) + np.maximum(other_loss, 0))
+    return np.maximum(floor, np.minimum(wins.MAX_PRECISION_WEIGHT, (reference / spread) ** 2))
+
+
+def leaned_scores(score: np.ndarray, lead: np.ndarray, rd: np.ndarray, logit: float,
+                  lean_rd: float = 0.0) -> np.ndarray:
+    """``wins.game_results``' lean on the points, elementwise: ``score`` leaned on the chance
+    the luck-adjusted points ``lead`` stands for (``logit`` per point) by the player's
+    ``wins.points_lean`` at deviation ``rd`` (``lean_rd`` above 0: a lean that ends at that
+    deviation instead, falling in proportion from an unrated player's)."""
+    part = np.clip((rd - lean_rd) / (Rating().rd - lean_rd), 0.0, 1.0)
+    return part / (1 + np.exp(-logit * lead)) + (1 - part) * score
 
 
 def check_share_rules(cases: int = 500, seed: int = 5) -> float:
@@ -777,6 +791,15 @@ def check_share_rules(cases: int = 500, seed: int = 5) -> float:
         worst = max(worst, abs(float(mine) - wins.rated_shares(seats)[0]),
                     abs(float(precision_weights(loss[:1], loss[1:])[0])
                         - wins.precision_weight(float(loss[0]), float(loss[1]))))
+        rules = str(rng.choice(wins.RATED_RULES))
+        rd = float(rng.uniform(30, 350))
+        leaned = [wins.Seat(share, luck, rating=Rating(1500, rd), points=points[0]),
+                  wins.Seat(1 - share, -luck, points=points[1])]
+        found = wins.game_results(leaned, rules=rules, control=0.0, precision=False)[0][0][1]
+        mine = leaned_scores(np.array(wins.pair_score(leaned[0].adjusted, leaned[1].adjusted)),
+                             np.array(points[0] - points[1]),
+                             np.array(rd), wins.points_logit(rules))
+        worst = max(worst, abs(float(mine) - found))
     return worst
 
 
@@ -827,6 +850,14 @@ class Method:
     #: mean points loss of their earlier games; ``wins.NEWCOMER_LOSS`` before one), its
     #: reference spread this (None: no precision weight).
     reference: float | None = None
+    #: The lean on the points lead (``wins.points_lean``) ends at this deviation (None: no
+    #: lean), the lead's chance to win at ``logit`` per point (``wins.points_logit``).
+    lean_rd: float | None = None
+    logit: float = 0.0
+    #: The precision weight never below this.
+    floor: float = 0.0
+    #: The spread's line (base, per point) of the precision weight.
+    line: tuple[float, float] = (wins.SPREAD_BASE, wins.SPREAD_PER_POINT)
 
 
 #: Games per player at which the prediction test reports.
@@ -841,13 +872,19 @@ class Prediction:
     in_order: np.ndarray  # share of populations settled after each round
     rd: float  # the mean deviation at the end (rating points)
     error: float  # the root mean square error of the ratings' gaps against the truth's (end)
+    #: Where populations hold both: the to-win bot's mean rating above the optimal bot's at the
+    #: end, and the share of them with it above.
+    to_win_lead: float | None = None
+    to_win_above: float | None = None
 
 
 def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
             populations: int, rounds: int,
             methods: dict[str, Method], seed: int = 7,
-            members_from: list[int] | None = None) -> dict[str, Prediction]:
-    """The prediction test, heads-up (see above). ``methods``: name → how it rates."""
+            members_from: list[int] | None = None,
+            to_win: tuple[int, int] | None = None) -> dict[str, Prediction]:
+    """The prediction test, heads-up (see above). ``methods``: name → how it rates;
+    ``to_win``: the strengths of the to-win and the optimal bot, whose order is reported."""
     rng = np.random.default_rng(seed)
     s = train.shape[0]
     pool_ids = np.array(members_from if members_from is not None else range(s))
@@ -876,11 +913,11 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
         played = train[members, members[rows, opponent], k]  # (pop, size, 2, F)
         mine, theirs = played[..., 0, :], played[..., 1, :]
         points = mine[..., F["final"]] - mine[..., F["luck"]]  # luck-adjusted points
+        lead = points - (theirs[..., F["final"]] - theirs[..., F["luck"]])
         # The lead's surprise: the lead less what the two players' earlier games led to expect
         # (none in a player's first game).
         expect = points_sum / max(r, 1)
-        surprise = ((points - theirs[..., F["final"]] + theirs[..., F["luck"]])
-                    - (expect - expect[rows, opponent])) if r else np.zeros_like(points)
+        surprise = (lead - (expect - expect[rows, opponent])) if r else np.zeros_like(points)
         loss = loss_sum / r if r else np.full((populations, size), wins.NEWCOMER_LOSS)
         for m, method in methods.items():
             mu, phi, sigma = state[m]
@@ -888,9 +925,13 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
             weight: np.ndarray | float = method.weight
             if method.reference is not None:
                 weight = method.weight * precision_weights(loss, loss[rows, opponent],
-                                                           method.reference)
+                                                           method.reference, method.floor,
+                                                           method.line)
             if method.control:
                 score = controlled_shares(mine, surprise, method.control, method.limit)
+            if method.lean_rd is not None:
+                score = leaned_scores(score, lead, phi * glicko2.SCALE, method.logit,
+                                      method.lean_rd)
             state[m] = update_arrays(mu, phi, sigma, mu[rows, opponent], phi[rows, opponent],
                                      score, method.tau, weight)
             mu = state[m][0]
@@ -910,6 +951,12 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
         gap = mu[:, :, None] - mu[:, None, :]
         pred.error = float(np.sqrt(np.mean((gap - true_gap)[np.broadcast_to(off, gap.shape)]
                                            ** 2)) * glicko2.SCALE)
+        if to_win is not None:
+            t, o = ((members == x).argmax(axis=1) for x in to_win)
+            both = (members == to_win[0]).any(axis=1) & (members == to_win[1]).any(axis=1)
+            if both.any():
+                lead = (mu[rows[:, 0], t] - mu[rows[:, 0], o])[both] * glicko2.SCALE
+                pred.to_win_lead, pred.to_win_above = float(lead.mean()), float(np.mean(lead > 0))
     return out
 
 
@@ -984,11 +1031,13 @@ def predict_many(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: i
 def print_predictions(found: dict[str, Prediction], rounds: int) -> None:
     at = [k for k in PREDICT_AT if k <= rounds]
     print(f"  {'method':<34} " + " ".join(f"{k:>6}" for k in at)
-          + "   settled   RD  gap error")
+          + "   settled   RD  gap error  to_win-optimal")
     for m, pred in found.items():
         settled = str(pred.settled) if pred.settled else f">{rounds}"
+        order = ("" if pred.to_win_lead is None
+                 else f"  {pred.to_win_lead:+5.1f} ({pred.to_win_above:.0%} above)")
         print(f"  {m:<34} " + " ".join(f"{pred.loss[k]:6.4f}" for k in at)
-              + f"   {settled:>7} {pred.rd:4.0f} {pred.error:6.1f}")
+              + f"   {settled:>7} {pred.rd:4.0f} {pred.error:6.1f}{order}")
     print("  against the true win rates (expected log-loss on endless held-out games):")
     for m, pred in found.items():
         print(f"  {m:<34} " + " ".join(f"{pred.expected[k]:6.4f}" for k in at))
@@ -1062,6 +1111,18 @@ def main() -> None:
     parser.add_argument("--precision", type=float, nargs="*", default=[],
                         help="reference spreads of the precision weight to compare (with the "
                              "points control of --controls' first, else wins.POINTS_CONTROL)")
+    parser.add_argument("--leans", type=float, nargs="*", default=[],
+                        help="deviations at which the lean on the points lead ends, to compare "
+                             "(0: wins.points_lean, the deviation's part of an unrated one's)")
+    parser.add_argument("--lean-logits", type=float, nargs="*", default=[],
+                        help="the points' scale of winning (logit per point) to compare with "
+                             "the lean (default: wins.points_logit of the ruleset)")
+    parser.add_argument("--line", type=float, nargs=2, default=None,
+                        help="another line of the share's spread (base, per point) for the "
+                             "precision weight with the lean of --leans' first")
+    parser.add_argument("--floors", type=float, nargs="*", default=[],
+                        help="floors of the precision weight to compare (with the lean of "
+                             "--leans' first and --precision's first)")
     parser.add_argument("--taus", type=float, nargs="*", default=[],
                         help="other Glicko-2 τ to compare in the prediction test")
     parser.add_argument("--deviations", type=float, nargs="*", default=[],
@@ -1193,6 +1254,29 @@ def run_predict(args: argparse.Namespace) -> None:
             share_scores, 1.0, vol, control=c, limit=wins.SURPRISE_LIMIT, reference=ref)
         methods[f"winning, precision {ref:g} alone"] = Method(share_scores, 1.0, vol,
                                                               reference=ref)
+    for lean in args.leans:
+        for logit in args.lean_logits or [wins.points_logit(args.rules)]:
+            methods[f"winning, lean to RD {lean:g}, {logit:g}/pt"] = Method(
+                share_scores, 1.0, vol, lean_rd=lean, logit=logit)
+            for ref in args.precision:
+                methods[f"winning, c+p {ref:g}, lean {lean:g}, {logit:g}"] = Method(
+                    share_scores, 1.0, vol, control=c, limit=wins.SURPRISE_LIMIT,
+                    reference=ref, lean_rd=lean, logit=logit)
+                methods[f"winning, p {ref:g}, lean {lean:g}, {logit:g}"] = Method(
+                    share_scores, 1.0, vol, reference=ref, lean_rd=lean, logit=logit)
+    if args.line:
+        lean_rd = args.leans[0] if args.leans else None
+        line = (args.line[0], args.line[1])
+        methods[f"winning, p line {line[0]:g}+{line[1]:g}, lean {lean_rd}"] = Method(
+            share_scores, 1.0, vol, reference=args.precision[0] if args.precision
+            else wins.SPREAD_REFERENCE, lean_rd=lean_rd, logit=wins.points_logit(args.rules),
+            line=line)
+    for floor in args.floors:
+        ref = args.precision[0] if args.precision else wins.SPREAD_REFERENCE
+        lean_rd = args.leans[0] if args.leans else None
+        methods[f"winning, c+p floor {floor:g}, lean {lean_rd}"] = Method(
+            share_scores, 1.0, vol, control=c, limit=wins.SURPRISE_LIMIT, reference=ref,
+            lean_rd=lean_rd, logit=wins.points_logit(args.rules), floor=floor)
     for tau in args.taus:
         methods[f"winning, luck out, τ {tau:g}"] = Method(share_scores, volatility=vol, tau=tau)
     for rd in args.deviations:
@@ -1200,7 +1284,10 @@ def run_predict(args: argparse.Namespace) -> None:
         methods[f"plain Glicko-2 (wins), from RD {rd:g}"] = Method(raw_scores, 1.0, vol, rd)
     for size in [x for x in args.sizes if x <= len(strengths)]:
         start = time.perf_counter()
-        found = predict(train, held, truth, size, args.populations, args.rounds, methods)
+        pair = ((strengths.index("to_win"), strengths.index("optimal"))
+                if {"to_win", "optimal"} <= set(strengths) else None)
+        found = predict(train, held, truth, size, args.populations, args.rounds, methods,
+                        to_win=pair)
         print(f"\nheads-up, populations of {size}, {args.populations} populations "
               f"({time.perf_counter() - start:.0f} s): held-out log-loss after k games per "
               f"player; games to settle ({SETTLE_MARGIN:.0%} from even in order in 95 %); "

@@ -20,11 +20,28 @@ chance that i beats j given that one of them wins), and each pair counts ``1 / (
 result, so an n-player game moves a rating as much as one heads-up game does, not n − 1 of
 them (the pairs share their dice and their players: they are not independent results).
 
-**Two options the benchmark measured, which the site turns off** (``control=0.0``,
-``precision=False`` in ``game.services.ratings``): in yahtzee they settle a population in
-about half the games, in yatzy in more than twice as many, and a result counting up to
-``MAX_PRECISION_WEIGHT`` times moves a rating that much further for a game two accounts of
-one person arranged (docs/ai.md).
+**Three options the benchmark measured, which the site does not use** (``control=0.0``,
+``precision=False`` in ``game.services.ratings``, and no points passed for the lean): none
+settles ratings in as few games as the points-based rating in both rulesets (docs/ai.md).
+
+**The lean on the points while a rating is uncertain.** A share has the outcome's expectation
+but, heads-up, varies by 0.03-0.2 from game to game; a player's luck-adjusted points (the final
+less the review's points luck) are nearly as steady as their play, so they order players in
+fewer games, but they rate points, not winning (the to-win bot gives up points to win more
+often). A new rating needs precision more than it fears that bias; a settled one the other way
+round. So a player's result against another is :func:`points_lean` of their deviation parts
+the chance to win their points lead stands for (:func:`points_chance`: a logistic at
+:func:`points_logit` per point, fitted through the computer levels' measured win rates) and the
+rest their rated share: all points while unrated, the deviation's part of an unrated player's
+after (a settled rating's 50-70 leans a seventh to a fifth, too little to put the to-win bot below
+the optimal one). It depends on the player's deviation, never on this game's outcome; where a
+seat's points are not known nothing leans.
+
+**The other two**, the points control and the precision weight: with the lean they settle
+yahtzee populations as fast as the points do, yatzy's slower than the lean alone (the
+precision weight's spread line is yahtzee's; in yatzy a share's spread barely depends on the
+players' losses), and a result counting up to ``MAX_PRECISION_WEIGHT`` times moves a rating
+that much further for a game two accounts of one person arranged.
 
 **The points control.** What is left of a share once the luck is out is what the decisions did
 to the chance to win, and that depends on how close the game was: a mistake costs nothing in
@@ -172,6 +189,18 @@ def rating_gap(win_rate: float) -> float:
     return 400 * math.log10(win_rate / (1 - win_rate))
 
 
+def points_logit(rules: str) -> float:
+    """The points' scale of winning in ``rules``: the logit of the heads-up chance to win per
+    point of expected points lead, the least-squares slope (through 0) of the logits of the
+    measured win rates between the levels that play for their own score (``ANCHOR_WIN_RATES``)
+    on the points their decisions lose apart (``BOT_LOSS``). The to-win bot is left out: it
+    gives up points to win, which is what the points cannot see."""
+    loss = BOT_LOSS[rules]
+    gaps = [(loss[b] - loss[a], math.log(p / (1 - p)))
+            for (a, b), (p, *_) in ANCHOR_WIN_RATES[rules].items() if "to_win" not in (a, b)]
+    return sum(x * y for x, y in gaps) / sum(x * x for x, _ in gaps)
+
+
 def anchor(rules: str, level: str) -> Rating:
     """The fixed rating of the computer player ``level`` in ``rules``."""
     try:
@@ -275,6 +304,19 @@ def precision_weight(loss: float, other_loss: float) -> float:
     return min(MAX_PRECISION_WEIGHT, (SPREAD_REFERENCE / spread) ** 2)
 
 
+def points_lean(rd: float) -> float:
+    """The part (0 to 1) of a result that comes from the points lead for a player whose
+    deviation is ``rd``: the deviation's part of an unrated player's (the module's
+    docstring)."""
+    return min(1.0, max(0.0, rd / Rating().rd))
+
+
+def points_chance(rules: str, lead: float) -> float:
+    """The heads-up chance to win that a luck-adjusted points lead of ``lead`` stands for, on
+    the scale of winning (:func:`points_logit`)."""
+    return 1 / (1 + math.exp(-points_logit(rules) * lead))
+
+
 def usual_loss(rules: str, seat: Seat) -> float:
     """The points a game ``seat``'s decisions usually lose: a computer level's ``BOT_LOSS``, a
     person's mean over their earlier rated games, a newcomer's ``NEWCOMER_LOSS``."""
@@ -286,14 +328,16 @@ def usual_loss(rules: str, seat: Seat) -> float:
 def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | None = None,
                  result_weight: float = RESULT_WEIGHT, left: Sequence[bool] | None = None,
                  control: float = POINTS_CONTROL, rules: str = "yahtzee",
-                 precision: bool = True) -> list[list[tuple[int, float, float]]]:
+                 precision: bool = True, lean: bool = True
+                 ) -> list[list[tuple[int, float, float]]]:
     """Each seat's results: (the other seat, score, weight) for every other seat. The weight
     is ``result_weight`` × ``pair_weight(n)`` × ``weights[i][j]`` (the service's farming
     weight of i's result against j; default 1), heads-up (nobody left) × the
     ``precision_weight`` of the two seats' ``usual_loss`` in ``rules`` (``precision``).
     ``left[i]``: seat i left the game (its turns played by the computer): its pairs are
     forfeits (the module's docstring). The scores come from ``rated_shares`` (``control``: its
-    points control)."""
+    points control) and, with ``lean``, lean on the points lead by i's :func:`points_lean`
+    where both seats' luck-adjusted points are known."""
     n = len(seats)
     gone = [False] * n if left is None else list(left)
     if len(gone) != n:
@@ -316,6 +360,10 @@ def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | Non
                 score = 0.0 if gone[i] else 1.0
             else:
                 score = pair_score(shares[i], shares[j])
+                a, b = seats[i].points, seats[j].points
+                if lean and seats[i].bot is None and a is not None and b is not None:
+                    part = points_lean((seats[i].rating or Rating()).rd)
+                    score = part * points_chance(rules, a - b) + (1 - part) * score
             mine.append((j, score, w))
         out.append(mine)
     return out
@@ -325,19 +373,20 @@ def rate_game(rules: str, seats: Sequence[Seat],
               weights: Sequence[Sequence[float]] | None = None,
               result_weight: float = RESULT_WEIGHT,
               left: Sequence[bool] | None = None,
-              control: float = POINTS_CONTROL, precision: bool = True) -> list[Rating]:
+              control: float = POINTS_CONTROL, precision: bool = True, lean: bool = True
+              ) -> list[Rating]:
     """Every seat's rating after the game, in the seats' order, each game one rating period for
     its players (make their ratings ``shown`` first: the time since their last game). Computer
     players keep their anchor; a person with nothing to count (alone, or every result
-    weighted 0) keeps their rating. ``weights[i][j]``, ``left``, ``control`` and
-    ``precision``: as :func:`game_results`."""
+    weighted 0) keeps their rating. ``weights[i][j]``, ``left``, ``control``, ``precision``
+    and ``lean``: as :func:`game_results`."""
     if rules not in RATED_RULES:
         raise ValueError(f"Games of {rules!r} are not rated.")
     before = [anchor(rules, s.bot) if s.bot is not None else s.rating or Rating()
               for s in seats]
     after = []
     for i, results in enumerate(game_results(seats, weights, result_weight, left, control,
-                                             rules, precision)):
+                                             rules, precision, lean)):
         counted = [(before[j], score, w) for j, score, w in results if w > 0]
         if seats[i].bot is not None or not counted:
             after.append(before[i])

@@ -57,9 +57,10 @@ from . import stats
 #: Games recorded per transaction when every game is recorded again.
 REBUILD_BATCH = 1000
 
-#: Each share counted as it is: the benchmark's points control and precision weight are off
-#: (in yatzy they settle ratings slower, and a weight of up to 10 lets an arranged game move a
-#: rating ten times as far: docs/ai.md, the rating of winning).
+#: Each share counted as it is: the benchmark's points control and precision weight are off,
+#: and no seat's points are passed, so nothing leans on them (none of the three settles ratings
+#: as fast as the points-based rating in both rulesets, and a weight of up to 10 lets an
+#: arranged game move a rating ten times as far: docs/ai.md, the rating of winning).
 PLAIN: dict[str, Any] = {"control": 0.0, "precision": False}
 #: The finish times of the rated games each pair of people (lower id first) played together.
 PairGames = dict[tuple[int, int], list[datetime]]

@@ -158,9 +158,10 @@ def test_the_control_narrows_the_spread_of_two_games_and_keeps_their_mean():
     assert rated[1] - rated[0] == pytest.approx(0.16 - 16 * wins.POINTS_CONTROL)
     assert 0 < rated[1] - rated[0] < plain[1] - plain[0]
     assert sum(rated) == pytest.approx(sum(plain))
-    # Rated one after the other, the rating moves less on the worse game than without it.
-    assert (rate_game("yahtzee", worse)[0].rating
-            > rate_game("yahtzee", worse, control=0.0)[0].rating)
+    # Rated on the share (no lean on the points), the rating moves less on the worse game than
+    # without the control.
+    assert (rate_game("yahtzee", worse, lean=False)[0].rating
+            > rate_game("yahtzee", worse, control=0.0, lean=False)[0].rating)
 
 
 # --- the precision weight --------------------------------------------------------------------
@@ -210,6 +211,77 @@ def test_games_of_several_and_forfeits_count_without_the_precision_weight():
     two = [Seat(1.0, 0.0, usual_loss=0.0), Seat(0.0, 0.0, usual_loss=0.0)]
     assert [w for r in game_results(two, left=[True, False]) for _, _, w in r] == [1.0, 1.0]
     assert [w for r in game_results(two) for _, _, w in r] == [wins.MAX_PRECISION_WEIGHT] * 2
+
+
+# --- the lean on the points while a rating is uncertain ---------------------------------------
+
+@pytest.mark.parametrize("rules", ["yahtzee", "yatzy"])
+def test_the_points_scale_of_winning_stands_on_the_levels_measured_win_rates(rules):
+    logit = wins.points_logit(rules)
+    loss = wins.BOT_LOSS[rules]
+    # The points apart of the levels that play for their own score tell their win rates to a
+    # few hundredths (the logistic's misfit, as the anchors').
+    for (strong, weak), (p, *_) in wins.ANCHOR_WIN_RATES[rules].items():
+        if "to_win" in (strong, weak):
+            continue
+        assert wins.points_chance(rules, loss[weak] - loss[strong]) == pytest.approx(p, abs=0.03)
+    assert wins.points_chance(rules, 0.0) == 0.5
+    assert wins.points_chance(rules, 10.0) + wins.points_chance(rules, -10.0) == pytest.approx(1)
+    assert 1 / (1 + math.exp(-logit * 10)) == wins.points_chance(rules, 10.0)
+    # What the points cannot see: the to-win bot gives up points and wins more often. Why the
+    # lean fades.
+    to_win = wins.ANCHOR_WIN_RATES[rules]["to_win", "optimal"][0]
+    assert wins.points_chance(rules, loss["optimal"] - loss["to_win"]) < 0.5 < to_win
+
+
+def test_the_lean_is_whole_for_a_newcomer_and_small_once_the_rating_settles():
+    assert wins.points_lean(Rating().rd) == 1.0
+    assert wins.points_lean(175.0) == pytest.approx(0.5)
+    assert wins.points_lean(50.0) == pytest.approx(1 / 7)
+    assert wins.points_lean(400.0) == 1.0  # never more than all of it
+    # Settled, it cannot lean the to-win bot's results below the optimal bot's: the share's
+    # edge outweighs the points' shortfall.
+    for rules in wins.RATED_RULES:
+        edge = wins.ANCHOR_WIN_RATES[rules]["to_win", "optimal"][0]
+        short = wins.points_chance(rules, -wins.BOT_LOSS[rules]["to_win"])
+        part = wins.points_lean(wins.PROVISIONAL_RD)
+        assert part * short + (1 - part) * edge > 0.5
+
+
+def test_a_newcomers_result_is_the_points_leads_chance_and_a_settled_ones_the_share():
+    # Ann's decisions kept 12 points more than Bob's, yet her luck-adjusted share is 0.45.
+    def score(rd: float | None, **options) -> float:
+        rating = None if rd is None else Rating(1500, rd)
+        seats = [Seat(1.0, 0.55, rating=rating, points=250.0), Seat(0.0, -0.55, points=238.0)]
+        return game_results(seats, rules="yatzy", precision=False, control=0.0,
+                            **options)[0][0][1]
+    chance = wins.points_chance("yatzy", 12.0)
+    assert chance > 0.5
+    assert score(None) == pytest.approx(chance)
+    assert score(175.0) == pytest.approx((chance + 0.45) / 2)
+    assert score(70.0) == pytest.approx(0.2 * chance + 0.8 * 0.45)
+    assert score(None, lean=False) == pytest.approx(0.45)
+    # Each player leans by their own deviation: Bob, settled, mostly keeps his share.
+    seats = [Seat(1.0, 0.55, points=250.0), Seat(0.0, -0.55, rating=Rating(1500, 70),
+                                                 points=238.0)]
+    bob = 0.2 * (1 - chance) + 0.8 * 0.55
+    assert game_results(seats, rules="yatzy", precision=False)[1][0][1] == pytest.approx(bob)
+
+
+def test_nothing_leans_without_both_points_nor_for_a_forfeit():
+    alone = [Seat(1.0, 0.55, points=250.0), Seat(0.0, -0.55)]  # an older result: no points
+    assert game_results(alone, precision=False)[0][0][1] == pytest.approx(0.45)
+    seats = [Seat(1.0, 0.55, points=250.0), Seat(0.0, -0.55, points=100.0)]
+    assert game_results(seats, left=[True, False])[0][0][1] == 0.0
+
+
+def test_in_a_game_of_three_each_pair_leans_on_its_own_lead():
+    seats = [Seat(1.0, 0.5, points=260.0), Seat(0.0, -0.35, points=240.0),
+             Seat(0.0, -0.15, points=250.0)]
+    results = game_results(seats, rules="yahtzee")
+    assert [s for _, s, _ in results[0]] == pytest.approx(
+        [wins.points_chance("yahtzee", 20.0), wins.points_chance("yahtzee", 10.0)])
+    assert sum(w for _, _, w in results[0]) == pytest.approx(1)
 
 
 # --- several players ---------------------------------------------------------------------------
@@ -377,6 +449,7 @@ def test_the_prediction_tests_vectorised_shares_and_weights_are_the_modules():
         F,
         check_share_rules,
         controlled_shares,
+        leaned_scores,
         precision_weights,
     )
 
@@ -388,3 +461,7 @@ def test_the_prediction_tests_vectorised_shares_and_weights_are_the_modules():
         pytest.approx(0.6 + 10 * wins.POINTS_CONTROL))
     weights = precision_weights(np.array([0.0, 60.0]), np.array([5.0, 90.0]))
     assert weights[0] == wins.MAX_PRECISION_WEIGHT > 1 > weights[1]
+    # A newcomer's score is the points lead's chance, a settled player's the share.
+    leaned = leaned_scores(np.array([0.45, 0.45]), np.array([12.0, 12.0]),
+                           np.array([Rating().rd, 0.0]), wins.points_logit("yatzy"))
+    assert leaned == pytest.approx([wins.points_chance("yatzy", 12.0), 0.45])
