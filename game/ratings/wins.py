@@ -20,9 +20,10 @@ chance that i beats j given that one of them wins), and each pair counts ``1 / (
 result, so an n-player game moves a rating as much as one heads-up game does, not n − 1 of
 them (the pairs share their dice and their players: they are not independent results).
 
-**Three options the benchmark measured, which the site does not use** (``control=0.0``,
-``precision=False`` in ``game.services.ratings``, and no points passed for the lean): none
-settles ratings in as few games as the points-based rating in both rulesets (docs/ai.md).
+**Three options the benchmark measured; the site uses the lean** (``game.services.ratings``
+passes each seat's luck-adjusted points, and sets ``control=0.0``, ``precision=False``): none
+settles ratings in as few games as the points-based rating in both rulesets, the lean alone
+beats the plain share on every figure (docs/ai.md).
 
 **The lean on the points while a rating is uncertain.** A share has the outcome's expectation
 but, heads-up, varies by 0.03-0.2 from game to game; a player's luck-adjusted points (the final

@@ -4,7 +4,8 @@
 ``GameResult`` per seat (the final score, the review's luck, loss and grades), adds them to its
 people's profile figures (``services.stats``) and, in rated rules, moves each person's
 ``PlayerRating`` with the rating of winning (``game.ratings.wins.rate_game``: each seat's share
-of the win, 1, 0 or 1/k, less the review's ``chance.luck``). It is incremental (one game, the
+of the win, 1, 0 or 1/k, less the review's ``chance.luck``, leaning on the luck-adjusted points
+lead, ``final − luck``, while the rating is uncertain). It is incremental (one game, the
 ratings of its own players) and idempotent: the game's row is locked and a game that has
 results is never counted again. Ratings and results are a cache of the stored games and their
 reviews: :func:`rebuild_all` replays every reviewed game in the order they finished.
@@ -57,10 +58,11 @@ from . import stats
 #: Games recorded per transaction when every game is recorded again.
 REBUILD_BATCH = 1000
 
-#: Each share counted as it is: the benchmark's points control and precision weight are off,
-#: and no seat's points are passed, so nothing leans on them (none of the three settles ratings
-#: as fast as the points-based rating in both rulesets, and a weight of up to 10 lets an
-#: arranged game move a rating ten times as far: docs/ai.md, the rating of winning).
+#: The result of a game: the luck-adjusted share, leaning on the luck-adjusted points lead
+#: while a rating is uncertain (``wins.points_lean``: it settles ratings in far fewer games and
+#: predicts better). The benchmark's points control and precision weight are off: with them
+#: yatzy's ratings settle slower, and a weight of up to 10 lets an arranged game move a rating
+#: ten times as far (docs/ai.md, the rating of winning).
 PLAIN: dict[str, Any] = {"control": 0.0, "precision": False}
 #: The finish times of the rated games each pair of people (lower id first) played together.
 PairGames = dict[tuple[int, int], list[datetime]]
@@ -135,7 +137,7 @@ def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], Pla
               if row is not None and row.games else None for row in row_of]
     seats = [wins.Seat(share=0.0 if gone else share if r.seat in game.winners else 0.0,
                        luck=0.0 if gone else r.chance_luck or 0.0, rating=rating,
-                       bot=r.bot_level or None)
+                       bot=r.bot_level or None, points=r.final - r.luck)
              for r, gone, rating in zip(results, left, before, strict=True)]
     n = len(results)
     weights = [[1.0] * n for _ in range(n)]

@@ -27,6 +27,13 @@ def site_rating(*args, **kwargs) -> list[Rating]:
 pytestmark = pytest.mark.django_db
 
 
+def seat(game, i: int, luck: float, **kwargs) -> wins.Seat:
+    """Seat ``i`` of a recorded ``game`` as the service rates it: its share, ``luck`` (the
+    review's chance luck) and its luck-adjusted points (final less the points luck)."""
+    r = GameResult.objects.get(game=game, seat=i)
+    return wins.Seat(share(game, i), luck, points=r.final - r.luck, **kwargs)
+
+
 def rating_of(player: Player, rules: str = "yahtzee") -> ratings.Rating:
     row = PlayerRating.objects.get(player=player, ruleset=rules)
     return ratings.Rating(row.rating, row.rd, row.volatility)
@@ -53,8 +60,11 @@ def test_a_reviewed_game_rates_each_person_against_the_others_and_the_bots_ancho
                  chance_lucks=[0.2, -0.1, 0.05])
     assert services.record_game(game.pk) is True
 
-    seats = [wins.Seat(share(game, 0), 0.2), wins.Seat(share(game, 1), -0.1),
-             wins.Seat(share(game, 2), 0.05, bot="easy")]
+    # Each seat's luck-adjusted points (final less the points luck): a new rating leans on them.
+    points = [final - luck for final, luck in zip(game.totals, [30.0, -12.5, 4.0], strict=True)]
+    seats = [wins.Seat(share(game, 0), 0.2, points=points[0]),
+             wins.Seat(share(game, 1), -0.1, points=points[1]),
+             wins.Seat(share(game, 2), 0.05, bot="easy", points=points[2])]
     # Between the two newcomers a result proves a tenth; against the computer, all of it.
     w = newcomer_weight()
     assert w == pytest.approx(0.0988, abs=1e-3)
@@ -63,6 +73,9 @@ def test_a_reviewed_game_rates_each_person_against_the_others_and_the_bots_ancho
     assert rating_of(bea) == pytest.approx(expected[1])
     assert rating_of(ann) != pytest.approx(
         site_rating("yahtzee", seats)[0])  # the farming weight changed something
+    unleaned = [wins.Seat(s.share, s.luck, bot=s.bot) for s in seats]
+    assert rating_of(ann) != pytest.approx(site_rating(
+        "yahtzee", unleaned, [[1, w, 1], [w, 1, 1], [1, 1, 1]])[0])  # and so did the points
     assert PlayerRating.objects.count() == 2  # the bot keeps its anchor: no row
     results = list(GameResult.objects.filter(game=game).order_by("seat"))
     assert [r.final for r in results] == game.totals
@@ -90,7 +103,12 @@ def test_a_game_against_the_computer_that_plays_to_win_rates_against_its_anchor(
     assert services.record_game(game.pk) is True
     mine = min(1.0, max(0.0, share(game, 0) - 0.1))
     theirs = min(1.0, max(0.0, share(game, 1) + 0.1))
-    score = max(mine, 1e-3) / (max(mine, 1e-3) + max(theirs, 1e-3))
+    shared = max(mine, 1e-3) / (max(mine, 1e-3) + max(theirs, 1e-3))
+    # A newcomer's result is all points: the chance their luck-adjusted lead stands for.
+    lead = (game.totals[0] - 10.0) - (game.totals[1] + 3.0)
+    assert wins.points_lean(Rating().rd) == 1.0
+    score = wins.points_chance(rules, lead)
+    assert score != pytest.approx(shared)
     opponent = Rating(wins.ANCHORS[rules]["to_win"], wins.ANCHOR_RD, Rating().volatility)
     assert rating_of(ann, rules) == pytest.approx(glicko2.update(Rating(), [(opponent, score)]))
     assert GameResult.objects.get(game=game, seat=1).bot_level == "to_win"
@@ -122,8 +140,8 @@ def test_the_review_store_records_the_game_once_even_when_recomputed(ann_bea, mo
     review_service.analyse_game(game.pk)
     assert rating_of(bea) == after_one and PlayerRating.objects.get(player=bea).games == 1
     w = newcomer_weight()
-    expected = site_rating("yahtzee", [wins.Seat(share(game, 0), 0.0),
-                                          wins.Seat(share(game, 1), 0.0)], [[1, w], [w, 1]])
+    expected = site_rating("yahtzee", [seat(game, 0, 0.0),
+                                          seat(game, 1, 0.0)], [[1, w], [w, 1]])
     assert after_one == pytest.approx(expected[1])
 
 
@@ -137,16 +155,16 @@ def test_ratings_grow_game_by_game_from_the_previous_rating_as_shown_at_the_game
     services.record_game(first.pk)
     services.record_game(second.pk)
 
-    after_first = site_rating("yahtzee", [wins.Seat(share(first, 0), 0.1),
-                                             wins.Seat(share(first, 1), -0.1, bot="medium")])[0]
+    after_first = site_rating("yahtzee", [seat(first, 0, 0.1),
+                                             seat(first, 1, -0.1, bot="medium")])[0]
     # Three weeks later: the deviation grew by three periods' volatility before the game.
     shown = glicko2.idle(after_first, 3.0)
     assert shown.rd > after_first.rd
     w_ann = newcomer_weight()  # Bea is new
     w_bea = min(1.0, (wins.PROVISIONAL_RD / shown.rd) ** 2)
     after_second = site_rating("yahtzee", [
-        wins.Seat(share(second, 0), -0.05, rating=shown),
-        wins.Seat(share(second, 1), 0.05)], [[1, w_ann], [w_bea, 1]])
+        seat(second, 0, -0.05, rating=shown),
+        seat(second, 1, 0.05)], [[1, w_ann], [w_bea, 1]])
     assert rating_of(ann) == pytest.approx(after_second[0])
     assert rating_of(bea) == pytest.approx(after_second[1])
     row = PlayerRating.objects.get(player=ann)
@@ -326,14 +344,14 @@ def test_two_games_of_one_player_recorded_at_once_both_count():
     assert PlayerRating.objects.get(player=ann).games == 2
     # Each game's other player is new: Ann's results count a newcomer's tenth either way.
     w = newcomer_weight()
-    seats = [[wins.Seat(share(g, i), 0.0) for i in range(2)] for g in games]
+    seats = [[seat(g, i, 0.0) for i in range(2)] for g in games]
     first_a = site_rating("yahtzee", seats[0], [[1, w], [w, 1]])[0]  # game 0, then 1
-    a_then_b = site_rating("yahtzee", [seats[1][0], wins.Seat(
-        share(games[1], 1), 0.0, rating=glicko2.idle(first_a, wins.periods_between(
+    a_then_b = site_rating("yahtzee", [seats[1][0], seat(
+        games[1], 1, 0.0, rating=glicko2.idle(first_a, wins.periods_between(
             games[0].finished, games[1].finished)))], [[1, w], [w, 1]])[1]
     first_b = site_rating("yahtzee", seats[1], [[1, w], [w, 1]])[1]  # game 1, then 0
-    b_then_a = site_rating("yahtzee", [wins.Seat(
-        share(games[0], 0), 0.0, rating=glicko2.idle(first_b, wins.periods_between(
+    b_then_a = site_rating("yahtzee", [seat(
+        games[0], 0, 0.0, rating=glicko2.idle(first_b, wins.periods_between(
             games[1].finished, games[0].finished))), seats[0][1]], [[1, w], [w, 1]])[0]
     assert rating_of(ann) in (pytest.approx(a_then_b), pytest.approx(b_then_a))
 
@@ -424,8 +442,8 @@ def test_two_accounts_farming_each_other_count_a_few_games_a_week(ann_bea):
         shown = [wins.shown(r, when, game.finished) for r in expected]
         assert all(wins.farming_weight(r, 0) == 1.0 for r in shown)  # settled: full weight
         expected = site_rating("yahtzee", [
-            wins.Seat(share(game, 0), -0.1, rating=shown[0]),
-            wins.Seat(share(game, 1), 0.1, rating=shown[1])])
+            seat(game, 0, -0.1, rating=shown[0]),
+            seat(game, 1, 0.1, rating=shown[1])])
         when = game.finished
     assert rating_of(ann) == pytest.approx(expected[0])
     assert rating_of(bea) == pytest.approx(expected[1])
@@ -444,8 +462,8 @@ def test_two_accounts_farming_each_other_count_a_few_games_a_week(ann_bea):
         shown = [wins.shown(r, when, game.finished) if r else None for r in rebuilt]
         w = [wins.farming_weight(shown[j] or Rating(), 0) for j in (1, 0)]
         rebuilt = list(site_rating("yahtzee", [
-            wins.Seat(share(game, 0), -0.1, rating=shown[0]),
-            wins.Seat(share(game, 1), 0.1, rating=shown[1])], [[1, w[0]], [w[1], 1]]))
+            seat(game, 0, -0.1, rating=shown[0]),
+            seat(game, 1, 0.1, rating=shown[1])], [[1, w[0]], [w[1], 1]]))
         when = game.finished
     assert rating_of(ann) == pytest.approx(rebuilt[0])
     assert rating_of(bea) == pytest.approx(rebuilt[1])
