@@ -11,8 +11,9 @@ card left in state ``s`` with ``b`` points banked is worth
 — the chance of a player who learns T now and plays for it. That is optimistic (a real player
 learns the opponents' scores one turn at a time), and playing for points later is pessimistic
 (a real player adapts), so a turn's end is worth ``mix`` × the first plus (1 − ``mix``) × the
-second (:class:`AheadEnds`); once every opponent's card is full, T is known and the ceiling is
-exact, so it counts alone. Within the turn the play is ``TurnChances``'s.
+second (:class:`AheadEnds`; by default the first alone, ``MIX``); once every opponent's card is
+full, T is known and the ceiling is exact, so it counts alone. Within the turn the play is
+``TurnChances``'s.
 
 Against several opponents, T is the best of their final scores (independent, so its
 distribution is the product of theirs) and a tie with it counts as the table's half, whatever
@@ -35,11 +36,13 @@ from .standings import Standings
 from .targets import TargetTable
 from .to_win import Distribution, PointsPlay, StateKey, TurnChances, win_weights
 
-#: The ceiling's share of a turn's end (the rest: later turns played for points).
-MIX = 0.5
+#: The ceiling's share of a turn's end (the rest: later turns played for points). The ceiling
+#: alone needs no distribution of the mover's points to come: a turn costs a fifth.
+MIX = 1.0
 #: The table's chances are float32 (and low by up to ``targets.TAIL`` per level): closer than
 #: this they are equal, and the expected points decide.
 TIE = 1e-6
+_SURE = np.ones(1)
 
 
 def best_of(dists: Sequence[Distribution]) -> Distribution:
@@ -70,12 +73,13 @@ def ceiling_chances(table: TargetTable, after: StateKey, banked: IntArray,
 
 class AheadEnds:
     """The mover's chance at a turn's end (one column): ``mix`` × the ceiling's + (1 − ``mix``)
-    × the chance when later turns are played for points (``points``)."""
+    × the chance when later turns are played for points (``points``; None: the ceiling
+    alone)."""
 
     players = 1
     tie = TIE
 
-    def __init__(self, table: TargetTable, target: Distribution, points: PointsPlay,
+    def __init__(self, table: TargetTable, target: Distribution, points: PointsPlay | None,
                  mover: int, mix: float) -> None:
         self.table, self.target, self.points = table, target, points
         self.mover, self.mix = mover, mix
@@ -84,7 +88,7 @@ class AheadEnds:
                  ) -> list[FloatArray]:
         high = [ceiling_chances(self.table, a, t, self.target)
                 for a, t in zip(afters, totals, strict=True)]
-        if self.mix >= 1:
+        if self.points is None or self.mix >= 1:
             return [h[None, :] for h in high]
         low = self.points(afters, totals)
         return [(self.mix * h + (1 - self.mix) * p[self.mover])[None, :]
@@ -94,12 +98,15 @@ class AheadEnds:
 def ahead_turn(standings: Standings, table: TargetTable, states: Sequence[CardState],
                mover: int, mix: float = MIX) -> TurnChances:
     """The mover's turn valued by :class:`AheadEnds` (column 0: the mover's chance)."""
-    dists = [standings.distribution(p, s) for p, s in enumerate(states)]
+    # The mover's own distribution is not needed (win_weights ignores it): not computed.
+    dists = [(0, _SURE) if p == mover else standings.distribution(p, s)
+             for p, s in enumerate(states)]
     target = best_of([d for p, d in enumerate(dists) if p != mover])
     full = standings.adv.tables.full
     done = all(s.mask == full for p, s in enumerate(states) if p != mover)
-    points = PointsPlay(win_weights(dists, mover), standings.points_to_come)
-    ends = AheadEnds(table, target, points, mover, 1.0 if done else mix)
+    mix = 1.0 if done else mix
+    points = PointsPlay(win_weights(dists, mover), standings.points_to_come) if mix < 1 else None
+    ends = AheadEnds(table, target, points, mover, mix)
     return TurnChances(standings.adv, states[mover], 0, ends)
 
 
