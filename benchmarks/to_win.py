@@ -10,7 +10,8 @@ measured bot first, once with it last, so who starts evens out. A game won count
 shared among the k players in it 1/k; the interval is the normal one over the pairs' means
 (the two games of a pair share a seed, so they are not counted as independent). ``--minutes``
 stops early, after a whole pair; a line every ``--every`` pairs shows the figure so far. Also
-the time per decision of the measured bot (the first of a turn solves the turn: most of it).
+the time per decision of the measured bot, wall and CPU (the first of a turn solves the turn:
+most of it).
 
 The bots: ``to_win`` plays the current turn for the win (later turns for points), ``ahead``
 every turn (``game/ai/ahead.py``, ``--mix``); ``--against`` the opponents' level. ``--out``
@@ -60,16 +61,18 @@ def move(game: Game, bot: str, mix: float | None) -> Action:
     return choose_action(game, bot)
 
 
-def play_game(setting: Setting, seed: int, seat: int, times: list[float]) -> float:
-    """One game; the measured bot in ``seat``: its share of the win."""
+def play_game(setting: Setting, seed: int, seat: int, times: list[tuple[float, float]]
+              ) -> float:
+    """One game; the measured bot in ``seat``: its share of the win (and the wall and CPU
+    seconds of each of its decisions in ``times``)."""
     players = setting.opponents + 1
     game = Game(setting.rules, [f"p{i}" for i in range(players)], rng=random.Random(seed))
     while not game.is_over:
         mine = game.current_player == seat
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = move(game, setting.bot if mine else setting.against, setting.mix)
         if mine:
-            times.append(time.perf_counter() - start)
+            times.append((time.perf_counter() - start, time.process_time() - cpu))
         if isinstance(action, Roll):
             game.roll(action.hold)
         else:
@@ -107,11 +110,14 @@ class Setting(NamedTuple):
         return f"{self.rules}, {bot} vs {self.opponents} {self.against}"
 
 
-def summary(setting: Setting, pairs: list[float], times: list[float]) -> str:
-    ms = np.array(times) * 1000
+def summary(setting: Setting, pairs: list[float], times: list[tuple[float, float]]) -> str:
+    """The figure so far, and the decisions' times: wall (what a player waits, which the load
+    stretches) and CPU (the process's own, which it stretches much less)."""
+    wall, cpu = (np.array(t) * 1000 for t in zip(*times, strict=True))
     return (describe(setting.name, setting.opponents, pairs)
-            + f"; decision median {np.median(ms):.2f} ms, p95 {np.percentile(ms, 95):.1f} ms, "
-            f"p99 {np.percentile(ms, 99):.0f} ms; load {os.getloadavg()[0]:.1f}")
+            + f"; decision median {np.median(wall):.2f} ms, p95 {np.percentile(wall, 95):.1f} "
+            f"ms, p99 {np.percentile(wall, 99):.0f} ms (CPU: p95 {np.percentile(cpu, 95):.1f} "
+            f"ms, p99 {np.percentile(cpu, 99):.0f} ms); load {os.getloadavg()[0]:.1f}")
 
 
 def pool(files: list[str]) -> None:
@@ -183,7 +189,7 @@ def main() -> None:
     players = args.opponents + 1
     deadline = time.monotonic() + 60 * args.minutes
     pairs: list[float] = []
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     out = open(args.out, "a") if args.out else None  # noqa: SIM115 (closed below)
     try:
         for seed in range(args.seed_start, args.seed_start + args.seeds):
