@@ -19,7 +19,9 @@ import fcntl
 import hashlib
 import os
 import tempfile
+import threading
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -176,19 +178,89 @@ def save(path: Path, solution: Solution, table: TargetTable, final: FloatArray,
             raise
 
 
-def load(path: Path, solution: Solution, tie: float
+def load(path: Path, solution: Solution, tie: float, mmap: bool = False
          ) -> tuple[TargetTable, FloatArray] | None:
     """The table and the optimal bot's final-score distribution stored at ``path``, or None
-    if missing, stale or unreadable."""
+    if missing, stale or unreadable. ``mmap``: the arrays are mapped from the file, not read
+    (``np.savez`` stores its members uncompressed): a process pays only for the rows it
+    reads, and processes on one machine share the pages."""
     try:
         with np.load(path, allow_pickle=False) as data:
             if str(data["fingerprint"]) != _fingerprint(solution, tie):
                 return None
-            table = TargetTable(data["row"], data["start"], data["lo"], data["values"],
+            arrays = _mapped(path, _ARRAYS) if mmap else {k: data[k] for k in _ARRAYS}
+            table = TargetTable(arrays["row"], arrays["start"], arrays["lo"], arrays["values"],
                                 float(data["tie"]), int(data["most"]))
             return table, data["final"]
-    except (OSError, KeyError, ValueError):
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
         return None
+
+
+_ARRAYS = ("row", "start", "lo", "values")
+
+
+def _mapped(path: Path, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The ``.npy`` members ``names`` of the uncompressed ``.npz`` at ``path``, memory-mapped
+    where they lie in the zip (its local header, then the ``.npy`` header, then the data)."""
+    out: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(path) as z, open(path, "rb") as f:
+        for name in names:
+            info = z.getinfo(f"{name}.npy")
+            if info.compress_type != zipfile.ZIP_STORED:
+                raise ValueError(f"{path}: {name} is compressed, it cannot be mapped.")
+            f.seek(info.header_offset)
+            local = f.read(30)
+            if local[:4] != b"PK\x03\x04":
+                raise ValueError(f"{path}: no local header for {name}.")
+            f.seek(info.header_offset + 30 + int.from_bytes(local[26:28], "little")
+                   + int.from_bytes(local[28:30], "little"))
+            fmt = np.lib.format
+            version = fmt.read_magic(f)
+            if version not in ((1, 0), (2, 0)):
+                raise ValueError(f"{path}: {name} has .npy format {version}.")
+            read = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+            shape, fortran, dtype = read(f)
+            out[name] = np.memmap(path, dtype=dtype, mode="r", offset=f.tell(), shape=shape,
+                                  order="F" if fortran else "C")
+    return out
+
+
+#: Tables loaded by this process, by (rules, Joker, tie, strategy directory); None: missing.
+_loaded: dict[tuple[str, str, float, str], TargetTable | None] = {}
+_loaded_lock = threading.Lock()
+#: The modification time of each table file last found stale or unreadable: not read again.
+_unreadable: dict[tuple[str, str, float, str], int] = {}
+
+
+def loaded(solution: Solution, tie: float = 0.5) -> TargetTable | None:
+    """The ceiling table for ``solution``'s rules, mapped once per process, or None while there
+    is none on disk (looked for again at each call: cheap), never built here."""
+    ruleset = solution.tables.ruleset
+    key = (ruleset.name, ruleset.joker or "none", tie, os.path.abspath(strategy_dir()))
+    with _loaded_lock:
+        found = _loaded.get(key)
+        if found is not None:
+            return found
+        path = ceiling_path(ruleset, tie)
+        try:
+            stamp = path.stat().st_mtime_ns
+        except OSError:
+            return None
+        if _unreadable.get(key) == stamp:
+            return None
+        stored = load(path, solution, tie, mmap=True)
+        if stored is None:
+            _unreadable[key] = stamp
+            return None
+        _loaded[key] = stored[0]
+        return stored[0]
+
+
+def forget_loaded() -> None:
+    """Drop the tables mapped by this process (tests)."""
+    with _loaded_lock:
+        _loaded.clear()
+        _unreadable.clear()
 
 
 def build(solution: Solution, tie: float, progress: Callable[[int], None] | None = None,

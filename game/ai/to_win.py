@@ -28,6 +28,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -119,20 +120,51 @@ def win_weights(dists: Sequence[Distribution], mover: int) -> WinWeights:
     return WinWeights(lo, np.array(rows))
 
 
+class PointsPlay:
+    """The chances of a turn's end when every later turn is played for points: the card's
+    distribution of points to come (``futures(keys)``: the standings' distributions from the
+    states ``keys`` between turns, nothing banked) shifted by what is banked, against
+    everyone else's (``weights``)."""
+
+    #: Chances closer than this are equal (float noise): the expected points decide.
+    tie = TIE
+
+    def __init__(self, weights: WinWeights,
+                 futures: Callable[[Sequence[StateKey]], list[Distribution]]) -> None:
+        self.weights, self.futures = weights, futures
+        self.players = weights.players
+
+    def __call__(self, afters: Sequence[StateKey], totals: Sequence[IntArray]
+                 ) -> list[FloatArray]:
+        dists = self.futures(afters)
+        return [self.weights.chances(banked + lo, probs)
+                for banked, (lo, probs) in zip(totals, dists, strict=True)]
+
+
+class TurnEnds(Protocol):
+    """How a turn's end is valued: ``ends(afters, totals)[i][p, j]`` is player p's chance when
+    the mover's card is left in state ``afters[i]`` with ``totals[i][j]`` points banked."""
+
+    players: int
+    tie: float
+
+    def __call__(self, afters: Sequence[StateKey], totals: Sequence[IntArray]
+                 ) -> list[FloatArray]: ...
+
+
 class TurnChances:
     """Every player's chance to win at every moment of one turn of the player to move, who
     plays this turn to win (see the module's docstring); solved once for the turn.
 
-    ``futures(keys)``: the distributions of the points still to come from the states ``keys``
-    between turns (the standings' distributions with nothing banked).
+    ``ends`` values the card each box leaves (:class:`PointsPlay`: later turns played for
+    points, the standings' model); the mover's column decides, to within ``ends.tie``.
     """
 
-    def __init__(self, adv: Advisor, state: CardState, mover: int, weights: WinWeights,
-                 futures: Callable[[Sequence[StateKey]], list[Distribution]]) -> None:
+    def __init__(self, adv: Advisor, state: CardState, mover: int, ends: TurnEnds) -> None:
         adv.check(state)
         self.adv, self.state, self.mover = adv, state, mover
         t = adv.tables
-        n = weights.players
+        n = ends.players
         mask, upper, y = state.key
         rows = np.arange(N_ROLLS)
         # box[b, r]: every player's chance, then the mover's expected final score, when roll r
@@ -152,16 +184,17 @@ class TurnChances:
                                          strict=True))):
                 scored.append((b, (int(out.mask), u2, y2), gain,
                                legal & (after_u == u2) & (after_y == y2)))
-        dists = futures([after for _, after, _, _ in scored])
-        for (b, after, gain, here), (lo, probs) in zip(scored, dists, strict=True):
-            gains, inverse = np.unique(gain[here], return_inverse=True)
-            chances = weights.chances(state.banked + gains + lo, probs)
+        gains = [np.unique(gain[here], return_inverse=True) for _, _, gain, here in scored]
+        worth = ends([after for _, after, _, _ in scored],
+                     [state.banked + g for g, _ in gains])
+        for (b, after, gain, here), (_, inverse), chances in zip(scored, gains, worth,
+                                                                strict=True):
             self.box[b, here, :n] = chances[:, inverse].T
             self.box[b, here, n] = state.banked + gain[here] + adv.solution.values[after]
         # With no re-roll left: the best box of every roll.
         chance = np.where(np.isnan(self.box[:, :, mover]), -np.inf, self.box[:, :, mover])
         points = np.where(np.isnan(self.box[:, :, n]), -np.inf, self.box[:, :, n])
-        self.best_box = _first_best(chance.T, points.T)
+        self.best_box = _first_best(chance.T, points.T, ends.tie)
         last = self.box[self.best_box, rows]  # (252, n + 1)
         #: levels[L]: every hold's value (hold levels, as ``hold_values``) with L rolls to come;
         #: rolled[L]: each roll's value with L re-rolls left (its best option).
@@ -173,7 +206,7 @@ class TurnChances:
             self.levels[left] = hold_values(self.rolled[left - 1])
             flat = np.concatenate(self.levels[left])
             options = flat[choices]  # (252, 32, n + 1)
-            pick = _first_best(options[:, :, mover], options[:, :, n])
+            pick = _first_best(options[:, :, mover], options[:, :, n], ends.tie)
             self.best_hold[left] = choices[rows, pick]
             self.rolled[left] = flat[self.best_hold[left]]
         #: Every player's chance (and the mover's expected final score, last) before the turn's
@@ -213,11 +246,11 @@ class TurnChances:
         return self.adv.ruleset.box_names[int(self.best_box[r])]
 
 
-def _first_best(chance: FloatArray, points: FloatArray) -> IntArray:
-    """For each row, the first column whose chance is the row's best (to within ``TIE``), the
+def _first_best(chance: FloatArray, points: FloatArray, tie: float) -> IntArray:
+    """For each row, the first column whose chance is the row's best (to within ``tie``), the
     largest expected points among those."""
     top = chance.max(axis=1, keepdims=True)
-    near = chance >= top - TIE
+    near = chance >= top - tie
     return np.asarray(np.argmax(np.where(near, points, -np.inf), axis=1))
 
 
@@ -230,8 +263,8 @@ def turn_chances(standings: Standings, states: Sequence[CardState], mover: int
     scored its chances are theirs."""
     dists = [standings.distribution(p, s) for p, s in enumerate(states)]
     weights = win_weights(dists, mover)
-    return TurnChances(standings.adv, states[mover], mover, weights,
-                       standings.points_to_come)
+    return TurnChances(standings.adv, states[mover], mover,
+                       PointsPlay(weights, standings.points_to_come))
 
 
 #: Turns kept by the to-win bot (one is solved per turn: ~0.1-0.3 s).
@@ -245,27 +278,37 @@ _lock = threading.Lock()
 
 def choose(game: Game) -> Action:
     """The to-win bot's move: each decision the one with the best chance to win."""
+    return play(game, "turn", turn_chances)
+
+
+#: Solves a turn: (the game's standings, every player's card, the mover) -> its chances.
+Solver = Callable[[Standings, tuple[CardState, ...], int], TurnChances]
+
+
+def standings_of(game: Game) -> Standings:
+    """The bots' standings for ``game``'s rules (one per process: their futures are kept)."""
+    standings = _standings.get(game.ruleset.name)
+    if standings is None:  # may wait for the strategy table: not under the lock
+        standings = _standings.setdefault(game.ruleset.name, Standings(game.ruleset))
+    return standings
+
+
+def play(game: Game, kind: str, solve: Solver) -> Action:
+    """The best move of the turn ``solve`` gives (solved once per turn, kept under ``kind``
+    for the turn's other decisions)."""
     dice = current_dice(game)
     mover = game.current_player
     assert mover is not None  # the game has dice: someone is playing
     states = tuple(CardState.of(card) for card in game.scorecards)
-    standings = _standings.get(game.ruleset.name)
-    if standings is None:  # may wait for the strategy table: not under the lock
-        standings = _standings.setdefault(game.ruleset.name, Standings(game.ruleset))
+    standings = standings_of(game)
     with _lock:
-        turn = _turn(standings, states, mover)
+        key = (kind, standings.ruleset.name, states, mover)
+        turn = _turns.get(key)
+        if turn is None:
+            turn = _turns[key] = solve(standings, states, mover)
+            while len(_turns) > KEPT_TURNS:
+                _turns.popitem(last=False)
     best = turn.best(dice, game.rolls_left)
     if isinstance(best, str):
         return Score(best)
     return Roll(positions_for(tuple(dice), best))
-
-
-def _turn(standings: Standings, states: tuple[CardState, ...], mover: int) -> TurnChances:
-    """The turn of ``mover`` from ``states``, solved once (kept for its other decisions)."""
-    key = (standings.ruleset.name, states, mover)
-    turn = _turns.get(key)
-    if turn is None:
-        turn = _turns[key] = turn_chances(standings, states, mover)
-        while len(_turns) > KEPT_TURNS:
-            _turns.popitem(last=False)
-    return turn

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from game.ai import CardState, Standings, advisor, choose_action
 from game.ai.distribution import final_distribution
 from game.ai.review import analyse
-from game.ai.to_win import TurnChances, win_weights
+from game.ai.to_win import PointsPlay, TurnChances, win_weights
 from game.rules import Game, Scorecard, get_ruleset
 
 from .brute import FIRST, ROLLS, after_scoring, probability
@@ -143,7 +143,7 @@ def check_turn(card, mover, others, future_dict, future_keys, rng):
     state = CardState.of(card)
     dists = [as_dist(d) for d in others]
     dists.insert(mover, (0, np.ones(1)))
-    turn = TurnChances(adv, state, mover, win_weights(dists, mover), future_keys)
+    turn = TurnChances(adv, state, mover, PointsPlay(win_weights(dists, mover), future_keys))
     brute = BruteTurn(card, mover, others, future_dict)
     assert turn.start == pytest.approx(brute.start(), abs=1e-9)
     assert turn.start.sum() == pytest.approx(1.0, abs=1e-9)
@@ -227,10 +227,10 @@ def test_a_box_scored_stands_as_the_standings_say(yahtzee_table):
     live = Standings(game.ruleset)
     while not game.is_over:
         states = [CardState.of(c) for c in game.scorecards]
+        weights = win_weights([standings.distribution(p, s) for p, s in enumerate(states)],
+                              game.current_player)
         turn = TurnChances(standings.adv, states[game.current_player], game.current_player,
-                           win_weights([standings.distribution(p, s)
-                                        for p, s in enumerate(states)], game.current_player),
-                           standings.points_to_come)
+                           PointsPlay(weights, standings.points_to_come))
         # The mover's chance before the turn is at least what playing it for points gives,
         # where both are exact (before, the two may come from different estimates: the
         # session has no score table, so the standings fit the mover's whole distribution).
