@@ -125,14 +125,22 @@ def pool(files: list[str]) -> None:
     the seeds they share (same rules, opponents and opponents' level)."""
     found: dict[Setting, dict[int, float]] = defaultdict(dict)
     for name in files:
-        with open(name) as f:
-            for line in f:
-                r = json.loads(line)
-                setting = Setting(*(r[k] for k in Setting._fields))
-                pair = sum(r["shares"]) / 2
-                if found[setting].setdefault(r["seed"], pair) != pair:
-                    sys.exit(f"{name}: seed {r['seed']} of {setting.name} differs from an "
-                             "earlier run.")
+        try:
+            with open(name) as f:
+                for number, line in enumerate(f, 1):
+                    try:
+                        r = json.loads(line)
+                        setting = Setting(*(r[k] for k in Setting._fields))
+                        seed, pair = int(r["seed"]), sum(map(float, r["shares"])) / 2
+                    except (ValueError, TypeError, KeyError) as e:
+                        sys.exit(f"{name}, line {number}: not a pair written by --out ({e}).")
+                    if found[setting].setdefault(seed, pair) != pair:
+                        sys.exit(f"{name}: seed {seed} of {setting.name} differs from an "
+                                 "earlier run.")
+        except OSError as e:
+            sys.exit(f"{name}: cannot be read ({e.strerror}).")
+    if not found:
+        sys.exit("No pairs in these files.")
     settings = sorted(found, key=str)
     for setting in settings:
         print(describe(setting.name, setting.opponents, found[setting].values())
@@ -176,6 +184,14 @@ def main() -> None:
     parser.add_argument("--pool", nargs="+", metavar="FILE",
                         help="only pool the pairs of these files (from --out)")
     args = parser.parse_args()
+    if not 1 <= args.opponents <= 5:
+        parser.error("--opponents: 1 to 5 (a game has at most 6 players)")
+    if args.seeds < 1 or args.every < 1 or args.seed_start < 0:
+        parser.error("--seeds and --every: at least 1; --seed-start: at least 0")
+    if not 0 <= args.mix <= 1:
+        parser.error("--mix: from 0 to 1")
+    if args.minutes <= 0:
+        parser.error("--minutes: more than 0")
     if args.pool:
         pool(args.pool)
         return

@@ -46,3 +46,33 @@ def test_a_seed_played_again_with_another_result_is_refused(tmp_path):
              write(tmp_path / "b.jsonl", ahead, {7: [0, 0]})]
     with pytest.raises(SystemExit, match="seed 7"):
         pool(files)
+
+
+@pytest.mark.parametrize("line", ["not json", '{"seed": 1}', '{"seed": "x", "rules": "yahtzee", '
+                                  '"bot": "ahead", "mix": 1, "opponents": 1, "against": '
+                                  '"optimal", "shares": [1, 0]}'])
+def test_a_file_that_is_not_pairs_is_refused_with_its_line(tmp_path, line):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(line + "\n")
+    with pytest.raises(SystemExit, match="bad.jsonl, line 1: not a pair"):
+        pool([str(bad)])
+
+
+def test_a_missing_file_or_an_empty_one_is_refused(tmp_path):
+    with pytest.raises(SystemExit, match="cannot be read"):
+        pool([str(tmp_path / "none.jsonl")])
+    (tmp_path / "empty.jsonl").write_text("")
+    with pytest.raises(SystemExit, match="No pairs"):
+        pool([str(tmp_path / "empty.jsonl")])
+
+
+@pytest.mark.parametrize("args", [["--opponents", "0"], ["--seeds", "0"], ["--mix", "1.5"],
+                                  ["--every", "-1"], ["--minutes", "0"]])
+def test_bad_arguments_are_refused_before_anything_runs(monkeypatch, capsys, args):
+    from benchmarks import to_win
+
+    monkeypatch.setattr("sys.argv", ["to_win.py", *args])
+    with pytest.raises(SystemExit) as exit_:
+        to_win.main()
+    assert exit_.value.code == 2
+    assert args[0] in capsys.readouterr().err

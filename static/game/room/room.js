@@ -368,7 +368,10 @@ function redraw() {
     $("table").classList.remove("no-dice");
     renderTableBeforeStart(state, els.turn, st === "waiting" ? waitingLine(state, now) : null);
     renderDice({ ...state, game: empty.game, held: new Set(), lastHeld: new Set() }, table);
-    renderEmptyCards(empty, state.column, els.cards, table);
+    // Triple's column as the game's start will choose it, unless the reader chose one.
+    const column = state.column !== undefined ? state.column
+      : firstColumn(empty.game, wide.matches);
+    renderEmptyCards(empty, column, els.cards, table);
   }
   renderResultPanel(state, els.result);
   renderLog(state, $("log"));

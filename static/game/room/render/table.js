@@ -8,7 +8,7 @@ import { gettext, interpolate } from "../../shared/i18n.js";
 import { bonusHelp, boxHelp } from "../../shared/help.js";
 import { slotLabel } from "../../shared/labels.js";
 import { RULESET, parseSlot, slotName } from "../../shared/ruleset.js";
-import { firstColumn, renderColumnSwitch, renderScorecard } from "../../shared/scorecard.js";
+import { renderColumnSwitch, renderScorecard } from "../../shared/scorecard.js";
 import { awayPlayers, canHold, canScore, isMyTurn, myPlayer } from "../store.js";
 
 /** ui: {tray, dice (the tray's element), coach}. */
@@ -70,8 +70,8 @@ export function renderCards(state, els, ui) {
 
 /**
  * Before the first game, its scorecards empty where they will be (store.emptyGame: `empty`),
- * shown on a wide screen only (room.css). `column`: triple's column chosen (undefined: not
- * yet, as the game's first choice would be); ui: {onColumn(column)}.
+ * shown on a wide screen only (room.css). `column`: triple's column shown (null: all);
+ * ui: {onColumn(column)}.
  */
 export function renderEmptyCards(empty, column, els, ui) {
   const { game, me } = empty;
@@ -81,12 +81,10 @@ export function renderEmptyCards(empty, column, els, ui) {
     replaceChildren(els.scorecard);
     return;
   }
-  const shown = column === undefined
-    ? firstColumn(game, window.matchMedia("(min-width: 60rem)").matches) : column;
-  renderColumnSwitch(els.switcher, game, shown, ui.onColumn);
+  renderColumnSwitch(els.switcher, game, column, ui.onColumn);
   const columns = game.scorecards[0].columns.length;
   replaceChildren(els.scorecard, renderScorecard({
-    game, me, columnsShown: shown === null ? [...Array(columns).keys()] : [shown],
+    game, me, columnsShown: column === null ? [...Array(columns).keys()] : [column],
     canScore: false,
   }, () => {}));
   renderRulesHelp(game, els);
