@@ -6,8 +6,11 @@ import pytest
 
 from tests.support import tables
 
-#: The websocket clients and rooms of every test that talks to the room socket.
-pytest_plugins = ["tests.support.sockets", "tests.support.smtp", "tests.support.push_receiver"]
+#: The workers' groups; the websocket clients and rooms of every test that talks to the room
+#: socket; the SMTP server and the Web Push receiver.
+pytest_plugins = [
+    "tests.support.xdist_groups", "tests.support.sockets", "tests.support.smtp",
+    "tests.support.push_receiver"]
 
 # Forked Daphne/live servers hang after async tests ran in the same process (asgiref #194).
 multiprocessing.set_start_method("spawn", force=True)

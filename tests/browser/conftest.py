@@ -104,10 +104,12 @@ def daphne_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str,
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def playwright() -> Iterator[Playwright]:
-    """The one Playwright of the session: its sync API runs an event loop on this thread, and
-    a second one may not start beside it."""
+    """The one Playwright of these tests: its sync API runs an event loop on this thread, and
+    a second one may not start beside it. Between its calls it marks that loop as running on
+    the thread, where Django then refuses the ORM and pytest-asyncio cannot run a loop of its
+    own: so it stops whenever a worker goes on to a test outside this folder (package scope)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"No Chromium at {CHROMIUM}: run scripts/ensure-services (apt-get install "
                     "chromium), or point CHROMIUM at one.")
@@ -115,7 +117,7 @@ def playwright() -> Iterator[Playwright]:
         yield pw
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                           args=CHROMIUM_ARGS)

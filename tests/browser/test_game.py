@@ -61,6 +61,11 @@ def watcher_tries_to_roll(page: Page) -> dict:
     })""")
 
 
+def won_by(name: str) -> re.Pattern[str]:
+    """The finished game's line "Won by Ann" (or "Won by Ann and Bob" after a tie)."""
+    return re.compile(rf"Won by [^.]*{re.escape(name)}")
+
+
 def tap_or_click(target: Locator, touch: bool) -> None:
     if touch:
         target.tap()
@@ -238,7 +243,7 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     assert client_state(fresh) == final == client_state(bob) == client_state(watcher)
     fresh.close()
     totals = [card["total"] for card in final["scorecards"]]
-    winner = final["winners"][0]
+    winners = final["winners"]  # both, when the dice give a tie
     names = ["Ann", BOB]
     for page in everyone:
         result = page.locator("#result")
@@ -246,9 +251,16 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
         ranked = sorted(zip(totals, names, strict=True), reverse=True)
         expect(result.locator("thead th .result-name.long")).to_have_text([n for _, n in ranked])
         expect(result.locator("tr.total-row td")).to_have_text([str(t) for t, _ in ranked])
-        expect(result.locator("thead th.winner")).to_contain_text(names[winner])
-    expect(watcher.locator("#result-title")).to_contain_text(f"{names[winner]} wins")
-    expect(players[winner].locator("#result-title")).to_contain_text("You win")
+        expect(result.locator("thead th.winner")).to_have_count(len(winners))
+        for w in winners:
+            expect(result.locator("thead th.winner", has_text=names[w])).to_have_count(1)
+    if len(winners) == 1:
+        expect(watcher.locator("#result-title")).to_contain_text(f"{names[winners[0]]} wins")
+        expect(players[winners[0]].locator("#result-title")).to_contain_text("You win")
+    else:
+        expect(watcher.locator("#result-title")).to_contain_text("share the win")
+        for player in players:
+            expect(player.locator("#result-title")).to_have_text("A shared win!")
     expect(ann.locator("#rematch-btn")).to_be_visible()
     expect(bob.locator("#rematch-btn")).to_be_visible()  # anyone seated may offer it
     expect(watcher.locator("#rematch-btn")).to_be_hidden()
@@ -265,7 +277,8 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
 
     # The game's own page, linked from the result, names the winner.
     watcher.locator("#game-page-link").click()
-    expect(watcher.locator("main")).to_contain_text(f"Won by {names[winner]}")
+    for w in winners:
+        expect(watcher.locator("main")).to_contain_text(won_by(names[w]))
     watcher.screenshot(path=str(screenshots / "finished-game.png"), full_page=True)
     on_phone = bob.context.new_page()
     on_phone.goto(watcher.url)
@@ -278,11 +291,13 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     finished = lobby.locator("section", has=lobby.locator("#finished-title"))
     expect(finished.get_by_role("link", name=ROOM_NAME)).to_be_visible()
     expect(finished.locator("li", has_text=ROOM_NAME)).to_contain_text(
-        f"{names[winner]} beat {names[1 - winner]}")
+        f"{names[winners[0]]} beat {names[1 - winners[0]]}" if len(winners) == 1
+        else f"tied on {totals[0]}")
     lobby.screenshot(path=str(screenshots / "lobby-after.png"), full_page=True)
     assert low_contrast_text(lobby) == []
     finished.locator("li", has_text=ROOM_NAME).get_by_role("link", name="review").click()
-    expect(lobby.locator("main")).to_contain_text(f"Won by {names[winner]}")
+    for w in winners:
+        expect(lobby.locator("main")).to_contain_text(won_by(names[w]))
     assert low_contrast_text(lobby) == []  # the game's page
 
     # Play again: the host starts a rematch in the same room; the watcher stays and sees it.
