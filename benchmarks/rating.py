@@ -11,6 +11,10 @@ games it needs to settle — and the computer levels' anchors.
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --predict \
         --populations 2000 --rounds 200 --sizes 2 4 6 --weights 1 --controls 0.0046 \
         --precision 0.15 --leans 0
+    # the same, brief: the site's rating beside other lean shapes and options, another seed
+    STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py --predict \
+        --brief --populations 2000 --rounds 200 --sizes 2 4 6 --seed 8 \
+        --variants lean=50,full=110,floor=0.2 lean=0,full=350,floor=0,control=0.0046,reference=0.15
     # the points-based rating's own benchmark (order by mean final score) and calibration
     STRATEGY_DIR=var/strategy nice -n 19 .venv/bin/python benchmarks/rating.py \
         --populations 1000 --rounds 600 --points 10 20 40
@@ -762,13 +766,21 @@ def precision_weights(loss: np.ndarray, other_loss: np.ndarray,
     return np.maximum(floor, np.minimum(wins.MAX_PRECISION_WEIGHT, (reference / spread) ** 2))
 
 
+def lean_parts(rd: np.ndarray, lean_rd: float = 0.0, full: float = 350.0,
+               floor: np.ndarray | float = 0.0) -> np.ndarray:
+    """``wins.points_lean``'s shape, elementwise: all of the result at or above the deviation
+    ``full``, falling in a straight line to ``floor`` at ``lean_rd`` and below."""
+    return floor + (1 - floor) * np.clip((rd - lean_rd) / (full - lean_rd), 0.0, 1.0)
+
+
 def leaned_scores(score: np.ndarray, lead: np.ndarray, rd: np.ndarray, logit: float,
-                  lean_rd: float = 0.0) -> np.ndarray:
+                  lean_rd: float = 0.0, full: float = 350.0, floor: np.ndarray | float = 0.0
+                  ) -> np.ndarray:
     """``wins.game_results``' lean on the points, elementwise: ``score`` leaned on the chance
-    the luck-adjusted points ``lead`` stands for (``logit`` per point) by the player's
-    ``wins.points_lean`` at deviation ``rd`` (``lean_rd`` above 0: a lean that ends at that
-    deviation instead, falling in proportion from an unrated player's)."""
-    part = np.clip((rd - lean_rd) / (Rating().rd - lean_rd), 0.0, 1.0)
+    the luck-adjusted points ``lead`` stands for (``logit`` per point) by the player's part
+    at deviation ``rd`` (:func:`lean_parts`: all of it from ``full``, ``floor`` from
+    ``lean_rd`` down)."""
+    part = lean_parts(rd, lean_rd, full, floor)
     return part / (1 + np.exp(-logit * lead)) + (1 - part) * score
 
 
@@ -798,7 +810,7 @@ def check_share_rules(cases: int = 500, seed: int = 5) -> float:
         found = wins.game_results(leaned, rules=rules, control=0.0, precision=False)[0][0][1]
         mine = leaned_scores(np.array(wins.pair_score(leaned[0].adjusted, leaned[1].adjusted)),
                              np.array(points[0] - points[1]),
-                             np.array(rd), wins.points_logit(rules))
+                             np.array(rd), wins.points_logit(rules), *wins.lean_shape(rules))
         worst = max(worst, abs(float(mine) - found))
     return worst
 
@@ -854,6 +866,15 @@ class Method:
     #: lean), the lead's chance to win at ``logit`` per point (``wins.points_logit``).
     lean_rd: float | None = None
     logit: float = 0.0
+    #: The lean is all of the result at or above this deviation, and never below ``lean_floor``
+    #: (``lean_parts``).
+    lean_full: float = 350.0
+    lean_floor: float = 0.0
+    #: Above 0: a player's lean is at least their usual loss (the mean points their decisions
+    #: lost a game so far) over this many points (a poor player, whose shares are noisy and
+    #: whose points tell their chances well, leans on the points for good; an exploration, not
+    #: in ``game.ratings.wins``).
+    lean_loss: float = 0.0
     #: The precision weight never below this.
     floor: float = 0.0
     #: The spread's line (base, per point) of the precision weight.
@@ -930,8 +951,11 @@ def predict(train: np.ndarray, held: np.ndarray, truth: np.ndarray, size: int,
             if method.control:
                 score = controlled_shares(mine, surprise, method.control, method.limit)
             if method.lean_rd is not None:
+                floor: np.ndarray | float = method.lean_floor
+                if method.lean_loss:
+                    floor = np.maximum(floor, np.minimum(1.0, loss / method.lean_loss))
                 score = leaned_scores(score, lead, phi * glicko2.SCALE, method.logit,
-                                      method.lean_rd)
+                                      method.lean_rd, method.lean_full, floor)
             state[m] = update_arrays(mu, phi, sigma, mu[rows, opponent], phi[rows, opponent],
                                      score, method.tau, weight)
             mu = state[m][0]
@@ -1098,6 +1122,8 @@ def main() -> None:
     parser.add_argument("--duels", type=int, default=0,
                         help="play and review this many heads-up games per pair of strengths "
                              "(cached; a run stopped early keeps what it played)")
+    parser.add_argument("--save-every", type=int, default=10,
+                        help="with --duels: append to the cache every this many rounds")
     parser.add_argument("--predict", action="store_true",
                         help="the prediction test on the cached duels (and games of --sizes)")
     parser.add_argument("--weights", type=float, nargs="+", default=[1.0, 3.0, 10.0],
@@ -1113,7 +1139,8 @@ def main() -> None:
                              "points control of --controls' first, else wins.POINTS_CONTROL)")
     parser.add_argument("--leans", type=float, nargs="*", default=[],
                         help="deviations at which the lean on the points lead ends, to compare "
-                             "(0: wins.points_lean, the deviation's part of an unrated one's)")
+                             "(0: the deviation's part of an unrated one's, yahtzee's "
+                             "wins.points_lean; --variants for other shapes)")
     parser.add_argument("--lean-logits", type=float, nargs="*", default=[],
                         help="the points' scale of winning (logit per point) to compare with "
                              "the lean (default: wins.points_logit of the ruleset)")
@@ -1123,6 +1150,16 @@ def main() -> None:
     parser.add_argument("--floors", type=float, nargs="*", default=[],
                         help="floors of the precision weight to compare (with the lean of "
                              "--leans' first and --precision's first)")
+    parser.add_argument("--variants", nargs="*", default=[],
+                        help="ratings of winning to compare, each [name:]key=value,... of "
+                             "lean (the deviation where the lean reaches its floor), full (where "
+                             "it is whole; default 350), floor, logit, control, limit, "
+                             "reference, volatility, tau, weight, loss (see variant_method)")
+    parser.add_argument("--seed", type=int, default=7,
+                        help="the populations' seed of the prediction test")
+    parser.add_argument("--brief", action="store_true",
+                        help="the prediction test with plain Glicko-2, the points, the lean "
+                             "of the site and --variants only, no games of several players")
     parser.add_argument("--taus", type=float, nargs="*", default=[],
                         help="other Glicko-2 τ to compare in the prediction test")
     parser.add_argument("--deviations", type=float, nargs="*", default=[],
@@ -1133,7 +1170,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f}; rules {args.rules}")
     if args.duels:
-        build_duels(args.rules, args.strengths, args.duels)
+        build_duels(args.rules, args.strengths, args.duels, save_every=args.save_every)
         return
     if args.anchor_games:
         rates = measured_win_rates(args.rules, args.anchor_games)
@@ -1198,6 +1235,40 @@ def main() -> None:
                   f"   ({at})")
 
 
+#: ``--variants``' keys: the ``Method`` field each sets.
+VARIANT_KEYS = {"lean": "lean_rd", "full": "lean_full", "floor": "lean_floor",
+                "logit": "logit", "control": "control", "limit": "limit",
+                "reference": "reference", "volatility": "volatility", "tau": "tau",
+                "weight": "weight", "loss": "lean_loss"}
+
+
+def variant_method(spec: str, rules: str, volatility: float) -> tuple[str, Method]:
+    """A ``--variants`` entry, ``[name:]key=value,...``: the rating of winning with those
+    ``Method`` fields (``VARIANT_KEYS``); a lean's logit ``wins.points_logit(rules)`` unless
+    given, the surprise's limit ``wins.SURPRISE_LIMIT`` with a control."""
+    name, _, body = spec.rpartition(":")
+    fields: dict[str, float] = {}
+    for item in filter(None, body.split(",")):
+        key, _, value = item.partition("=")
+        if key not in VARIANT_KEYS:
+            raise SystemExit(f"Unknown key {key!r} in --variants {spec!r} "
+                             f"(one of {', '.join(VARIANT_KEYS)}).")
+        fields[VARIANT_KEYS[key]] = float(value)
+    if "lean_rd" in fields:
+        fields.setdefault("logit", wins.points_logit(rules))
+    if "control" in fields:
+        fields.setdefault("limit", wins.SURPRISE_LIMIT)
+    fields.setdefault("volatility", volatility)
+    return name or f"winning, {body}", Method(share_scores, **fields)  # type: ignore[arg-type]
+
+
+def site_method(rules: str, volatility: float) -> Method:
+    """The rating of winning as ``game.services.ratings`` runs it (``wins.lean_shape``)."""
+    end, full, floor = wins.lean_shape(rules)
+    return Method(share_scores, volatility=volatility, lean_rd=end, lean_full=full,
+                  lean_floor=floor, logit=wins.points_logit(rules))
+
+
 def run_predict(args: argparse.Namespace) -> None:
     strengths = args.strengths
     train, held, truth, notes = duel_sets(args.rules, strengths)
@@ -1237,10 +1308,17 @@ def run_predict(args: argparse.Namespace) -> None:
     vol = args.volatility
     methods: dict[str, Method] = {
         "plain Glicko-2 (wins)": Method(raw_scores, volatility=vol),
-        today: Method(points_scores(POINTS_PER_400), volatility=vol)}
-    methods.update({f"winning, luck out, weight {w:g}": Method(share_scores, w, vol)
-                    for w in args.weights})
-    methods["winning, luck and drift out"] = Method(share_scores_without_drift, volatility=vol)
+        today: Method(points_scores(POINTS_PER_400), volatility=vol),
+        "winning, the site's": site_method(args.rules, vol)}
+    methods.update(variant_method(v, args.rules, vol) for v in args.variants)
+    if args.brief:
+        args.weights = args.volatilities = args.controls = args.precision = args.leans = []
+        args.line, args.floors, args.taus, args.deviations = None, [], [], []
+    else:
+        methods.update({f"winning, luck out, weight {w:g}": Method(share_scores, w, vol)
+                        for w in args.weights})
+        methods["winning, luck and drift out"] = Method(share_scores_without_drift,
+                                                        volatility=vol)
     for v in args.volatilities:
         methods[f"winning, luck out, σ {v:g}"] = Method(share_scores, volatility=v)
     for c in args.controls:
@@ -1287,8 +1365,9 @@ def run_predict(args: argparse.Namespace) -> None:
         pair = ((strengths.index("to_win"), strengths.index("optimal"))
                 if {"to_win", "optimal"} <= set(strengths) else None)
         found = predict(train, held, truth, size, args.populations, args.rounds, methods,
-                        to_win=pair)
-        print(f"\nheads-up, populations of {size}, {args.populations} populations "
+                        seed=args.seed, to_win=pair)
+        print(f"\nheads-up, populations of {size}, {args.populations} populations, seed "
+              f"{args.seed} "
               f"({time.perf_counter() - start:.0f} s): held-out log-loss after k games per "
               f"player; games to settle ({SETTLE_MARGIN:.0%} from even in order in 95 %); "
               f"mean RD and RMS error of the rating gaps at the end (rating points)")
@@ -1296,7 +1375,7 @@ def run_predict(args: argparse.Namespace) -> None:
     solo = [s for s in strengths if s not in HEADS_UP]
     many: dict[str, tuple[str, float, float]] = {}
     vol = args.volatility
-    for size in [x for x in args.sizes if 2 < x <= len(solo)]:
+    for size in [x for x in args.sizes if 2 < x <= len(solo) and not args.brief]:
         many = {"wins, n-1 whole pairs (today)": ("raw", 1.0, vol),
                 "wins, pairs weighted 1/(n-1)": ("raw", 1 / (size - 1), vol),
                 "points, n-1 whole pairs (today)": ("points", 1.0, vol),
@@ -1305,7 +1384,7 @@ def run_predict(args: argparse.Namespace) -> None:
             many[f"wins, pairs weighted 1/(n-1), σ {v:g}"] = ("raw", 1 / (size - 1), v)
         start = time.perf_counter()
         found = predict_many(train, held, truth, size, args.populations, args.rounds, many,
-                             strengths)
+                             strengths, seed=args.seed)
         print(f"\ngames of {size} (every player of the population in each), {args.populations}"
               f" populations ({time.perf_counter() - start:.0f} s): held-out heads-up "
               f"log-loss after k games per player")

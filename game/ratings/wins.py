@@ -21,9 +21,11 @@ result, so an n-player game moves a rating as much as one heads-up game does, no
 them (the pairs share their dice and their players: they are not independent results).
 
 **Three options the benchmark measured; the site uses the lean** (``game.services.ratings``
-passes each seat's luck-adjusted points, and sets ``control=0.0``, ``precision=False``): none
-settles ratings in as few games as the points-based rating in both rulesets, the lean alone
-beats the plain share on every figure (docs/ai.md).
+passes each seat's luck-adjusted points, and sets ``control=0.0``, ``precision=False``). In
+yatzy the lean's shape (``LEAN_SHAPE``: all points while provisional, a fifth once settled)
+settles ratings in no more games than the points-based rating; in yahtzee only the lean with
+the points control and the precision weight does, and those need each person's usual points
+and losses, which the service does not keep yet (docs/ai.md).
 
 **The lean on the points while a rating is uncertain.** A share has the outcome's expectation
 but, heads-up, varies by 0.03-0.2 from game to game; a player's luck-adjusted points (the final
@@ -33,10 +35,12 @@ often). A new rating needs precision more than it fears that bias; a settled one
 round. So a player's result against another is :func:`points_lean` of their deviation parts
 the chance to win their points lead stands for (:func:`points_chance`: a logistic at
 :func:`points_logit` per point, fitted through the computer levels' measured win rates) and the
-rest their rated share: all points while unrated, the deviation's part of an unrated player's
-after (a settled rating's 50-70 leans a seventh to a fifth, too little to put the to-win bot below
-the optimal one). It depends on the player's deviation, never on this game's outcome; where a
-seat's points are not known nothing leans.
+rest their rated share: all points while unrated, then, in yahtzee, the deviation's part of an
+unrated player's (a settled rating's 50-70 leans a seventh to a fifth, too little to put the
+to-win bot below the optimal one); in yatzy all points while the rating is provisional, falling
+in a straight line to a fifth at a deviation of 50 (:func:`lean_shape`). It depends on the
+player's deviation, never on this game's outcome; where a seat's points are not known nothing
+leans.
 
 **The other two**, the points control and the precision weight: with the lean they settle
 yahtzee populations as fast as the points do, yatzy's slower than the lean alone (the
@@ -140,6 +144,21 @@ SPREAD_PER_POINT = 0.00124
 #: ``MAX_PRECISION_WEIGHT`` (``benchmarks/rating.py --predict --precision``; docs/ai.md).
 SPREAD_REFERENCE = 0.15
 MAX_PRECISION_WEIGHT = 10.0
+#: The lean on the points (:func:`points_lean`), per ruleset: (the deviation at and below which
+#: a result leans by the floor only, the deviation at and above which it is all points, the
+#: floor).
+#: Yahtzee: the deviation's part of an unrated player's (RD / 350). Yatzy: all points while the
+#: rating is provisional (``PROVISIONAL_RD``), falling to a fifth at a deviation of 50 (a
+#: settled rating's): it settles yatzy's populations in no more games than the points-based
+#: rating, at a cost: where its ratings rest (65-70) it leans 0.4-0.47, about even for the
+#: to-win bot against the optimal one, which stays above it in three populations of four (nine
+#: of ten with RD / 350). In yahtzee every shape that settles as fast puts the to-win bot below
+#: the optimal one in half of them or more (``benchmarks/rating.py --predict --variants``;
+#: docs/ai.md, the rating of winning).
+LEAN_SHAPE: dict[str, tuple[float, float, float]] = {
+    "yahtzee": (0.0, 350.0, 0.0),
+    "yatzy": (50.0, PROVISIONAL_RD, 0.2),
+}
 #: The points a game a person's decisions are taken to lose before they have a rated game.
 NEWCOMER_LOSS = 20.0
 #: The computer levels' usual loss (points a game against the optimal strategy's expectation;
@@ -305,11 +324,19 @@ def precision_weight(loss: float, other_loss: float) -> float:
     return min(MAX_PRECISION_WEIGHT, (SPREAD_REFERENCE / spread) ** 2)
 
 
-def points_lean(rd: float) -> float:
+def lean_shape(rules: str) -> tuple[float, float, float]:
+    """The lean's shape in ``rules``: (the deviation at and below which it is its floor, the
+    deviation at and above which it is whole, the floor) (``LEAN_SHAPE``)."""
+    return LEAN_SHAPE.get(rules, LEAN_SHAPE["yahtzee"])
+
+
+def points_lean(rd: float, rules: str = "yahtzee") -> float:
     """The part (0 to 1) of a result that comes from the points lead for a player whose
-    deviation is ``rd``: the deviation's part of an unrated player's (the module's
+    deviation is ``rd`` in ``rules``: all of it at or above the shape's whole deviation,
+    falling in a straight line to its floor at its end (:func:`lean_shape`; the module's
     docstring)."""
-    return min(1.0, max(0.0, rd / Rating().rd))
+    end, full, floor = lean_shape(rules)
+    return floor + (1 - floor) * min(1.0, max(0.0, (rd - end) / (full - end)))
 
 
 def points_chance(rules: str, lead: float) -> float:
@@ -363,7 +390,7 @@ def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | Non
                 score = pair_score(shares[i], shares[j])
                 a, b = seats[i].points, seats[j].points
                 if lean and seats[i].bot is None and a is not None and b is not None:
-                    part = points_lean((seats[i].rating or Rating()).rd)
+                    part = points_lean((seats[i].rating or Rating()).rd, rules)
                     score = part * points_chance(rules, a - b) + (1 - part) * score
             mine.append((j, score, w))
         out.append(mine)
