@@ -1168,6 +1168,8 @@ def main() -> None:
                         help="measure the anchors' win rates with this many medium and easy "
                              "solitaire games")
     args = parser.parse_args()
+    if args.save_every < 1:
+        parser.error("--save-every: at least 1")
     print(f"load average {os.getloadavg()[0]:.1f}; rules {args.rules}")
     if args.duels:
         build_duels(args.rules, args.strengths, args.duels, save_every=args.save_every)
@@ -1253,7 +1255,13 @@ def variant_method(spec: str, rules: str, volatility: float) -> tuple[str, Metho
         if key not in VARIANT_KEYS:
             raise SystemExit(f"Unknown key {key!r} in --variants {spec!r} "
                              f"(one of {', '.join(VARIANT_KEYS)}).")
-        fields[VARIANT_KEYS[key]] = float(value)
+        try:
+            fields[VARIANT_KEYS[key]] = float(value)
+        except ValueError:
+            raise SystemExit(f"{key}={value!r} in --variants {spec!r} is not a number.") from None
+    if fields.get("lean_rd", 0.0) >= fields.get("lean_full", 350.0):
+        raise SystemExit(f"--variants {spec!r}: lean (where the lean reaches its floor) must "
+                         "be below full (where it is whole).")
     if "lean_rd" in fields:
         fields.setdefault("logit", wins.points_logit(rules))
     if "control" in fields:

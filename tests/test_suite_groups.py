@@ -11,16 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.workers import run_dir
+
 
 @pytest.fixture(scope="module")
-def made_by(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Each process that makes this fixture adds its pid to a file of the run that all the
-    workers share (their temporary folders' parent)."""
-    workerinput = getattr(request.config, "workerinput", None)
-    if workerinput is None:
-        record = tmp_path_factory.getbasetemp() / "made-by"
-    else:
-        record = tmp_path_factory.getbasetemp().parent / f"made-by-{workerinput['testrunuid']}"
+def made_by(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Each process that makes this fixture adds its pid to a file that all the run's workers
+    share."""
+    record = run_dir(tmp_path_factory, "suite-groups") / "made-by"
     with record.open("a") as out:
         out.write(f"{os.getpid()}\n")
     return record

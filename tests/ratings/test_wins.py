@@ -506,5 +506,7 @@ def test_the_prediction_tests_lean_shapes_are_the_modules_and_its_variants_parse
     assert (method.lean_rd, method.lean_full, method.lean_floor) == (50.0, 110.0, 0.2)
     assert method.logit == wins.points_logit("yatzy") and method.limit == wins.SURPRISE_LIMIT
     assert variant_method("mine:loss=40", "yahtzee", 0.06)[0] == "mine"
-    with pytest.raises(SystemExit):
-        variant_method("lean=0,spread=3", "yahtzee", 0.06)
+    for bad, says in (("lean=0,spread=3", "Unknown key 'spread'"),
+                      ("lean=abc", "is not a number"), ("lean=120,full=110", "must be below")):
+        with pytest.raises(SystemExit, match=says):
+            variant_method(bad, "yahtzee", 0.06)
