@@ -1271,10 +1271,16 @@ def variant_method(spec: str, rules: str, volatility: float) -> tuple[str, Metho
 
 
 def site_method(rules: str, volatility: float) -> Method:
-    """The rating of winning as ``game.services.ratings`` runs it (``wins.lean_shape``)."""
+    """The rating of winning as ``game.services.ratings`` runs it: the lean's shape
+    (``wins.lean_shape``) and the ruleset's points control and precision weight
+    (``wins.site_options``)."""
     end, full, floor = wins.lean_shape(rules)
+    options = wins.site_options(rules)
+    control = float(options["control"])
     return Method(share_scores, volatility=volatility, lean_rd=end, lean_full=full,
-                  lean_floor=floor, logit=wins.points_logit(rules))
+                  lean_floor=floor, logit=wins.points_logit(rules), control=control,
+                  limit=wins.SURPRISE_LIMIT,
+                  reference=wins.SPREAD_REFERENCE if options["precision"] else None)
 
 
 def run_predict(args: argparse.Namespace) -> None:

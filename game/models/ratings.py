@@ -136,6 +136,13 @@ class PlayerRating(models.Model):
     #: When the last rated game finished: the time since grows the deviation shown
     #: (``wins.shown``) and a player away too long leaves the leaderboard.
     last_game = models.DateTimeField(null=True, blank=True)
+    #: The rated games whose play was the person's own (not left to the computer), their
+    #: luck-adjusted points (final − the review's points luck) and the points their decisions
+    #: lost, summed: a heads-up result's points control and precision weight are taken from
+    #: their means (``wins.Seat.usual``, ``usual_loss``).
+    own_games = models.PositiveIntegerField(default=0)
+    points_sum = models.FloatField(default=0.0)
+    loss_sum = models.FloatField(default=0.0)
 
     class Meta:
         constraints = [
@@ -146,3 +153,13 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.ruleset}: {self.rating:.0f} ± {self.rd:.0f}"
+
+    @property
+    def usual_points(self) -> float | None:
+        """Mean luck-adjusted points over the person's own rated games (None: none yet)."""
+        return self.points_sum / self.own_games if self.own_games else None
+
+    @property
+    def usual_loss(self) -> float | None:
+        """Mean points a game their decisions lost there (None: no such game yet)."""
+        return self.loss_sum / self.own_games if self.own_games else None

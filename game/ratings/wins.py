@@ -20,12 +20,12 @@ chance that i beats j given that one of them wins), and each pair counts ``1 / (
 result, so an n-player game moves a rating as much as one heads-up game does, not n − 1 of
 them (the pairs share their dice and their players: they are not independent results).
 
-**Three options the benchmark measured; the site uses the lean** (``game.services.ratings``
-passes each seat's luck-adjusted points, and sets ``control=0.0``, ``precision=False``). In
-yatzy the lean's shape (``LEAN_SHAPE``: all points while provisional, a fifth once settled)
-settles ratings in no more games than the points-based rating; in yahtzee only the lean with
-the points control and the precision weight does, and those need each person's usual points
-and losses, which the service does not keep yet (docs/ai.md).
+**Three options the benchmark measured; the site uses them by ruleset** (``SITE_OPTIONS``;
+``game.services.ratings`` passes each seat's luck-adjusted points and each person's usual
+points and loss, the means over their earlier rated games). In yatzy the lean alone, its
+shape (``LEAN_SHAPE``: all points while provisional, a fifth once settled) settles ratings in
+no more games than the points-based rating; in yahtzee only the lean with the points control
+and the precision weight does (docs/ai.md).
 
 **The lean on the points while a rating is uncertain.** A share has the outcome's expectation
 but, heads-up, varies by 0.03-0.2 from game to game; a player's luck-adjusted points (the final
@@ -45,8 +45,11 @@ leans.
 **The other two**, the points control and the precision weight: with the lean they settle
 yahtzee populations as fast as the points do, yatzy's slower than the lean alone (the
 precision weight's spread line is yahtzee's; in yatzy a share's spread barely depends on the
-players' losses), and a result counting up to ``MAX_PRECISION_WEIGHT`` times moves a rating
-that much further for a game two accounts of one person arranged.
+players' losses). A result counting up to ``MAX_PRECISION_WEIGHT`` times would move a rating
+that much further for a game two accounts of one person arranged, so between two people the
+weight above 1 counts only as far as the opponent's result is proven (the service's farming
+weight, below: :func:`game_results`): in full against a computer player or a settled rating,
+a tenth of it against a newcomer.
 
 **The points control.** What is left of a share once the luck is out is what the decisions did
 to the chance to win, and that depends on how close the game was: a mistake costs nothing in
@@ -97,6 +100,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypedDict
 
 from . import glicko2
 from .glicko2 import Rating
@@ -158,6 +162,22 @@ MAX_PRECISION_WEIGHT = 10.0
 LEAN_SHAPE: dict[str, tuple[float, float, float]] = {
     "yahtzee": (0.0, 350.0, 0.0),
     "yatzy": (50.0, PROVISIONAL_RD, 0.2),
+}
+
+
+class Options(TypedDict):
+    """:func:`rate_game`'s options of the result (its ``control`` and ``precision``)."""
+
+    control: float
+    precision: bool
+
+
+#: The options of :func:`rate_game` the site rates each ruleset with (the module's docstring):
+#: in yahtzee the lean, the points control and the precision weight; in yatzy the lean alone
+#: (with the other two its populations settle slower).
+SITE_OPTIONS: dict[str, Options] = {
+    "yahtzee": {"control": POINTS_CONTROL, "precision": True},
+    "yatzy": {"control": 0.0, "precision": False},
 }
 #: The points a game a person's decisions are taken to lose before they have a rated game.
 NEWCOMER_LOSS = 20.0
@@ -324,6 +344,14 @@ def precision_weight(loss: float, other_loss: float) -> float:
     return min(MAX_PRECISION_WEIGHT, (SPREAD_REFERENCE / spread) ** 2)
 
 
+def site_options(rules: str) -> Options:
+    """The options the site rates games of ``rules`` with (``SITE_OPTIONS``)."""
+    try:
+        return Options(**SITE_OPTIONS[rules])
+    except KeyError:
+        raise ValueError(f"Games of {rules!r} are not rated.") from None
+
+
 def lean_shape(rules: str) -> tuple[float, float, float]:
     """The lean's shape in ``rules``: (the deviation at and below which it is its floor, the
     deviation at and above which it is whole, the floor) (``LEAN_SHAPE``)."""
@@ -360,8 +388,9 @@ def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | Non
                  ) -> list[list[tuple[int, float, float]]]:
     """Each seat's results: (the other seat, score, weight) for every other seat. The weight
     is ``result_weight`` × ``pair_weight(n)`` × ``weights[i][j]`` (the service's farming
-    weight of i's result against j; default 1), heads-up (nobody left) × the
-    ``precision_weight`` of the two seats' ``usual_loss`` in ``rules`` (``precision``).
+    weight f of i's result against j; default 1), heads-up (nobody left) × the
+    ``precision_weight`` p of the two seats' ``usual_loss`` in ``rules`` (``precision``),
+    whose part above 1 counts as far as the result is proven: 1 + (p − 1) × f.
     ``left[i]``: seat i left the game (its turns played by the computer): its pairs are
     forfeits (the module's docstring). The scores come from ``rated_shares`` (``control``: its
     points control) and, with ``lean``, lean on the points lead by i's :func:`points_lean`
@@ -380,8 +409,8 @@ def game_results(seats: Sequence[Seat], weights: Sequence[Sequence[float]] | Non
         for j in range(n):
             if j == i:
                 continue
-            w = (result_weight * precise * pair_weight(n)
-                 * (1.0 if weights is None else weights[i][j]))
+            proven = 1.0 if weights is None else weights[i][j]
+            w = result_weight * pair_weight(n) * proven * (1 + (precise - 1) * proven)
             if gone[i] and gone[j]:
                 score, w = 0.5, 0.0
             elif gone[i] or gone[j]:

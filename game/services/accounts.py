@@ -203,6 +203,9 @@ def merge_players(guest: Player, account: Player) -> None:
                 PlayerRating.objects.filter(pk=own.pk).update(
                     rating=both.rating, rd=both.rd, volatility=both.volatility,
                     games=F("games") + row.games, updated=max(own.updated, row.updated),
+                    own_games=F("own_games") + row.own_games,
+                    points_sum=F("points_sum") + row.points_sum,
+                    loss_sum=F("loss_sum") + row.loss_sum,
                     last_game=max((t for t in (own.last_game, row.last_game) if t is not None),
                                   default=None))
             row.delete()

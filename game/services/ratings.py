@@ -5,7 +5,10 @@
 people's profile figures (``services.stats``) and, in rated rules, moves each person's
 ``PlayerRating`` with the rating of winning (``game.ratings.wins.rate_game``: each seat's share
 of the win, 1, 0 or 1/k, less the review's ``chance.luck``, leaning on the luck-adjusted points
-lead, ``final − luck``, while the rating is uncertain). It is incremental (one game, the
+lead, ``final − luck``, while the rating is uncertain; in yahtzee a heads-up result also takes
+the points control and the precision weight, ``wins.SITE_OPTIONS``, from each person's usual
+points and loss: the means over their own earlier rated games, which their rating row sums).
+It is incremental (one game, the
 ratings of its own players) and idempotent: the game's row is locked and a game that has
 results is never counted again. Ratings and results are a cache of the stored games and their
 reviews: :func:`rebuild_all` replays every reviewed game in the order they finished.
@@ -58,12 +61,6 @@ from . import stats
 #: Games recorded per transaction when every game is recorded again.
 REBUILD_BATCH = 1000
 
-#: The result of a game: the luck-adjusted share, leaning on the luck-adjusted points lead
-#: while a rating is uncertain (``wins.points_lean``: it settles ratings in far fewer games and
-#: predicts better). The benchmark's points control and precision weight are off: with them
-#: yatzy's ratings settle slower, and a weight of up to 10 lets an arranged game move a rating
-#: ten times as far (docs/ai.md, the rating of winning).
-PLAIN: dict[str, Any] = {"control": 0.0, "precision": False}
 #: The finish times of the rated games each pair of people (lower id first) played together.
 PairGames = dict[tuple[int, int], list[datetime]]
 
@@ -137,8 +134,10 @@ def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], Pla
               if row is not None and row.games else None for row in row_of]
     seats = [wins.Seat(share=0.0 if gone else share if r.seat in game.winners else 0.0,
                        luck=0.0 if gone else r.chance_luck or 0.0, rating=rating,
-                       bot=r.bot_level or None, points=r.final - r.luck)
-             for r, gone, rating in zip(results, left, before, strict=True)]
+                       bot=r.bot_level or None, points=r.final - r.luck,
+                       usual=row.usual_points if row is not None else None,
+                       usual_loss=row.usual_loss if row is not None else None)
+             for r, gone, rating, row in zip(results, left, before, row_of, strict=True)]
     n = len(results)
     weights = [[1.0] * n for _ in range(n)]
     for i in range(n):
@@ -148,15 +147,22 @@ def _rate(game: Game, results: list[GameResult], rows: dict[tuple[int, str], Pla
                 earlier = 0 if a is None or b is None else sum(
                     finished - wins.PERIOD <= t < finished for t in pairs.get(_pair(a, b), ()))
                 weights[i][j] = wins.farming_weight(before[j] or Rating(), earlier)
+    options = wins.site_options(game.rules)
     counted = [any(w > 0 for _, _, w in mine)
-               for mine in wins.game_results(seats, weights, left=left, **PLAIN)]
-    after = wins.rate_game(game.rules, seats, weights, left=left, **PLAIN)
-    for r, row, seat, rating, moved in zip(results, row_of, seats, after, counted, strict=True):
+               for mine in wins.game_results(seats, weights, left=left, rules=game.rules,
+                                             **options)]
+    after = wins.rate_game(game.rules, seats, weights, left=left, **options)
+    for r, row, seat, rating, moved, gone in zip(results, row_of, seats, after, counted, left,
+                                                 strict=True):
         r.share, r.adjusted = seat.share, seat.adjusted
         if row is None or not moved:
             continue
         row.rating, row.rd, row.volatility = rating.rating, rating.rd, rating.volatility
         row.games += 1
+        if not gone:  # the computer's play for one who left is not their own
+            row.own_games += 1
+            row.points_sum += r.final - r.luck
+            row.loss_sum += r.graded_loss
         # The latest rated game's end (a review may come after a later game's).
         row.last_game = max(row.last_game or finished, finished)
         row.updated = now
@@ -218,7 +224,7 @@ def record_games(game_ids: Sequence[int]) -> int:
             _rate(game, results, rows, pairs, now)
         for row in rows.values():  # one plain UPDATE each (bulk_update's CASE costs more)
             row.save(update_fields=["rating", "rd", "volatility", "games", "updated",
-                                    "last_game"])
+                                    "last_game", "own_games", "points_sum", "loss_sum"])
         GameResult.objects.bulk_create([r for _, results in recorded for r in results],
                                        batch_size=500)
         stats.add_games([results for _, results in recorded])

@@ -371,6 +371,56 @@ def test_farming_weights_move_the_rating_less_and_zero_keeps_it():
     assert capped[1] != puppet  # the weight is per direction: the puppet's result still counts
 
 
+def test_the_precision_weight_counts_as_far_as_the_opponents_result_is_proven():
+    """Its part above 1 scales with the farming weight: in full against a settled rating,
+    barely against a fresh account, so fresh accounts thrown games stay a tenth of a result."""
+    me = Seat(0.95, 0.0, rating=Rating(1600, 80), usual_loss=0.0)
+    puppet = Seat(0.05, 0.0, rating=Rating(), usual_loss=0.0)  # the most precise pair there is
+    p = wins.precision_weight(0.0, 0.0)
+    assert p == wins.MAX_PRECISION_WEIGHT
+    f = farming_weight(Rating(), 0)
+    mine = game_results([me, puppet], weights=[[1.0, f], [1.0, 1.0]])
+    assert mine[0][0][2] == pytest.approx(f * (1 + (p - 1) * f))
+    assert mine[0][0][2] < 2 * f  # at most twice the plain tenth, never ten times it
+    assert mine[1][0][2] == pytest.approx(p)  # the puppet's own result: a settled opponent
+    unproven = game_results([me, puppet], weights=[[1.0, 0.0], [1.0, 1.0]])
+    assert unproven[0][0][2] == 0.0
+
+
+def test_the_site_rates_yahtzee_with_the_control_and_the_weight_and_yatzy_with_neither():
+    assert wins.site_options("yahtzee") == {"control": wins.POINTS_CONTROL, "precision": True}
+    assert wins.site_options("yatzy") == {"control": 0.0, "precision": False}
+    with pytest.raises(ValueError, match="not rated"):
+        wins.site_options("triple")
+
+
+def test_a_settled_puppet_throwing_its_games_for_weeks_lifts_no_further_with_the_weight():
+    """Two settled accounts of one person, the puppet scoring 0 in the five games a week that
+    count: the precision weight moves the first week further, but the puppet's usual loss
+    grows with every thrown game and the control keeps back what its points say, so after
+    eight weeks the attacker stands lower than with the plain result."""
+    def attack(options: wins.Options) -> list[float]:
+        me, puppet = Rating(1600, 60, 0.06), Rating(1600, 60, 0.06)
+        history = [(245.0, 5.0)] * 20  # the puppet's honest games: (points, loss)
+        ratings = []
+        for _week in range(8):
+            for _game in range(wins.PAIR_GAMES_PER_PERIOD):
+                usual = (sum(p for p, _ in history) / len(history),
+                         sum(loss for _, loss in history) / len(history))
+                me, puppet = rate_game("yahtzee", [
+                    Seat(1.0, 0.0, rating=me, points=250.0, usual=245.0, usual_loss=5.0),
+                    Seat(0.0, 0.0, rating=puppet, points=0.0, usual=usual[0],
+                         usual_loss=usual[1])], **options)
+                history.append((0.0, 250.0))
+            ratings.append(me.rating)
+        return ratings
+
+    plain = attack({"control": 0.0, "precision": False})
+    site = attack(wins.site_options("yahtzee"))
+    assert site[0] > plain[0]
+    assert site[-1] < plain[-1]
+
+
 # --- time ------------------------------------------------------------------------------------
 
 NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
@@ -501,6 +551,14 @@ def test_the_prediction_tests_lean_shapes_are_the_modules_and_its_variants_parse
             [wins.points_lean(float(rd), rules) for rd in rds])
         method = site_method(rules, 0.06)
         assert (method.lean_rd, method.lean_full, method.lean_floor) == wins.lean_shape(rules)
+        options = wins.site_options(rules)
+        assert method.control == options["control"]
+        assert (method.reference is not None) == options["precision"]
+    # Yahtzee's site rating is the variant the benchmark measured settling as fast as the
+    # points (docs/benchmarks.md): the same method, field for field.
+    measured = variant_method("lean=0,full=350,floor=0,control=0.0046,reference=0.15",
+                              "yahtzee", 0.06)[1]
+    assert site_method("yahtzee", 0.06) == measured
     name, method = variant_method("lean=50,full=110,floor=0.2,control=0.0046", "yatzy", 0.06)
     assert name == "winning, lean=50,full=110,floor=0.2,control=0.0046"
     assert (method.lean_rd, method.lean_full, method.lean_floor) == (50.0, 110.0, 0.2)

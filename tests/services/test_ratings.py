@@ -16,22 +16,26 @@ from game import ratings, services
 from game.models import Game, GameEvent, GameResult, Player, PlayerRating, Room
 from game.ratings import Rating, glicko2, wins
 from game.services import review as review_service
-from game.services.ratings import PLAIN
 from tests.support.profiles import played_game, store_review
 
 
-def site_rating(*args, **kwargs) -> list[Rating]:
-    """``wins.rate_game`` as the site calls it (the benchmark's options off)."""
-    return wins.rate_game(*args, **kwargs, **PLAIN)
+def site_rating(rules: str, *args, **kwargs) -> list[Rating]:
+    """``wins.rate_game`` as the site calls it (the ruleset's ``wins.SITE_OPTIONS``)."""
+    return wins.rate_game(rules, *args, **kwargs, **wins.site_options(rules))
 
 pytestmark = pytest.mark.django_db
 
 
-def seat(game, i: int, luck: float, **kwargs) -> wins.Seat:
+def seat(game, i: int, luck: float, earlier: tuple[Game, ...] = (), **kwargs) -> wins.Seat:
     """Seat ``i`` of a recorded ``game`` as the service rates it: its share, ``luck`` (the
-    review's chance luck) and its luck-adjusted points (final less the points luck)."""
+    review's chance luck), its luck-adjusted points (final less the points luck) and, from the
+    person's ``earlier`` rated games, their usual points and loss (the means)."""
     r = GameResult.objects.get(game=game, seat=i)
-    return wins.Seat(share(game, i), luck, points=r.final - r.luck, **kwargs)
+    mine = [GameResult.objects.get(game=g, player_id=r.player_id) for g in earlier]
+    usual = sum(e.final - e.luck for e in mine) / len(mine) if mine else None
+    usual_loss = sum(e.graded_loss for e in mine) / len(mine) if mine else None
+    return wins.Seat(share(game, i), luck, points=r.final - r.luck, usual=usual,
+                     usual_loss=usual_loss, **kwargs)
 
 
 def rating_of(player: Player, rules: str = "yahtzee") -> ratings.Rating:
@@ -110,7 +114,13 @@ def test_a_game_against_the_computer_that_plays_to_win_rates_against_its_anchor(
     score = wins.points_chance(rules, lead)
     assert score != pytest.approx(shared)
     opponent = Rating(wins.ANCHORS[rules]["to_win"], wins.ANCHOR_RD, Rating().volatility)
-    assert rating_of(ann, rules) == pytest.approx(glicko2.update(Rating(), [(opponent, score)]))
+    # In yahtzee a heads-up result counts by its precision: a newcomer's usual loss against
+    # the bot's (a proven opponent: all of the weight); in yatzy once.
+    weight = (wins.precision_weight(wins.NEWCOMER_LOSS, wins.BOT_LOSS[rules]["to_win"])
+              if rules == "yahtzee" else 1.0)
+    assert weight > 5 if rules == "yahtzee" else weight == 1.0
+    assert rating_of(ann, rules) == pytest.approx(
+        glicko2.update(Rating(), [(opponent, score)], weights=[weight]))
     assert GameResult.objects.get(game=game, seat=1).bot_level == "to_win"
     assert [r.name for r in head_to_head(ann)] == ["Computer (plays to win)"]
 
@@ -163,10 +173,15 @@ def test_ratings_grow_game_by_game_from_the_previous_rating_as_shown_at_the_game
     w_ann = newcomer_weight()  # Bea is new
     w_bea = min(1.0, (wins.PROVISIONAL_RD / shown.rd) ** 2)
     after_second = site_rating("yahtzee", [
-        seat(second, 0, -0.05, rating=shown),
+        seat(second, 0, -0.05, earlier=(first,), rating=shown),
         seat(second, 1, 0.05)], [[1, w_ann], [w_bea, 1]])
     assert rating_of(ann) == pytest.approx(after_second[0])
     assert rating_of(bea) == pytest.approx(after_second[1])
+    # Ann's first game set her usual points and loss, which the second took (yahtzee's points
+    # control and precision weight): without them it would have rated otherwise.
+    assert rating_of(ann) != pytest.approx(site_rating("yahtzee", [
+        seat(second, 0, -0.05, rating=shown), seat(second, 1, 0.05)],
+        [[1, w_ann], [w_bea, 1]])[0])
     row = PlayerRating.objects.get(player=ann)
     assert row.games == 2 and row.last_game == second.finished
 
@@ -215,6 +230,12 @@ def test_a_left_game_counts_against_the_one_who_left_never_the_one_who_stayed(an
         True, True, 0.0)
     assert (results[stayer].autoplay, results[stayer].rated) == (False, True)
     assert results[stayer].share == share(game, stayer) < 1  # lost (or tied) on the board
+    # The computer's play for the one who left is not theirs: it sets no usual points.
+    rows = {r.player_id: r for r in PlayerRating.objects.all()}
+    assert (rows[people[leaver].pk].games, rows[people[leaver].pk].own_games) == (1, 0)
+    assert rows[people[leaver].pk].usual_points is None
+    assert rows[people[stayer].pk].usual_points == pytest.approx(
+        results[stayer].final - results[stayer].luck)
 
 
 def test_leaving_a_game_against_the_computer_is_a_loss(ann_bea):
@@ -282,6 +303,29 @@ def test_rebuild_ratings_replays_every_reviewed_game_to_the_same_ratings(ann_bea
     assert GameResult.objects.count() == 6
 
 
+def test_a_rating_keeps_the_means_of_the_persons_own_rated_games(ann_bea):
+    """Usual points (final less the points luck) and loss over the rated games only: a
+    practice game's do not count; rebuilt, the same sums."""
+    ann, bea = ann_bea
+    games = [played_game([ann, bea]), played_game([ann, "medium"]), played_game([ann, bea])]
+    for game, luck, loss in zip(games, (12.0, -4.0, 7.5), (3.0, 9.0, 30.0), strict=True):
+        store_review(game, lucks=[luck, 0.0], losses=[loss, 1.0])
+    Room.objects.filter(pk=games[2].room_id).update(practice=True)
+    for game in games:
+        services.record_game(game.pk)
+
+    def sums() -> tuple[int, float, float]:
+        row = PlayerRating.objects.get(player=ann, ruleset="yahtzee")
+        return row.own_games, row.usual_points, row.usual_loss
+
+    first_two = [GameResult.objects.get(game=g, seat=0) for g in games[:2]]
+    assert sums() == (2, pytest.approx(sum(r.final - r.luck for r in first_two) / 2),
+                      pytest.approx((3.0 + 9.0) / 2))
+    kept = sums()
+    services.rebuild_ratings()
+    assert sums() == kept
+
+
 def test_generate_history_records_every_game_it_makes_and_refuses_bad_sizes():
     from django.core.management.base import CommandError
 
@@ -347,11 +391,11 @@ def test_two_games_of_one_player_recorded_at_once_both_count():
     seats = [[seat(g, i, 0.0) for i in range(2)] for g in games]
     first_a = site_rating("yahtzee", seats[0], [[1, w], [w, 1]])[0]  # game 0, then 1
     a_then_b = site_rating("yahtzee", [seats[1][0], seat(
-        games[1], 1, 0.0, rating=glicko2.idle(first_a, wins.periods_between(
+        games[1], 1, 0.0, earlier=games[:1], rating=glicko2.idle(first_a, wins.periods_between(
             games[0].finished, games[1].finished)))], [[1, w], [w, 1]])[1]
     first_b = site_rating("yahtzee", seats[1], [[1, w], [w, 1]])[1]  # game 1, then 0
     b_then_a = site_rating("yahtzee", [seat(
-        games[0], 0, 0.0, rating=glicko2.idle(first_b, wins.periods_between(
+        games[0], 0, 0.0, earlier=games[1:], rating=glicko2.idle(first_b, wins.periods_between(
             games[1].finished, games[0].finished))), seats[0][1]], [[1, w], [w, 1]])[0]
     assert rating_of(ann) in (pytest.approx(a_then_b), pytest.approx(b_then_a))
 
@@ -438,12 +482,12 @@ def test_two_accounts_farming_each_other_count_a_few_games_a_week(ann_bea):
     when = last
     counted = games[:wins.PAIR_GAMES_PER_PERIOD] + games[30:]
     assert wins.PAIR_GAMES_PER_PERIOD == 5
-    for game in counted:
+    for k, game in enumerate(counted):
         shown = [wins.shown(r, when, game.finished) for r in expected]
         assert all(wins.farming_weight(r, 0) == 1.0 for r in shown)  # settled: full weight
         expected = site_rating("yahtzee", [
-            seat(game, 0, -0.1, rating=shown[0]),
-            seat(game, 1, 0.1, rating=shown[1])])
+            seat(game, 0, -0.1, earlier=tuple(counted[:k]), rating=shown[0]),
+            seat(game, 1, 0.1, earlier=tuple(counted[:k]), rating=shown[1])])
         when = game.finished
     assert rating_of(ann) == pytest.approx(expected[0])
     assert rating_of(bea) == pytest.approx(expected[1])
@@ -458,31 +502,34 @@ def test_two_accounts_farming_each_other_count_a_few_games_a_week(ann_bea):
     # other's deviation, a newcomer's tenth at first.
     rebuilt: list[Rating | None] = [None, None]
     when = start
-    for game in counted:
+    for k, game in enumerate(counted):
         shown = [wins.shown(r, when, game.finished) if r else None for r in rebuilt]
         w = [wins.farming_weight(shown[j] or Rating(), 0) for j in (1, 0)]
         rebuilt = list(site_rating("yahtzee", [
-            seat(game, 0, -0.1, rating=shown[0]),
-            seat(game, 1, 0.1, rating=shown[1])], [[1, w[0]], [w[1], 1]]))
+            seat(game, 0, -0.1, earlier=tuple(counted[:k]), rating=shown[0]),
+            seat(game, 1, 0.1, earlier=tuple(counted[:k]), rating=shown[1])],
+            [[1, w[0]], [w[1], 1]]))
         when = game.finished
     assert rating_of(ann) == pytest.approx(rebuilt[0])
     assert rating_of(bea) == pytest.approx(rebuilt[1])
 
 
 def test_a_six_player_game_moves_a_rating_about_as_much_as_one_heads_up_game(ann_bea):
+    """In yatzy, where a heads-up result counts once (in yahtzee its precision weights it)."""
     ann, bea = ann_bea
-    six = played_game([ann, "medium", "medium", "medium", "medium", "medium"])
-    two = played_game([bea, "medium"])
+    six = played_game([ann, "medium", "medium", "medium", "medium", "medium"], rules="yatzy")
+    two = played_game([bea, "medium"], rules="yatzy")
     store_review(six, lucks=[0.0] * 6)
     store_review(two, lucks=[0.0] * 2)
     services.record_game(six.pk)
     services.record_game(two.pk)
-    medium = wins.anchor("yahtzee", "medium")
+    assert not wins.site_options("yatzy")["precision"]
+    medium = wins.anchor("yatzy", "medium")
     # Five pairs of a fifth each: the deviation narrows exactly as after one heads-up game
     # against the same opponent, never as after five.
-    assert rating_of(ann).rd == pytest.approx(rating_of(bea).rd)
+    assert rating_of(ann, "yatzy").rd == pytest.approx(rating_of(bea, "yatzy").rd)
     five = glicko2.update(Rating(), [(medium, 0.5)] * 5)
-    assert rating_of(ann).rd > five.rd + 20
+    assert rating_of(ann, "yatzy").rd > five.rd + 20
     best = glicko2.update(Rating(), [(medium, 1.0)])
     worst = glicko2.update(Rating(), [(medium, 0.0)])
-    assert worst.rating <= rating_of(ann).rating <= best.rating
+    assert worst.rating <= rating_of(ann, "yatzy").rating <= best.rating

@@ -73,6 +73,9 @@ def test_signing_in_merges_the_browsers_guest_into_the_account(client):
     assert sorted(r.name for r in results) == ["Zed", "Zoe", "Zoe"]
     merged = PlayerRating.objects.get(player=account, ruleset="yahtzee")
     assert merged.games == before.games + guest_rating.games
+    assert merged.own_games == before.own_games + guest_rating.own_games > before.own_games
+    assert merged.points_sum == pytest.approx(before.points_sum + guest_rating.points_sum)
+    assert merged.loss_sum == pytest.approx(before.loss_sum + guest_rating.loss_sum)
     # The later of the two last games: the time away is counted from the latest one.
     assert merged.last_game == max(before.last_game, guest_rating.last_game) is not None
     assert merged.rd < min(before.rd, guest_rating.rd)  # two estimates know more than one
