@@ -59,8 +59,13 @@ EXPECTED_START = {"yahtzee": 254.59, "yatzy": 248.63, "triple": 1537.2}
 LUCK_SD = {"yahtzee": 55.0, "yatzy": 50.0, "triple": 200.0}
 BOT_LOSS = {"optimal": 0.0, "medium": 20.3, "easy": 36.5}
 RULES_WEIGHTS = {"yahtzee": 0.7, "yatzy": 0.2, "triple": 0.1}
-#: Solitaire games played per ruleset, whose turns make up the generated logs.
+#: Solitaire games played per ruleset, whose turns make up the generated logs, at most; a
+#: smaller history plays one for every ``GAMES_PER_CARD`` games of the ruleset (at least
+#: ``MIN_CARDS``): every seat takes one of the three nearest its target final, so a few dozen
+#: cards already spread the finals, and playing them is most of a small history's time.
 CARDS = {"yahtzee": 400, "yatzy": 200, "triple": 40}
+GAMES_PER_CARD = 4
+MIN_CARDS = 4
 NAMES = ("Ann", "Bea", "Cy", "Dot", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lou",
          "Mo", "Nia", "Oz", "Pia", "Quin", "Rae", "Sam", "Tia", "Uma", "Vic", "Wes", "Xia")
 DAYS = 120
@@ -191,7 +196,8 @@ class Command(BaseCommand):
         pool.sort(key=lambda p: p.public_id not in wanted)
         activity = list(itertools.accumulate(often))
         self.stdout.write("Playing the solitaire games the logs are made of…")
-        decks = {rules: play_cards(rules, max(2, min(count, games)), rng)
+        decks = {rules: play_cards(rules, min(count, max(
+                     MIN_CARDS, round(games * RULES_WEIGHTS[rules] / GAMES_PER_CARD))), rng)
                  for rules, count in CARDS.items()}
         finals = {rules: [c.final for c in deck] for rules, deck in decks.items()}
         ends = sorted(now - timedelta(days=DAYS * rng.random()) for _ in range(games))
