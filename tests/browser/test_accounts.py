@@ -36,12 +36,13 @@ def smtp() -> Iterator[Inbox]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory, redis_url: str, strategy_dir: Path,
+         site_template: Path,
          smtp: Inbox) -> Iterator[LiveServer]:
     """A server mailing through ``smtp``; a lockout after 3 failures, so the test is short."""
     server = LiveServer(tmp_path_factory.mktemp("accounts-data"), redis_url, strategy_dir,
                         extra_env={"EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(smtp.port),
                                    "ADMIN_LOGIN_FAILURES": "3"})
-    server.migrate()
+    server.migrate(site_template)
     server.start()
     yield server
     server.stop()

@@ -135,9 +135,10 @@ def test_triple_for_two_on_a_phone_shows_all_three_columns(daphne_server, new_co
     assert_fits(page)
 
 
-def test_connection_lost_and_back(tmp_path, redis_url, strategy_dir, new_context, screenshots):
+def test_connection_lost_and_back(tmp_path, redis_url, strategy_dir, site_template, new_context,
+                                  screenshots):
     server = LiveServer(tmp_path, redis_url, strategy_dir)
-    server.migrate()
+    server.migrate(site_template)
     server.start()
     try:
         page = new_context().new_page()
@@ -232,13 +233,13 @@ def test_a_presence_change_redraws_the_turn_line(daphne_server, new_context):
     expect(page.locator("#turn")).to_have_text("Al’s turn · round 1 of 13")
 
 
-def test_live_room_away_and_back(tmp_path, strategy_dir, new_context, screenshots):
+def test_live_room_away_and_back(tmp_path, strategy_dir, site_template, new_context, screenshots):
     """Redis away: a page opened then says the live room is lost and retries; the player
     already in keeps playing; when Redis is back the new page connects, up to date."""
     redis_port = free_port()
     redis = start_redis(redis_port, tmp_path / "redis.log")
     server = LiveServer(tmp_path, f"redis://127.0.0.1:{redis_port}/0", strategy_dir)
-    server.migrate()
+    server.migrate(site_template)
     server.start()
     try:
         host = new_context().new_page()

@@ -45,11 +45,11 @@ _CLIPPED_JS = """(width) => {
 
 
 @pytest.fixture(scope="module")
-def full_server(tmp_path_factory, redis_url, strategy_dir) -> Iterator[LiveServer]:
+def full_server(tmp_path_factory, redis_url, strategy_dir, site_template) -> Iterator[LiveServer]:
     """A site of its own with a history (generate_history): full leaderboards, profiles with
     games, lobby lists."""
     server = LiveServer(tmp_path_factory.mktemp("narrow-data"), redis_url, strategy_dir)
-    server.migrate()
+    server.migrate(site_template)
     manage(server, "generate_history", "--players", "20", "--games", "250", "--seed", "3")
     server.start()
     yield server

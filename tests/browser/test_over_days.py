@@ -38,6 +38,7 @@ def clock_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory, redis_url: str, strategy_dir: Path,
+         site_template: Path,
          clock_file: Path) -> Iterator[LiveServer]:
     """A server whose over-days clock the test moves, scanning every second."""
     clock_file.write_text("0")
@@ -45,7 +46,7 @@ def site(tmp_path_factory: pytest.TempPathFactory, redis_url: str, strategy_dir:
                         extra_env={"CLOCK_FILE": str(clock_file),
                                    "CORRESPONDENCE_SCAN_SECONDS": "1",
                                    "AUTOPLAY_LEVEL": "medium"})
-    server.migrate()
+    server.migrate(site_template)
     server.start()
     yield server
     server.stop()

@@ -20,10 +20,10 @@ from .pages import settle, wait_connected
 pytestmark = pytest.mark.browser
 
 
-def test_the_room_shows_the_computer_getting_ready(tmp_path: Path, redis_url, new_context,
-                                                   screenshots):
+def test_the_room_shows_the_computer_getting_ready(tmp_path: Path, redis_url, site_template,
+                                                   new_context, screenshots):
     server = LiveServer(tmp_path, redis_url, tmp_path / "strategy")  # empty: nothing built
-    server.migrate()
+    server.migrate(site_template)
     strategy = tmp_path / "strategy"
     strategy.mkdir()
     lock = open(strategy / "yahtzee-forced-v2.lock", "w")  # noqa: SIM115 - held to the end

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE
 from .pages import assert_fits, create_room, low_contrast_text, press
-from .review_pages import chart_point, manage, open_review
+from .review_pages import chart_point, open_review, reviewed_game
 
 pytestmark = pytest.mark.browser
 
@@ -31,20 +31,17 @@ def frames_of(page: Page) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def six_bot_game(daphne_server, browser, yahtzee_table) -> str:
-    """The URL of a finished six-player Yahtzee game, played by six computer players, with
-    its analysis computed (``manage.py analyse``, as the end of a game does)."""
+    """The URL of a finished six-player Yahtzee game, played by six computer players, once the
+    review its end computes is stored."""
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     create_room(page, daphne_server, name="Six bots", rules="yahtzee", seats=["easy"] * 6,
                 nickname="")
     page.locator("#start-btn").click()
     expect(page.locator("#result")).to_be_visible(timeout=120_000)
-    link = page.locator("#game-page-link")
-    expect(link).to_have_text(re.compile("Review this game"))
-    url = daphne_server.url + link.get_attribute("href")
+    expect(page.locator("#game-page-link")).to_have_text(re.compile("Review this game"))
+    url = reviewed_game(page, daphne_server)
     context.close()
-    game_id = re.search(r"/games/(\d+)/", url).group(1)
-    manage(daphne_server, "analyse", "--game", game_id)
     return url
 
 

@@ -128,11 +128,11 @@ def test_the_end_card_says_whose_turns_the_computer_played(
 
 
 @pytest.fixture(scope="module")
-def short_grace(tmp_path_factory, redis_url, strategy_dir) -> Iterator[LiveServer]:
+def short_grace(tmp_path_factory, redis_url, strategy_dir, site_template) -> Iterator[LiveServer]:
     """A server whose away grace is short enough to wait out in a test."""
     server = LiveServer(tmp_path_factory.mktemp("grace-data"), redis_url, strategy_dir,
                         extra_env={"AWAY_GRACE": str(GRACE)})
-    server.migrate()
+    server.migrate(site_template)
     server.start()
     yield server
     server.stop()

@@ -134,10 +134,10 @@ class TimedServer(LiveServer):
         return {**super().env, **self.extra}
 
 
-def test_the_turn_timer_autoplays_an_idle_player(tmp_path, redis_url, strategy_dir,
+def test_the_turn_timer_autoplays_an_idle_player(tmp_path, redis_url, strategy_dir, site_template,
                                                   new_context, screenshots):
     server = TimedServer(tmp_path, redis_url, strategy_dir)
-    server.migrate()
+    server.migrate(site_template)
     server.start()
     try:
         host = new_context(DESKTOP).new_page()
