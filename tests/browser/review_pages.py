@@ -9,7 +9,7 @@ import sys
 
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, ROOT, LiveServer
+from .conftest import DESKTOP, ROOT, STILL, LiveServer
 from .pages import create_room, play_first_box
 
 
@@ -56,7 +56,7 @@ def finish_game(browser, server: LiveServer, *, name: str, seats: list[str],
     """A Yahtzee game played in the browser — each of the person's turns one roll scored in
     the first open box (mistakes enough) — to its end and its review: the game page's URL and
     the player's cookies (a context's storage state)."""
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(**STILL, viewport=DESKTOP)
     page = context.new_page()
     create_room(page, server, name=name, rules="yahtzee", seats=seats, nickname=nickname)
     page.locator("#start-btn").click()

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .axe import axe_violations
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, PHONE, STILL
 from .pages import create_room, settle, wait_connected
 from .review_pages import manage, open_review
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 def finished_game(daphne_server, browser, yahtzee_table) -> tuple[str, str]:
     """A Yahtzee game two computer players finished, with its analysis: the room's URL and the
     game page's."""
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(**STILL, viewport=DESKTOP)
     page = context.new_page()
     room = create_room(page, daphne_server, name="Audited bots", rules="yahtzee",
                        seats=["easy", "easy"], nickname="")

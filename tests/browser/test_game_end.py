@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, MOTION, PHONE
 from .pages import (
     assert_fits,
     create_room,
@@ -99,7 +99,7 @@ def test_a_loss_is_a_calm_card_and_a_win_has_confetti(daphne_server, new_context
     # A phone that asked for reduced motion: the win's confetti stays still (hidden).
     context = (new_context(PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce",
                            color_scheme=scheme) if phone
-               else new_context(DESKTOP, color_scheme=scheme))
+               else new_context(DESKTOP, color_scheme=scheme, **MOTION))
     page = context.new_page()
     create_room(page, daphne_server, name=f"End {viewport} {scheme}", rules="yahtzee",
                 seats=["human"], nickname="Ann")

@@ -13,7 +13,7 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, PHONE, ROOT
+from .conftest import DESKTOP, PHONE, ROOT, STILL
 from .pages import assert_fits, create_room, play_first_box, settle
 from .review_pages import reviewed_game
 
@@ -97,7 +97,7 @@ def look_at(page: Page, language: str, name: str, screenshots: Path) -> None:
 def open_as(browser, storage: dict, url: str, language: str, look) -> Page:
     _size, viewport, scheme = look
     phone = viewport is not DESKTOP
-    context = browser.new_context(viewport=viewport, color_scheme=scheme, is_mobile=phone,
+    context = browser.new_context(**STILL, viewport=viewport, color_scheme=scheme, is_mobile=phone,
                                   has_touch=phone, storage_state=storage,
                                   locale={"sv": "sv-SE", "de": "de-DE"}[language])
     context.add_cookies([{"name": "django_language", "value": language, "url": url}])
@@ -107,7 +107,7 @@ def open_as(browser, storage: dict, url: str, language: str, look) -> Page:
 
 
 def test_a_yatzy_game_in_swedish_and_german(daphne_server, browser, yatzy_table, screenshots):
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(**STILL, viewport=DESKTOP)
     page = context.new_page()
     room = create_room(page, daphne_server, name="Yatzy på svenska", rules="yatzy",
                        seats=["human", "easy"], nickname="Sven")

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, MOTION, PHONE
 from .pages import (
     create_room,
     dice,
@@ -139,7 +139,8 @@ def test_a_win_is_celebrated_and_each_score_lights_up(daphne_server, new_context
     the end is celebrated (still, on a phone that asked for reduced motion)."""
     phone = viewport == "phone"
     context = (new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                           reduced_motion="reduce") if phone else new_context(viewport=DESKTOP))
+                           reduced_motion="reduce") if phone
+               else new_context(viewport=DESKTOP, **MOTION))
     ann = context.new_page()
     url = create_room(ann, daphne_server, name=f"Party {viewport}", rules="yahtzee",
                       seats=["human"], nickname="Ann")

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils import translation
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, LiveServer
+from .conftest import DESKTOP, STILL, LiveServer
 from .pages import create_room, play_first_box, wait_connected
 from .review_pages import manage
 
@@ -61,7 +61,7 @@ def pages(full_server, browser, yahtzee_table) -> dict[str, str]:
     """Every kind of page, by name: a room waiting, a room mid-game, a finished game's page, a
     profile, and the site's own pages."""
     daphne_server = full_server
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(**STILL, viewport=DESKTOP)
     page = context.new_page()
     waiting = create_room(page, daphne_server, name="Ein Tisch", rules="yahtzee",
                           seats=["human", "human", "easy"], nickname="Annika")
@@ -98,7 +98,7 @@ def settled(page: Page, name: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_fits_a_320_px_phone(browser, pages, language, screenshots):
-    context = browser.new_context(viewport=NARROW, is_mobile=True, has_touch=True)
+    context = browser.new_context(**STILL, viewport=NARROW, is_mobile=True, has_touch=True)
     context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
                           "url": pages["lobby"]}])
     page = context.new_page()
@@ -133,7 +133,7 @@ def test_the_name_of_a_computer_player_is_the_readers(pages, browser):
     words in German, in the room and on the game's page."""
     texts = {}
     for language in ("en", "de"):
-        context = browser.new_context(viewport=DESKTOP)
+        context = browser.new_context(**STILL, viewport=DESKTOP)
         context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
                               "url": pages["lobby"]}])
         page = context.new_page()

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, PHONE, STILL
 from .pages import assert_fits, create_room, low_contrast_text, press
 from .review_pages import chart_point, open_review, reviewed_game
 
@@ -33,7 +33,7 @@ def frames_of(page: Page) -> list[dict]:
 def six_bot_game(daphne_server, browser, yahtzee_table) -> str:
     """The URL of a finished six-player Yahtzee game, played by six computer players, once the
     review its end computes is stored."""
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(**STILL, viewport=DESKTOP)
     page = context.new_page()
     create_room(page, daphne_server, name="Six bots", rules="yahtzee", seats=["easy"] * 6,
                 nickname="")

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, PHONE, LiveServer
+from .conftest import DESKTOP, PHONE, STILL, LiveServer
 from .pages import (
     assert_fits,
     client_state,
@@ -114,7 +114,7 @@ def test_the_end_card_says_whose_turns_the_computer_played(
         assert low_contrast_text(page) == [], scheme
         page.screenshot(path=str(screenshots / f"room44-end-helped-{viewport}-{scheme}.png"))
         # A watcher reads it with the name.
-        watcher = page.context.browser.new_context(viewport=VIEWPORTS[viewport]).new_page()
+        watcher = page.context.browser.new_context(**STILL, viewport=VIEWPORTS[viewport]).new_page()
         watcher.goto(page.url)
         wait_connected(watcher)
         state["you"] = {"seat": None, "host": False}

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, MOTION, PHONE
 from .layout_shift import Stillness, observe_layout_shift
 from .pages import create_room, join, play_first_box, settle, wait_connected
 from .review_pages import manage, open_review
@@ -25,7 +25,8 @@ SMALL_PHONE = {"width": 320, "height": 640}
 
 def context_for(new_context, viewport: dict, scheme: str = "light"):
     phone = viewport is not DESKTOP
-    context = new_context(viewport, is_mobile=phone, has_touch=phone, color_scheme=scheme)
+    context = new_context(viewport, is_mobile=phone, has_touch=phone, color_scheme=scheme,
+                          **MOTION)
     observe_layout_shift(context)
     return context
 
