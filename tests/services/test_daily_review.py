@@ -50,7 +50,11 @@ def test_a_reviewed_daily_game_records_its_loss_and_the_days_par(yahtzee_table):
         if t["box"] in UPPER:
             face = UPPER.index(t["box"]) + 1
             assert t["points"] == face * t["rolls"][-1].count(face)
-    assert sum(t["bonus"] for t in line if t["box"] in UPPER) in (0, 35)
+    # A turn's bonus: the upper section's 35 on the turn that reaches 63, and a Yahtzee bonus
+    # of 100 on any turn that scores another Yahtzee (as a joker in an upper box too).
+    assert all(t["bonus"] % 100 in (0, 35) and t["bonus"] <= 135 for t in line)
+    assert sum(t["bonus"] % 100 for t in line) in (0, 35)
+    assert sum(t["bonus"] % 100 for t in line if t["box"] not in UPPER) == 0
     # par's first roll of each turn is everyone's
     tape = DailyDice(day.seed, "yahtzee", day.day)
     for t in line:
