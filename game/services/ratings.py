@@ -8,10 +8,10 @@ of the win, 1, 0 or 1/k, less the review's ``chance.luck``, leaning on the luck-
 lead, ``final − luck``, while the rating is uncertain; in yahtzee a heads-up result also takes
 the points control and the precision weight, ``wins.SITE_OPTIONS``, from each person's usual
 points and loss: the means over their own earlier rated games, which their rating row sums).
-It is incremental (one game, the
-ratings of its own players) and idempotent: the game's row is locked and a game that has
-results is never counted again. Ratings and results are a cache of the stored games and their
-reviews: :func:`rebuild_all` replays every reviewed game in the order they finished.
+It is incremental (one game, the ratings of its own players) and idempotent: the game's row is
+locked and a game that has results is never counted again. Ratings and results are a cache of
+the stored games and their reviews: :func:`rebuild_all` replays every reviewed game in the order
+they finished.
 
 Before a game is rated its people's ratings are ``wins.shown`` at the game's end (the time
 since their last rated game grows the deviation). A result between two people counts by
