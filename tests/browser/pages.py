@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 if TYPE_CHECKING:
     from .conftest import LiveServer
@@ -33,6 +34,25 @@ def client_state(page: Page) -> dict:
 
 def last_seq(page: Page) -> int | None:
     return page.evaluate("window.yahtzeeRoom.seq.last")
+
+
+def server_frames_held(page: Page) -> Callable[[], None]:
+    """Route the page's room socket through the test, before the page opens it: frames pass
+    both ways until the returned function is called; from then on the server's frames no
+    longer reach the page, so frames a test feeds it (``window.yahtzeeRoom.receive``) are the
+    only ones it draws — a late ``state`` of the real room can no longer replace them."""
+    held = False
+
+    def route(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda message: None if held else ws.send(message))
+
+    def hold() -> None:
+        nonlocal held
+        held = True
+
+    page.route_web_socket(re.compile(r"/ws/rooms/"), route)
+    return hold
 
 
 def wait_connected(page: Page) -> None:

@@ -24,6 +24,7 @@ from .pages import (
     options,
     press,
     rules_state,
+    server_frames_held,
     settle,
     start_game,
     wait_connected,
@@ -212,8 +213,10 @@ def test_a_presence_change_redraws_the_turn_line(daphne_server, new_context):
     """The player to move leaves mid-turn: the others' turn line says at once that the
     computer plays the turn, as the seats and the scorecard say that the player is away."""
     page = phone_page(new_context)
+    hold_server_frames = server_frames_held(page)
     create_room(page, daphne_server, name="Away", rules="yahtzee", seats=["human"],
                 nickname="Jo")
+    hold_server_frames()  # the real room (no game, one seat) must not redraw the page
     events = [
         {"kind": "game_started", "rules": "yahtzee", "players": ["Jo", "Al"]},
         {"kind": "turn_started", "player": 0, "round": 1},
