@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -36,23 +35,27 @@ def last_seq(page: Page) -> int | None:
     return page.evaluate("window.yahtzeeRoom.seq.last")
 
 
-def server_frames_held(page: Page) -> Callable[[], None]:
-    """Route the page's room socket through the test, before the page opens it: frames pass
-    both ways until the returned function is called; from then on the server's frames no
-    longer reach the page, so frames a test feeds it (``window.yahtzeeRoom.receive``) are the
-    only ones it draws — a late ``state`` of the real room can no longer replace them."""
-    held = False
+class ServerFrames:
+    """The page's room socket routed through the test (made before the page opens it):
+    frames pass both ways until :meth:`hold`; from then on the server's frames no longer reach
+    the page, so the frames a test feeds it (``window.yahtzeeRoom.receive``) are the only ones
+    it draws — a state the real room sends later (a room refresh, a catch-up after the channel
+    layer answered again) can no longer replace them. :meth:`release` lets them through
+    again."""
 
-    def route(ws: WebSocketRoute) -> None:
+    def __init__(self, page: Page) -> None:
+        self.held = False
+        page.route_web_socket(re.compile(r"/ws/rooms/"), self._route)
+
+    def _route(self, ws: WebSocketRoute) -> None:
         server = ws.connect_to_server()
-        server.on_message(lambda message: None if held else ws.send(message))
+        server.on_message(lambda message: None if self.held else ws.send(message))
 
-    def hold() -> None:
-        nonlocal held
-        held = True
+    def hold(self) -> None:
+        self.held = True
 
-    page.route_web_socket(re.compile(r"/ws/rooms/"), route)
-    return hold
+    def release(self) -> None:
+        self.held = False
 
 
 def wait_connected(page: Page) -> None:

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, MOTION, PHONE
 from .pages import (
+    ServerFrames,
     assert_fits,
     create_room,
     low_contrast_text,
@@ -101,8 +102,10 @@ def test_a_loss_is_a_calm_card_and_a_win_has_confetti(daphne_server, new_context
                            color_scheme=scheme) if phone
                else new_context(DESKTOP, color_scheme=scheme, **MOTION))
     page = context.new_page()
+    frames = ServerFrames(page)
     create_room(page, daphne_server, name=f"End {viewport} {scheme}", rules="yahtzee",
                 seats=["human"], nickname="Ann")
+    frames.hold()  # the page draws the game fed to it below, not the real room's
     if phone:
         page.set_viewport_size({"width": 320, "height": 640})
     players = ["Ann", "Bot 1 (medium)"]
@@ -148,8 +151,10 @@ def test_a_watcher_reads_who_won_without_a_party(daphne_server, new_context):
     url = create_room(host, daphne_server, name="Watched end", rules="yahtzee",
                       seats=["human"], nickname="Ann")
     watcher = new_context(PHONE, is_mobile=True, has_touch=True).new_page()
+    frames = ServerFrames(watcher)
     watcher.goto(url)
     wait_connected(watcher)
+    frames.hold()
     state, finish, game = end_frames(["Ann", "Bea"], 7, GAME_ID)
     state["you"] = {"seat": None, "host": False}
     watcher.evaluate("m => window.yahtzeeRoom.receive(m)", state)

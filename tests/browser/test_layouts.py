@@ -13,6 +13,7 @@ from tests.support.servers import TEARDOWN_WAIT, free_port, stop
 
 from .conftest import PHONE, LiveServer
 from .pages import (
+    ServerFrames,
     assert_fits,
     cell,
     client_state,
@@ -24,7 +25,6 @@ from .pages import (
     options,
     press,
     rules_state,
-    server_frames_held,
     settle,
     start_game,
     wait_connected,
@@ -174,8 +174,10 @@ def test_joker_forbidden_boxes_and_seq_gaps(daphne_server, new_context, screensh
     """A second Yahtzee under the forced Joker rule (too rare to reach with seeded dice): the
     page shows which boxes it may not go in. Then a seq gap makes the page ask for the state."""
     page = new_context(PHONE, is_mobile=True, has_touch=True).new_page()
+    frames = ServerFrames(page)
     create_room(page, daphne_server, name="Joker", rules="yahtzee", seats=["human"],
                 nickname="Jo")
+    frames.hold()  # the page draws the game fed to it below, not the real room's
     events = [
         {"kind": "game_started", "rules": "yahtzee", "players": ["Jo"]},
         {"kind": "turn_started", "player": 0, "round": 1},
@@ -199,6 +201,7 @@ def test_joker_forbidden_boxes_and_seq_gaps(daphne_server, new_context, screensh
 
     # An event whose seq skips ahead: the page ignores it and asks the server for the state,
     # which replaces the injected one (the real room has no game yet).
+    frames.release()
     page.evaluate("""m => window.yahtzeeRoom.receive(m)""", {
         "type": "events", "by": "human", "game": rules_state(events, you=0)["game"]["id"],
         "events": [{"seq": len(events) + 5, "changes": {},
@@ -213,10 +216,10 @@ def test_a_presence_change_redraws_the_turn_line(daphne_server, new_context):
     """The player to move leaves mid-turn: the others' turn line says at once that the
     computer plays the turn, as the seats and the scorecard say that the player is away."""
     page = phone_page(new_context)
-    hold_server_frames = server_frames_held(page)
+    frames = ServerFrames(page)
     create_room(page, daphne_server, name="Away", rules="yahtzee", seats=["human"],
                 nickname="Jo")
-    hold_server_frames()  # the real room (no game, one seat) must not redraw the page
+    frames.hold()  # the real room (no game, one seat) must not redraw the page
     events = [
         {"kind": "game_started", "rules": "yahtzee", "players": ["Jo", "Al"]},
         {"kind": "turn_started", "player": 0, "round": 1},

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, STILL, LiveServer
 from .pages import (
+    ServerFrames,
     assert_fits,
     client_state,
     create_room,
@@ -90,8 +91,10 @@ def test_the_end_card_says_whose_turns_the_computer_played(
     comes after the result and "Play again"."""
     for scheme in ("light", "dark"):
         page = context(new_context, viewport, scheme).new_page()
+        frames = ServerFrames(page)
         create_room(page, daphne_server, name=f"Helped {viewport} {scheme}", rules="yahtzee",
                     seats=["human", "human"], nickname="Ann")
+        frames.hold()  # the page draws the game fed to it below, not the real room's
         state, finish, game = end_frames(["Ann", "Bea"], 7, 4400)
         winner = game.winners[0]
         state["you"] = {"seat": winner, "host": True}
@@ -115,8 +118,10 @@ def test_the_end_card_says_whose_turns_the_computer_played(
         page.screenshot(path=str(screenshots / f"room44-end-helped-{viewport}-{scheme}.png"))
         # A watcher reads it with the name.
         watcher = page.context.browser.new_context(**STILL, viewport=VIEWPORTS[viewport]).new_page()
+        watched = ServerFrames(watcher)
         watcher.goto(page.url)
         wait_connected(watcher)
+        watched.hold()
         state["you"] = {"seat": None, "host": False}
         watcher.evaluate("m => window.yahtzeeRoom.receive(m)", state)
         watcher.evaluate("m => window.yahtzeeRoom.receive(m)", finish)

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE
 from .pages import (
+    ServerFrames,
     assert_fits,
     create_room,
     low_contrast_text,
@@ -48,8 +49,10 @@ TWO_TURNS = [
 def test_the_chances_in_words_above_the_scorecard(daphne_server, new_context, screenshots,
                                                   viewport, scheme):
     page = page_for(new_context, viewport, scheme)
+    frames = ServerFrames(page)
     create_room(page, daphne_server, name=f"Chances {viewport} {scheme}", rules="yahtzee",
                 seats=["human"], nickname="Ann")
+    frames.hold()  # the page draws the game fed to it below, not the real room's
     receive(page, rules_state(TWO_TURNS, you=0))
     receive(page, {"type": "standings", "game": 999, "seq": len(TWO_TURNS), "players": [
         {"expected": 251.2, "sd": 20.3, "chance": 0.4612, "percentiles": [228, 247, 281],
@@ -99,7 +102,9 @@ def advice() -> dict:
 def test_the_coach_says_best_and_what_a_box_costs(daphne_server, new_context, screenshots,
                                                   viewport, scheme):
     page = page_for(new_context, viewport, scheme)
+    frames = ServerFrames(page)
     open_practice_room(page, daphne_server, f"Coach {viewport} {scheme}")
+    frames.hold()
     receive(page, rules_state(ROLLED, you=0))
     receive(page, advice())
     value = lambda box: page.locator(  # noqa: E731
