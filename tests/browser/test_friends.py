@@ -124,8 +124,10 @@ def test_from_the_lobby_to_the_first_roll_in_four_taps_for_the_host_and_two_for_
     expect(host.locator("#seats")).to_contain_text("Bea")
     ann(host.get_by_role("button", name="Start the game"))
     ann(host.locator("#roll-btn"))
-    expect(guest.locator("#dice .die[data-value]")).to_have_count(5)  # everyone sees it
-    expect(host.locator("#dice .die[data-value]")).to_have_count(5)  # each page draws its own
+    # An unrolled die carries data-value="" (drawn at the start), so wait for faces.
+    rolled = '#dice .die:not([data-value=""])'
+    expect(guest.locator(rolled)).to_have_count(5)  # everyone sees it
+    expect(host.locator(rolled)).to_have_count(5)  # each page draws its own
     assert dice(host) == dice(guest)
     assert (ann.count, bea.count) == (4, 2)
     assert low_contrast_text(host) == [] and low_contrast_text(guest) == []
