@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .. import protocol, services
@@ -34,8 +35,20 @@ log = logging.getLogger(__name__)
 #: Events after which where everyone stands has changed.
 TURN_ENDS = ("turn_started", "game_finished")
 _running: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps weak ones)
-#: The latest cards of each game whose standings are being published.
-_latest: dict[int, GameCards] = {}
+
+
+@dataclass(frozen=True)
+class _TurnEnd:
+    """A game's cards after a turn ended, and when its events' group message has gone: a
+    standings frame published on its own follows it (a socket hears the turn, then where
+    everyone stands), however long the layer takes with the events."""
+
+    cards: GameCards
+    sent: asyncio.Future[None] | None
+
+
+#: The latest turn end of each game whose standings are being published.
+_latest: dict[int, _TurnEnd] = {}
 
 
 def spawn(job: Coroutine[Any, Any, None]) -> None:
@@ -44,13 +57,15 @@ def spawn(job: Coroutine[Any, Any, None]) -> None:
     task.add_done_callback(_running.discard)
 
 
-def after_events(room_code: str, result: services.PlayResult) -> str | None:
+def after_events(room_code: str, result: services.PlayResult,
+                 sent: asyncio.Future[None] | None = None) -> str | None:
     """After a command's events, before the room's group gets them: if a turn ended, its
     standings (where the rules have them and their table is ready: nothing computed
     otherwise). Returns the ``standings`` frame's text when it is known at once and nothing
     older of the game is still on its way: the caller sends it with the events. Otherwise
-    they are published on their own once computed. A daily challenge has nobody to show them
-    to: no watchers, and its player sees no chances."""
+    they are published on their own once computed, and once ``sent`` is done (the caller's
+    events have gone to the group; None: they have already). A daily challenge has nobody to
+    show them to: no watchers, and its player sees no chances."""
     if not (result.events and result.state is not None
             and result.events[-1]["kind"] in TURN_ENDS
             and not (result.state.get("fairness") or {}).get("daily")
@@ -60,13 +75,13 @@ def after_events(room_code: str, result: services.PlayResult) -> str | None:
     cards = GameCards.after(game_id, result.first_seq + len(result.events) - 1, result.state)
     publishing = _latest.get(game_id)
     if publishing is not None:  # its loop publishes these next
-        if cards.seq > publishing.seq:
-            _latest[game_id] = cards
+        if cards.seq > publishing.cards.seq:
+            _latest[game_id] = _TurnEnd(cards, sent)
         return None
     found = _at_once(cards)
     if found is not None:
         return protocol.encode(protocol.standings(found))
-    _latest[game_id] = cards
+    _latest[game_id] = _TurnEnd(cards, sent)
     spawn(_publish_until_current(room_code, game_id))
     return None
 
@@ -74,10 +89,13 @@ def after_events(room_code: str, result: services.PlayResult) -> str | None:
 async def _publish_until_current(room_code: str, game_id: int) -> None:
     published = -1
     try:
-        while (cards := _latest[game_id]).seq > published:
+        while (turn := _latest[game_id]).cards.seq > published:
+            cards = turn.cards
             published = cards.seq
             found = _at_once(cards) or await _computed(standings_after, cards, game_id)
             if found:
+                if turn.sent is not None:  # the turn's events first, through the same layer
+                    await asyncio.shield(turn.sent)
                 await services.asend_standings(room_code, found)
     finally:
         del _latest[game_id]

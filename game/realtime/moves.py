@@ -31,12 +31,22 @@ _running: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
 
 
 async def _broadcast(room_code: str, message: dict[str, Any], sender: Sender,
-                     delivered: bool, previous: asyncio.Task[None] | None) -> None:
-    if previous is not None:
-        with contextlib.suppress(Exception):
-            await previous
-    if not await services.asend_events(room_code, message) and not delivered:
+                     delivered: bool, previous: asyncio.Task[None] | None,
+                     sent: asyncio.Future[None]) -> None:
+    try:
+        if previous is not None:
+            with contextlib.suppress(Exception):
+                await previous
+        gone = await services.asend_events(room_code, message)
+    finally:
+        _done(sent)
+    if not gone and not delivered:
         await sender.resync()
+
+
+def _done(sent: asyncio.Future[None]) -> None:
+    if not sent.done():
+        sent.set_result(None)
 
 
 async def aplay(room_code: str, action: Action, *, sender: Sender | None = None,
@@ -54,17 +64,22 @@ async def aplay(room_code: str, action: Action, *, sender: Sender | None = None,
         return result
     # The mover's own frame first: the standings never hold it up.
     delivered = sender is not None and await sender.deliver(message)
-    standings = after_events(room_code, result)
+    sent = asyncio.get_running_loop().create_future()  # standings published later follow it
+    standings = after_events(room_code, result, sent)
     if standings is not None:  # known at once: one group message carries both
         message["standings"] = standings
     if sender is None:
-        await services.asend_events(room_code, message)
+        try:
+            await services.asend_events(room_code, message)
+        finally:
+            _done(sent)
     else:
         # The group's copy off the socket's path: a Redis that stopped answering holds up
         # the broadcast (up to its timeout), never the sender's next command. Chained, so a
         # socket's commands reach the group in their order.
         previous = _broadcasts.get(sender)
-        task = asyncio.create_task(_broadcast(room_code, message, sender, delivered, previous))
+        task = asyncio.create_task(_broadcast(room_code, message, sender, delivered, previous,
+                                              sent))
         _broadcasts[sender] = task
         _running.add(task)
         task.add_done_callback(_running.discard)

@@ -214,6 +214,65 @@ async def standings_or_why(client, published: list[int]) -> dict:
             f"frames {[(m['type'], m.get('seq')) for m in client.messages]}") from None
 
 
+async def test_standings_published_on_their_own_follow_the_turns_events(connect, sessions,
+                                                                         layer, monkeypatch):
+    """However long the layer takes with a turn's events, the standings computed meanwhile on
+    the insight thread reach every socket after them, as the protocol says: the mover's
+    events go straight to its socket, the group's copy may still be on its way."""
+    from game import services
+    from game.realtime import insight_publisher
+    from game.selectors.standings import clear
+
+    slow = asyncio.Event()  # set: the layer holds a command's events until `through` is set
+    through = asyncio.Event()
+    send_events, send_standings, computed = (services.asend_events, services.asend_standings,
+                                            insight_publisher._computed)
+    events_gone: list[bool] = []  # per standings frame published: had the events gone?
+    done = asyncio.Event()
+
+    async def slow_events(room_code, message):
+        if slow.is_set():
+            await through.wait()
+        return await send_events(room_code, message)
+
+    async def standings(room_code, found):
+        events_gone.append(through.is_set())
+        await send_standings(room_code, found)
+
+    async def computing(what, arg, game_id):
+        try:
+            return await computed(what, arg, game_id)
+        finally:
+            done.set()
+
+    monkeypatch.setattr(services, "asend_events", slow_events)
+    monkeypatch.setattr(services, "asend_standings", standings)
+    monkeypatch.setattr(insight_publisher, "_computed", computing)
+    clear()  # nothing kept: Ann's new card's standings are computed, then published
+    room, people = await seated_room(sessions, ["Ann", "Bob"])
+    await Room.objects.filter(pk=room.pk).aupdate(chances="on")  # the players see them too
+    ann, bob, watcher = await started(connect, room, people)
+    rolled = await ann.request({"type": "roll", "hold": [], "id": "r"})
+    box = next(o["box"] for o in ann.game["options"] if o["allowed"])
+    for c in (bob, watcher):
+        await c.until_seq(rolled["seq"])
+    slow.set()
+    await ann.send({"type": "score", "box": box, "id": "s"})
+    turn = await ann.until(lambda m: m["type"] == "event"
+                           and m["event"]["kind"] == "turn_started")  # straight to Ann
+    await asyncio.wait_for(done.wait(), 10)  # computed; published at once unless it waits
+    through.set()
+    for c in (ann, bob, watcher):
+        msg = await c.until_type("standings")
+        assert msg["seq"] == turn["seq"], c.name
+        heard = [m.get("seq") for m in c.messages if m["type"] in ("event", "state")]
+        assert max(heard) == turn["seq"], (c.name, heard)  # the turn came first
+    assert events_gone == [True]
+    for c in (ann, bob, watcher):
+        await c.close()
+    await close_layer()
+
+
 async def test_standings_known_at_once_ride_in_the_events_group_message(
         connect, sessions, layer, monkeypatch):
     """Where the process keeps every card's distribution, a turn's standings travel in its
