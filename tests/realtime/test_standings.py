@@ -196,24 +196,6 @@ async def scratch_in_chance(player, others) -> int:
     return turn["seq"]
 
 
-async def standings_or_why(client, published: list[int]) -> dict:
-    """The client's next ``standings``; if none comes, a failure that says where the
-    process's publication stood (the standings are computed off the socket's path)."""
-    try:
-        return await client.until_type("standings")
-    except TimeoutError:
-        from game.ai import table_ready
-        from game.realtime import insight_publisher
-        from game.selectors.standings import _by_rules, standings_available
-
-        raise AssertionError(
-            f"{client.name} got no standings: published {published}, games publishing "
-            f"{list(insight_publisher._latest)}, tasks {len(insight_publisher._running)}, "
-            f"available {standings_available('yahtzee')}, table {table_ready('yahtzee')}, "
-            f"kept {list(_by_rules)}, "
-            f"frames {[(m['type'], m.get('seq')) for m in client.messages]}") from None
-
-
 async def test_standings_published_on_their_own_follow_the_turns_events(connect, sessions,
                                                                          layer, monkeypatch):
     """However long the layer takes with a turn's events, the standings computed meanwhile on
@@ -299,7 +281,7 @@ async def test_standings_known_at_once_ride_in_the_events_group_message(
     # Ann's turn: her new card's distribution must be computed, so they come on their own.
     first = await scratch_in_chance(ann, (bob, watcher))
     for c in (ann, bob, watcher):
-        assert (await standings_or_why(c, published))["seq"] == first
+        assert (await c.until_type("standings"))["seq"] == first
     assert published == [first]
 
     # Bob's card comes to the state Ann's is in: every distribution is kept now.
