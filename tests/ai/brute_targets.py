@@ -4,6 +4,8 @@ the targets n = 0 … width − 1 carried together as one NumPy row."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from game.rules import Scorecard
@@ -41,7 +43,23 @@ def _solve(card: Scorecard, width: int, tie: float) -> np.ndarray:
             gain, child = after_scoring(card, dice, slot.box)
             options.append(_shifted(child, width, tie, int(gain)))
         rows.append(np.max(options, axis=0))
-    for _ in range(2):
-        rows = [np.max([sum(p * rows[j] for p, j in keep) for keep in KEEPS[i]], axis=0)
-                for i in range(len(ROLLS))]
-    return sum(p * r for p, r in zip(FIRST, rows, strict=True))
+    rows = np.array(rows)
+    keeps, first_keep = _keep_matrix()
+    for _ in range(2):  # each roll's best keep: the chances of its re-rolls, summed
+        rows = np.maximum.reduceat(keeps @ rows, first_keep, axis=0)
+    return np.asarray(FIRST) @ rows
+
+
+@cache
+def _keep_matrix() -> tuple[np.ndarray, np.ndarray]:
+    """Every roll's keeps, one row each (the chance of each roll its re-roll leads to; ``KEEPS``
+    as a matrix, so a level is one product), and where each roll's keeps start."""
+    rows, first_keep = [], []
+    for keeps in KEEPS:
+        first_keep.append(len(rows))
+        for keep in keeps:
+            row = np.zeros(len(ROLLS))
+            for p, j in keep:
+                row[j] += p
+            rows.append(row)
+    return np.array(rows), np.array(first_keep)
