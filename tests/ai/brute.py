@@ -1,14 +1,18 @@
 """A slow, independent reference: expected future points by exhaustive search over real
 scorecards of ``game.rules`` (scoring, bonuses and Joker exactly as ``Game.score`` does).
 
-Independent of ``game.ai``: its own dice enumeration, plain Python, one card at a time.
+Independent of ``game.ai``: its own dice enumeration, one card at a time (distributions as
+NumPy arrays, summed outcome by outcome).
 """
 
 from __future__ import annotations
 
 import copy
+from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
+
+import numpy as np
 
 from game.rules import Scorecard
 
@@ -37,8 +41,35 @@ KEEPS = [_keeps(r) for r in ROLLS]
 FIRST = [probability(r) for r in ROLLS]
 
 
+@cache
+def keep_matrix() -> tuple[np.ndarray, np.ndarray]:
+    """Every roll's keeps, one row each (the chance of each roll its re-roll leads to: ``KEEPS``
+    as a matrix, so the keeps' values of a level are one product), and where each roll's keeps
+    start."""
+    rows, first_keep = [], []
+    for keeps in KEEPS:
+        first_keep.append(len(rows))
+        for keep in keeps:
+            row = np.zeros(len(ROLLS))
+            for p, j in keep:
+                row[j] += p
+            rows.append(row)
+    return np.array(rows), np.array(first_keep)
+
+
 def after_scoring(card: Scorecard, dice: tuple[int, ...], box: str) -> tuple[float, Scorecard]:
-    """Points the move earns (bonuses included) and the card after it, like Game.score."""
+    """Points the move earns (bonuses included) and the card after it, like Game.score (the
+    card after it is shared: read it, never change it)."""
+    key = (_key(card), card.ruleset.joker, tuple(sorted(dice)), box)
+    if key not in _scored:
+        _scored[key] = _score(card, dice, box)
+    return _scored[key]
+
+
+_scored: dict[tuple, tuple[float, Scorecard]] = {}
+
+
+def _score(card: Scorecard, dice: tuple[int, ...], box: str) -> tuple[float, Scorecard]:
     new = copy.deepcopy(card)
     before = new.upper_bonus_earned()
     points = new.score_for(dice, box)
@@ -72,11 +103,11 @@ def _solve(card: Scorecard) -> float:
     for dice in ROLLS:
         last.append(max(points + expected_future(child) for points, child in (
             after_scoring(card, dice, slot.box) for slot in card.legal_slots(dice))))
-    values = last
-    for _ in range(2):
-        values = [max(sum(p * values[j] for p, j in keep) for keep in KEEPS[i])
-                  for i in range(len(ROLLS))]
-    return sum(p * v for p, v in zip(FIRST, values, strict=True))
+    values = np.array(last)
+    keeps, first_keep = keep_matrix()
+    for _ in range(2):  # each roll's best keep
+        values = np.maximum.reduceat(keeps @ values, first_keep)
+    return float(np.asarray(FIRST) @ values)
 
 
 _moments_memo: dict[tuple, tuple[float, float, float]] = {}
@@ -118,30 +149,34 @@ def _thrown(keep: list[tuple[float, int]]) -> int:
     return {1: 0, 6: 1, 21: 2, 56: 3, 126: 4, 252: 5}[len(keep)]
 
 
-_distribution_memo: dict[tuple, dict[int, float]] = {}
+_distribution_memo: dict[tuple, np.ndarray] = {}
 
 
 def future_distribution(card: Scorecard) -> dict[int, float]:
     """The chance of each number of points still to come under optimal play, every choice the
     first best (boxes in scorecard order; holds: the larger on equal value; :func:`ties_matter`
     says whether equal values with different distributions made that rule matter)."""
+    return {k: float(p) for k, p in enumerate(_future(card)) if p}
+
+
+def _future(card: Scorecard) -> np.ndarray:
+    """``future_distribution`` as an array: entry k is the chance of k points to come."""
     if card.is_full:
-        return {0: 1.0}
+        return np.ones(1)
     key = _key(card)
     if key not in _distribution_memo:
         _distribution_memo[key] = _solve_distribution(card)
     return _distribution_memo[key]
 
 
-def _shifted(dist: dict[int, float], by: float) -> dict[int, float]:
-    return {int(by) + k: p for k, p in dist.items()}
+def _shifted(dist: np.ndarray, by: float) -> np.ndarray:
+    return np.concatenate([np.zeros(int(by)), dist])
 
 
-def _mixed(parts: list[tuple[float, dict[int, float]]]) -> dict[int, float]:
-    out: dict[int, float] = {}
+def _mixed(parts: list[tuple[float, np.ndarray]]) -> np.ndarray:
+    out = np.zeros(max(len(dist) for _, dist in parts))
     for weight, dist in parts:
-        for k, p in dist.items():
-            out[k] = out.get(k, 0.0) + weight * p
+        out[:len(dist)] += weight * dist
     return out
 
 
@@ -152,32 +187,35 @@ _tied: set[tuple] = set()
 
 def ties_matter(card: Scorecard) -> bool:
     """Whether :func:`future_distribution` of ``card`` depends on how ties are broken."""
-    future_distribution(card)
+    _future(card)
     return _key(card) in _tied
 
 
-def _close(a: dict[int, float], b: dict[int, float]) -> bool:
-    return all(abs(a.get(k, 0.0) - b.get(k, 0.0)) < 1e-12 for k in a.keys() | b.keys())
+def _close(a: np.ndarray, b: np.ndarray) -> bool:
+    width = max(len(a), len(b))
+    return bool(np.abs(np.pad(a, (0, width - len(a))) - np.pad(b, (0, width - len(b)))).max()
+                < 1e-12)
 
 
-def _solve_distribution(card: Scorecard) -> dict[int, float]:
+def _solve_distribution(card: Scorecard) -> np.ndarray:
     tied = False
-    rows: list[tuple[float, dict[int, float]]] = []  # (value, distribution) of each last roll
+    rows: list[tuple[float, np.ndarray]] = []  # (value, distribution) of each last roll
     for dice in ROLLS:
         options = []
         for slot in card.legal_slots(dice):
             g, child = after_scoring(card, dice, slot.box)
-            options.append((g + expected_future(child), _shifted(future_distribution(child), g)))
+            options.append((g + expected_future(child), _shifted(_future(child), g)))
             tied |= ties_matter(child)
         best = max(o[0] for o in options)
         top = [o for o in options if o[0] > best - 1e-9]
         tied |= any(not _close(o[1], top[0][1]) for o in top)
         rows.append(top[0])  # the first best box, in scorecard order
+    matrix, _ = keep_matrix()
     for _ in range(2):
         new = []
+        values = iter(matrix @ np.array([r[0] for r in rows]))  # every keep's, in KEEPS' order
         for i in range(len(ROLLS)):
-            keeps = [(sum(p * rows[j][0] for p, j in keep), 5 - _thrown(keep), keep)
-                     for keep in KEEPS[i]]
+            keeps = [(next(values), 5 - _thrown(keep), keep) for keep in KEEPS[i]]
             best = max(k[0] for k in keeps)
             top = [(_mixed([(p, rows[j][1]) for p, j in k[2]]), k[1]) for k in keeps
                    if k[0] > best - 1e-9]

@@ -4,13 +4,11 @@ the targets n = 0 … width − 1 carried together as one NumPy row."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
 from game.rules import Scorecard
 
-from .brute import FIRST, KEEPS, ROLLS, _key, after_scoring
+from .brute import FIRST, ROLLS, _key, after_scoring, keep_matrix
 
 _memo: dict[tuple, np.ndarray] = {}
 
@@ -44,22 +42,8 @@ def _solve(card: Scorecard, width: int, tie: float) -> np.ndarray:
             options.append(_shifted(child, width, tie, int(gain)))
         rows.append(np.max(options, axis=0))
     rows = np.array(rows)
-    keeps, first_keep = _keep_matrix()
+    keeps, first_keep = keep_matrix()
     for _ in range(2):  # each roll's best keep: the chances of its re-rolls, summed
         rows = np.maximum.reduceat(keeps @ rows, first_keep, axis=0)
     return np.asarray(FIRST) @ rows
 
-
-@cache
-def _keep_matrix() -> tuple[np.ndarray, np.ndarray]:
-    """Every roll's keeps, one row each (the chance of each roll its re-roll leads to; ``KEEPS``
-    as a matrix, so a level is one product), and where each roll's keeps start."""
-    rows, first_keep = [], []
-    for keeps in KEEPS:
-        first_keep.append(len(rows))
-        for keep in keeps:
-            row = np.zeros(len(ROLLS))
-            for p, j in keep:
-                row[j] += p
-            rows.append(row)
-    return np.array(rows), np.array(first_keep)
