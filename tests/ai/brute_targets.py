@@ -46,4 +46,3 @@ def _solve(card: Scorecard, width: int, tie: float) -> np.ndarray:
     for _ in range(2):  # each roll's best keep: the chances of its re-rolls, summed
         rows = np.maximum.reduceat(keeps @ rows, first_keep, axis=0)
     return np.asarray(FIRST) @ rows
-
