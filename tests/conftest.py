@@ -1,10 +1,17 @@
 """Shared test fixtures (generic; each test folder adds its own in its conftest.py)."""
 
 import multiprocessing
+import os
 
-import pytest
+# One BLAS thread per process: the run already keeps both cores busy (two pytest workers, the
+# servers and browsers they start, which inherit this); OpenBLAS's own threads on top of that
+# load slowed the table build by a quarter (236 s against 171 s beside two busy cores). Set
+# before anything imports numpy.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from tests.support import tables
+import pytest  # noqa: E402
+
+from tests.support import tables  # noqa: E402
 
 #: The workers' groups; the websocket clients and rooms of every test that talks to the room
 #: socket; the SMTP server and the Web Push receiver.
