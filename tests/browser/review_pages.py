@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.support.peer_moves import await_result, bot_move
+from tests.support.peers import Peer
 
 from .conftest import DESKTOP, ROOT, STILL, LiveServer
-from .pages import create_room, play_first_box
+from .pages import create_room
 
 
 def open_review(page: Page, url: str) -> None:
@@ -43,26 +47,72 @@ def reviewed_game(page: Page, server: LiveServer) -> str:
     """Once the room's game is over: its page's URL, when its review is stored."""
     expect(page.locator("#result")).to_be_visible(timeout=60_000)
     url = server.url + page.locator("#game-page-link").get_attribute("href")
+    wait_reviewed(page.context, url)
+    return url
+
+
+def wait_reviewed(context: BrowserContext, url: str) -> None:
+    """Until the game page at ``url`` has its review stored (the end of a game has it
+    reviewed in a second or two)."""
     part = url.replace("#", "").rstrip("/") + "/analysis"
-    for _ in range(240):  # the end of a game has it reviewed in a second or two
-        if 'data-state="ready"' in page.request.get(part).text():
-            break
-        page.wait_for_timeout(500)
+    for _ in range(240):
+        if 'data-state="ready"' in context.request.get(part).text():
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"no review of {url} within two minutes")
+
+
+#: Seconds between two commands of ``play_out``: a solo game's moves answered at once would
+#: pass the socket's rate limit.
+MOVE_EVERY = 0.2
+
+
+def play_out(page: Page, server: LiveServer) -> str:
+    """Start the game of the room ``page`` made and play it to its end over a websocket with
+    the page's cookie, the page closed: the pages these tests read are a finished game's, and a
+    page following every move of the game is most of the CPU of playing it. Each of the
+    person's turns is one roll scored in the first open box (mistakes enough for a review), as
+    ``play_first_box`` plays it; the computer's turns as the server plays them. Returns the
+    game page's URL once its review is stored."""
+    code = page.url.rstrip("/").rsplit("/", 1)[-1]
+    context = page.context
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in context.cookies(server.url))
+    page.close()
+    peer = Peer(f"ws://127.0.0.1:{server.port}/ws/rooms/{code}/", server.url, cookie, "player")
+    peer.open()
+    try:
+        peer.send({"type": "start", "id": "start"})
+        game = peer.until(lambda m: m["type"] == "state" and m.get("game") is not None,
+                          30)["game"]
+        sent = 0.0
+        while not game["finished"]:
+            if game["current_player"] == peer.seat:
+                move = {**bot_move(game), "id": f"move-{game['seq']}"}
+                # Within the socket's budget of commands (WS_RATE_PER_SECOND, 8 a second).
+                time.sleep(max(0.0, sent + MOVE_EVERY - time.monotonic()))
+                sent = time.monotonic()
+                peer.send(move)
+                await_result(peer, move, timeout=30)
+            else:
+                peer.until(lambda m: m["type"] in ("event", "state"), 60)
+            assert peer.game is not None, "the socket fell behind the game"
+            game = peer.game
+    finally:
+        peer.close()
+    url = f"{server.url}/games/{game['id']}/"
+    wait_reviewed(context, url)
     return url
 
 
 def finish_game(browser, server: LiveServer, *, name: str, seats: list[str],
                 nickname: str) -> tuple[str, dict]:
-    """A Yahtzee game played in the browser — each of the person's turns one roll scored in
-    the first open box (mistakes enough) — to its end and its review: the game page's URL and
-    the player's cookies (a context's storage state)."""
+    """A Yahtzee game made in the browser and played to its end and its review
+    (``play_out``): the game page's URL and the player's cookies (a context's storage
+    state)."""
     context = browser.new_context(**STILL, viewport=DESKTOP)
     page = context.new_page()
     create_room(page, server, name=name, rules="yahtzee", seats=seats, nickname=nickname)
-    page.locator("#start-btn").click()
-    for _ in range(13):
-        play_first_box(page)
-    url = reviewed_game(page, server)
+    url = play_out(page, server)
     state = context.storage_state()
     context.close()
     return url, state

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, STILL
 from .pages import assert_fits, create_room, low_contrast_text, press
-from .review_pages import chart_point, open_review, reviewed_game
+from .review_pages import chart_point, open_review, play_out
 
 pytestmark = pytest.mark.browser
 
@@ -37,10 +37,12 @@ def six_bot_game(daphne_server, browser, yahtzee_table) -> str:
     page = context.new_page()
     create_room(page, daphne_server, name="Six bots", rules="yahtzee", seats=["easy"] * 6,
                 nickname="")
-    page.locator("#start-btn").click()
-    expect(page.locator("#result")).to_be_visible(timeout=120_000)
+    room = page.url
+    url = play_out(page, daphne_server)
+    page = context.new_page()  # the room, once the game is over, links to its review
+    page.goto(room)
     expect(page.locator("#game-page-link")).to_have_text(re.compile("Review this game"))
-    url = reviewed_game(page, daphne_server)
+    assert daphne_server.url + page.locator("#game-page-link").get_attribute("href") == url
     context.close()
     return url
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.load.seed import seed_in_subprocess
+from tests.support.peers import Peer
 
-from .peers import Peer
 from .processes import Site, migrated_template, site_env
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from benchmarks.load.browser import BrowserSession
 from benchmarks.load.seed import seed_in_subprocess
+from tests.support.peers import Peer
 
-from .peers import Peer
 from .processes import Site, site_env, wait_until
 from .test_reviews import game_of, play_to_the_end, review_workers
 

@@ -13,8 +13,8 @@ import pytest
 
 from benchmarks.load.seed import seed_in_subprocess
 from benchmarks.load.services import REPO
+from tests.support.peers import Peer
 
-from .peers import Peer
 from .processes import Site, site_env
 
 pytestmark = pytest.mark.timeout(300)

@@ -12,8 +12,8 @@ import pytest
 from websockets.exceptions import InvalidStatus
 
 from benchmarks.load.browser import BrowserSession, open_room
+from tests.support.peers import Peer
 
-from .peers import Peer
 from .processes import Site
 
 

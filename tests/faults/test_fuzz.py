@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
+from tests.support.peer_moves import play, seated_and_playing
+from tests.support.peers import Message, Peer
+
 from .conftest import SeededRoom
-from .peers import Message, Peer
-from .play import play, seated_and_playing
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from benchmarks.load.seed import seed_in_subprocess
+from tests.support.peers import Peer
 
 from .conftest import SeededRoom
-from .peers import Peer
 from .processes import Site, site_env
 
 pytestmark = pytest.mark.timeout(120)

@@ -8,8 +8,9 @@ import time
 
 import pytest
 
+from tests.support.peer_moves import mover, play, seated_and_playing
+
 from .conftest import SeededRoom
-from .play import mover, play, seated_and_playing
 
 pytestmark = pytest.mark.timeout(120)
 

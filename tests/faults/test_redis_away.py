@@ -13,9 +13,9 @@ from websockets.exceptions import ConnectionClosed
 
 from benchmarks.load.browser import BrowserSession
 from benchmarks.load.seed import seed_in_subprocess
+from tests.support.peer_moves import LAST_KINDS, await_result, play, send_move
+from tests.support.peers import Peer
 
-from .peers import Peer
-from .play import LAST_KINDS, await_result, play, send_move
 from .processes import Site, site_env
 from .test_forms import create_form
 

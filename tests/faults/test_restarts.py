@@ -7,10 +7,10 @@ import json
 import pytest
 
 from benchmarks.load.browser import BrowserSession
+from tests.support.peer_moves import await_result, bot_move, play, send_move
+from tests.support.peers import Peer
 
 from .conftest import SeededRoom
-from .peers import Peer
-from .play import await_result, bot_move, play, send_move
 from .processes import wait_until
 
 pytestmark = pytest.mark.timeout(120)

@@ -13,10 +13,10 @@ import pytest
 
 from benchmarks.load.seed import seed_in_subprocess
 from benchmarks.load.services import REPO
+from tests.support.peer_moves import await_result, send_move
+from tests.support.peers import Peer
 
 from .conftest import SeededRoom
-from .peers import Peer
-from .play import await_result, send_move
 from .processes import Site, site_env, wait_until
 
 pytestmark = pytest.mark.timeout(600)
