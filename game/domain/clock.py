@@ -1,9 +1,11 @@
-"""The site's one clock for what runs over days: what time it is, and which UTC day (the
-daily challenge's day, a daily game's last move). Everything that asks for the day, and every
-deadline of an over-days game, asks here.
+"""The site's one clock for what runs over days or minutes: what time it is, and which UTC day
+(the daily challenge's day, a daily game's last move). Everything that asks for the day, every
+deadline of an over-days game, and a live room's away grace (a seat's ``last_seen`` and the
+grace's end, ``selectors.grace_left``) ask here. A live turn's time is counted from its stored
+event, on the real time.
 
 ``CLOCK_FILE`` (tests only) names a file holding seconds to add to the real time: a test moves
-every server process's clock forward by writing it, and no test sleeps through a day.
+every server process's clock forward by writing it, and no test sleeps through a day or a grace.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from .games import (
     autoplay_in,
     current_game,
     game_state,
-    grace_ends,
+    grace_left,
     recent_events,
     seat_of_viewer,
     stale_last_event,
@@ -30,7 +30,7 @@ from .rooms import lobby_rooms, recently_finished, room_state, shared_room_state
 
 __all__ = [
     "ABANDONED_AFTER", "RECENT_EVENTS", "STALE_AFTER", "autoplay_in", "connected_guests",
-    "current_game", "game_state", "grace_ends", "lobby_rooms", "others_here", "presence",
+    "current_game", "game_state", "grace_left", "lobby_rooms", "others_here", "presence",
     "presence_of", "presences", "recent_events", "recently_finished", "room_state",
     "seat_of_viewer", "shared_room_state", "someone_here", "stale_last_event", "turn_deadline",
     "with_abandoned", "with_someone_here",

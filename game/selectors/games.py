@@ -20,6 +20,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
+from ..domain import clock
 from ..models import Game, GameEvent, GameResult, Player, Room, Seat
 from ..store.queries import recent_event_rows
 
@@ -100,8 +101,14 @@ def grace_ends(last_seen: datetime | None, since: datetime) -> datetime:
     """When a seated person away counts as gone: ``AWAY_GRACE`` after their last open socket
     (or after ``since``, the game's or the room's start, if they never had one). Then the
     computer plays their turns, and a host's role passes on. The turn driver, the countdown
-    every page shows and the host's passing read this one rule."""
+    every page shows and the host's passing read this one rule, on the site's clock
+    (``domain.clock``: a seat's ``last_seen`` is stamped by it, and a test moves it)."""
     return (last_seen or since) + timedelta(seconds=float(settings.AWAY_GRACE))
+
+
+def grace_left(last_seen: datetime | None, since: datetime) -> float:
+    """Seconds until ``grace_ends``; 0 once it has passed."""
+    return seconds_until(grace_ends(last_seen, since), clock.now())
 
 
 def seconds_until(moment: datetime, now: datetime) -> float:
@@ -115,7 +122,6 @@ def host_passes_in(away: dict[int, list[int]]) -> dict[int, tuple[int, float]]:
     query, none when nobody is away."""
     if not away:
         return {}
-    now = timezone.now()
     found: dict[int, tuple[int, float]] = {}
     for room_id, index, last_seen, created in (
             Seat.objects.filter(room_id__in=list(away), kind=Seat.Kind.HUMAN,
@@ -123,7 +129,7 @@ def host_passes_in(away: dict[int, list[int]]) -> dict[int, tuple[int, float]]:
             .exclude(guest_key="").order_by("-index")
             .values_list("room_id", "index", "last_seen", "room__created")):
         if index in away[room_id]:  # the first seat of the host's, as ``seat_of`` reads it
-            found[room_id] = (index, seconds_until(grace_ends(last_seen, created), now))
+            found[room_id] = (index, grace_left(last_seen, created))
         else:
             found.pop(room_id, None)
     return found
@@ -152,11 +158,9 @@ def autoplay_in(away: dict[int, list[int]]) -> dict[int, dict[int, float]]:
                    .order_by("id").values_list("room_id", "created"))
     if not started:
         return {}
-    now = timezone.now()
     found: dict[int, dict[int, float]] = {pk: {} for pk in started}
     for room_id, index, last_seen in (Seat.objects.filter(room_id__in=list(started))
                                       .values_list("room_id", "index", "last_seen")):
         if index in away[room_id]:
-            found[room_id][index] = seconds_until(
-                grace_ends(last_seen, started[room_id]), now)
+            found[room_id][index] = grace_left(last_seen, started[room_id])
     return found

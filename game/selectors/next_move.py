@@ -15,7 +15,15 @@ from django.conf import settings
 from django.utils import timezone
 
 from ..models import Game, GameEvent, Room, Seat
-from . import connected_guests, current_game, grace_ends, others_here, someone_here, turn_deadline
+from . import (
+    connected_guests,
+    current_game,
+    grace_left,
+    others_here,
+    someone_here,
+    turn_deadline,
+)
+from .games import seconds_until
 
 
 @dataclass(frozen=True)
@@ -48,17 +56,18 @@ def next_plan(room_code: str) -> Plan | None:
     if room.pace == Room.Pace.DAYS:
         return None  # a person has days for their move: nobody plays it for them here
     deadline = turn_deadline(room, game_row)
-    due = deadline
+    # Seconds until the computer plays for them: the turn time's, or the away grace's (on the
+    # site's clock) if that ends first.
+    due_in = None if deadline is None else seconds_until(deadline, timezone.now())
     if not (seat.guest_key and seat.guest_key in connected_guests(room)):
         if not others_here(room, seat.guest_key):
             return None  # nobody is waiting for them: the game waits too
-        away_due = grace_ends(seat.last_seen, game_row.created)
-        due = away_due if deadline is None else min(away_due, deadline)
-    if due is None:
+        away_in = grace_left(seat.last_seen, game_row.created)
+        due_in = away_in if due_in is None else min(away_in, due_in)
+    if due_in is None:
         return None  # their move, no turn time: nothing to do until they make it
-    now = timezone.now()
-    if now < due:
-        return Plan(wait=(due - now).total_seconds())
+    if due_in > 0:
+        return Plan(wait=due_in)
     return autoplay_plan(game_row, seat)
 
 

@@ -19,9 +19,8 @@ from .games import (
     autoplayed_turns,
     current_game,
     game_state,
-    grace_ends,
+    grace_left,
     recent_events,
-    seconds_until,
     stale_last_event,
     turn_deadline,
 )
@@ -91,13 +90,12 @@ def shared_room_state(room: Room) -> SharedRoomState:
     autoplay: dict[int, float] = {}
     if game_row is not None and game_row.status == Game.Status.PLAYING \
             and room.status == Room.Status.PLAYING and room.pace == Room.Pace.LIVE:
-        now = timezone.now()
-        autoplay = {s.index: seconds_until(grace_ends(s.last_seen, game_row.created), now)
+        autoplay = {s.index: grace_left(s.last_seen, game_row.created)
                     for s in seats if not connected.get(s.index, True)}
     # The host's seat while its person is away: when the role passes (``pass_host_roles``).
     host_seat = next((s for s in seats if s.guest_key and s.guest_key == room.host_key
                       and not s.is_bot), None)
-    passes_in = (seconds_until(grace_ends(host_seat.last_seen, room.created), timezone.now())
+    passes_in = (grace_left(host_seat.last_seen, room.created)
                  if host_seat is not None and not connected.get(host_seat.index, True)
                  else None)
     deadline = turn_deadline(room, game_row) if game_row else None

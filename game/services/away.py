@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from django.utils import timezone
 
 from ..models import Room, Seat
-from ..selectors import STALE_AFTER, connected_guests, current_game, grace_ends
+from ..selectors import STALE_AFTER, connected_guests, current_game, grace_left
 from ..selectors.next_move import Plan, autoplay_plan
 from ..store.queries import live_guests
 from .errors import ServiceError, gettext_noop, no_room
@@ -42,8 +42,7 @@ def pass_host_roles(rooms: Iterable[Room]) -> list[str]:
     and one more per room whose host is away. A host without a seat keeps the role: nothing
     says since when they are away."""
     ids = [room.pk for room in rooms]
-    now = timezone.now()
-    here = live_guests(ids, now - STALE_AFTER)
+    here = live_guests(ids, timezone.now() - STALE_AFTER)
     changed: list[str] = []
     for room in Room.objects.filter(pk__in=ids).exclude(host_key=""):
         present = set(here[room.pk]) - {""}
@@ -51,7 +50,7 @@ def pass_host_roles(rooms: Iterable[Room]) -> list[str]:
             continue
         seats = list(Seat.objects.filter(room=room).order_by("index"))
         host = next((s for s in seats if s.guest_key == room.host_key), None)
-        if host is None or now < grace_ends(host.last_seen, room.created):
+        if host is None or grace_left(host.last_seen, room.created) > 0:
             continue
         heir = next((s for s in seats if not s.is_bot and s.guest_key in present), None)
         # Conditional on the host it read: two processes beating at once pass it once.

@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from ..domain import clock
 from ..domain.rooms import Presence
 from ..models import Connection, Room, Seat, ServerProcess
 from ..selectors import STALE_AFTER, presence
@@ -119,7 +120,7 @@ def server_beat() -> tuple[bool, set[int]]:
 
 def _touch_seat(room: Room, guest: str) -> None:
     if guest:
-        Seat.objects.filter(room=room, guest_key=guest).update(last_seen=timezone.now())
+        Seat.objects.filter(room=room, guest_key=guest).update(last_seen=clock.now())
 
 
 def _record_socket(room: Room, channel_name: str, guest: str, address: str | None) -> None:
@@ -188,7 +189,7 @@ def refresh_sockets(sockets: Mapping[str, tuple[Room, str]]) -> set[str]:
     database's one write lock, and a beat of 1,400 sockets in one held every command back for
     40-100 ms."""
     now = timezone.now()
-    stamp = connection.ops.adapt_datetimefield_value(now)
+    seen = connection.ops.adapt_datetimefield_value(clock.now())  # a seat's: the grace's clock
     names = list(sockets)
     pairs = sorted({(room.pk, guest) for room, guest in sockets.values() if guest})
     known: set[str] = set()
@@ -208,5 +209,5 @@ def refresh_sockets(sockets: Mapping[str, tuple[Room, str]]) -> set[str]:
             cursor.execute(
                 f"UPDATE {seat.db_table} SET last_seen = %s "
                 f"WHERE (room_id, guest_key) IN (VALUES {rows})",
-                [stamp, *(v for pair in chunk_pairs for v in pair)])
+                [seen, *(v for pair in chunk_pairs for v in pair)])
     return set(names) - known

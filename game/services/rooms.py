@@ -17,7 +17,7 @@ from ..models import ROOM_NAME_MAX, Game, Player, Room, Seat
 from ..rules import MAX_PLAYERS, RULESETS, FairDice, InvalidSeed
 from ..rules import Game as RulesGame
 from ..rules.fairness import clean_client_seed, commitment
-from ..selectors import connected_guests, grace_ends
+from ..selectors import connected_guests, grace_left
 from ..store import rules_cache
 from . import broadcast, correspondence, names
 from .dice import default_client_seed, draw_server_seed
@@ -184,7 +184,7 @@ def host_gone(room: Room) -> bool:
     host = Seat.objects.filter(room=room, guest_key=room.host_key).exclude(
         guest_key="").exclude(kind=Seat.Kind.BOT).order_by("index").first()
     return (host is not None and room.host_key not in connected_guests(room)
-            and timezone.now() >= grace_ends(host.last_seen, room.created))
+            and grace_left(host.last_seen, room.created) == 0)
 
 
 def start_game(code: str, guest: str | None) -> Game:

@@ -13,22 +13,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support.correspondence import Clock
+
 from .conftest import PHONE, LiveServer
 from .pages import assert_fits, last_seq, play_first_box, wait_connected, wait_seq
 
 pytestmark = pytest.mark.browser
 
 DAY = 86400
-
-
-class ServerClock:
-    def __init__(self, path: Path) -> None:
-        self.path, self.offset = path, 0.0
-        path.write_text("0")
-
-    def forward(self, seconds: float) -> None:
-        self.offset += seconds
-        self.path.write_text(str(self.offset))
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +69,7 @@ def until_listed_first(page: Page, site: LiveServer, text: str, within: float = 
 
 def test_two_friends_play_over_three_days_on_their_phones(
         site: LiveServer, clock_file: Path, new_context, screenshots: Path) -> None:
-    clock = ServerClock(clock_file)
+    clock = Clock(clock_file)
     ann_phone = new_context(PHONE)  # each phone keeps its browser (cookies) across the days
     bea_phone = new_context(PHONE, color_scheme="dark")
 

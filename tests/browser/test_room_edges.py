@@ -13,6 +13,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support.correspondence import Clock
+
 from .conftest import DESKTOP, PHONE, STILL, LiveServer
 from .pages import (
     ServerFrames,
@@ -31,8 +33,11 @@ from .test_game_end import end_frames
 pytestmark = pytest.mark.browser
 
 VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
-#: The host's grace in the leaving test: long enough to read the countdown, short to wait out.
-GRACE = 12
+#: The host's grace in the leaving test (under a minute: the countdown reads 0:ss), passed by
+#: moving the server's clock and the pages' (never waited out).
+GRACE = 50
+#: A page's brief absence (store.js ``BRIEF_ABSENCE_MS``) and a second more, in milliseconds.
+BRIEF_ABSENCE = 6_000
 
 
 def context(new_context, viewport: str, scheme: str = "light"):
@@ -133,10 +138,17 @@ def test_the_end_card_says_whose_turns_the_computer_played(
 
 
 @pytest.fixture(scope="module")
-def short_grace(tmp_path_factory, redis_url, strategy_dir, site_template) -> Iterator[LiveServer]:
-    """A server whose away grace is short enough to wait out in a test."""
+def grace_clock(tmp_path_factory) -> Clock:
+    return Clock(tmp_path_factory.mktemp("grace-clock") / "clock")
+
+
+@pytest.fixture(scope="module")
+def short_grace(tmp_path_factory, redis_url, strategy_dir, site_template,
+                grace_clock) -> Iterator[LiveServer]:
+    """A server whose away grace the test passes by moving its clock."""
     server = LiveServer(tmp_path_factory.mktemp("grace-data"), redis_url, strategy_dir,
-                        extra_env={"AWAY_GRACE": str(GRACE)})
+                        extra_env={"AWAY_GRACE": str(GRACE),
+                                   "CLOCK_FILE": str(grace_clock.path)})
     server.migrate(site_template)
     server.start()
     yield server
@@ -149,13 +161,14 @@ COUNTDOWN = re.compile(r"^Ann, the host, left\. Not back in 0:\d\d, and you can 
 
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 def test_a_host_who_leaves_before_the_start_counts_down_then_a_friend_starts(
-        short_grace, new_context, screenshots, viewport):
+        short_grace, grace_clock, new_context, screenshots, viewport):
     ann = new_context(DESKTOP).new_page()
     url = create_room(ann, short_grace, name=f"Host gone {viewport}", rules="yahtzee",
                       seats=["human", "human"], nickname="Ann")
     pages = {}
     for scheme in ("light", "dark"):
         bea = context(new_context, viewport, scheme).new_page()
+        bea.clock.install()  # the page's clock, moved with the server's
         bea.goto(url)
         wait_connected(bea)
         if scheme == "light":
@@ -169,6 +182,9 @@ def test_a_host_who_leaves_before_the_start_counts_down_then_a_friend_starts(
     expect(bea.locator(line)).to_be_visible()
     expect(bea.locator("#start-btn")).to_be_hidden()
     ann.close()
+    for page in pages.values():  # past the brief absence a page waits out before telling
+        page.wait_for_function("() => !window.yahtzeeRoom.state.room.seats[0].connected")
+        page.clock.fast_forward(BRIEF_ABSENCE)
     note = bea.locator(line)
     expect(note).to_have_text(COUNTDOWN)
     shown = note.text_content()
@@ -181,8 +197,11 @@ def test_a_host_who_leaves_before_the_start_counts_down_then_a_friend_starts(
         assert low_contrast_text(page) == [], scheme
         page.screenshot(path=str(screenshots / f"room44-host-left-{viewport}-{scheme}.png"))
     # The grace over: Bea may start, in one tap.
+    grace_clock.forward(GRACE)
+    for page in pages.values():
+        page.clock.fast_forward(GRACE * 1000)
     start = bea.get_by_role("button", name="Start the game")
-    expect(start).to_be_visible(timeout=(GRACE + 25) * 1000)
+    expect(start).to_be_visible()
     expect(watcher.locator("#start-btn")).to_be_hidden()  # a watcher never may
     # Until the next heartbeat hands the role to Bea, who is here; then the room waits on her.
     expect(watcher.locator(line)).to_have_text(re.compile(

@@ -7,6 +7,7 @@ import pytest
 
 from game.models import Room
 from game.realtime import heartbeat
+from tests.support.correspondence import Clock
 from tests.support.sockets import play_move, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -159,3 +160,28 @@ async def test_a_watcher_may_not_start_when_the_host_is_gone(connect, sessions, 
     assert (refused["type"], refused["code"]) == ("error", "not_host")
     assert (await Room.objects.aget(pk=room.pk)).host_key == people[0][1]
     await watcher.close()
+
+
+async def test_the_grace_is_counted_on_the_sites_clock(connect, sessions, settings, tmp_path):
+    """The clock a test moves (``CLOCK_FILE``) counts the grace down: the countdown everyone
+    is sent and the start a seated friend may make, with no test waiting it out."""
+    settings.AWAY_GRACE = 3600
+    clock = Clock(tmp_path / "clock")
+    settings.CLOCK_FILE = str(clock.path)
+    room, people = await seated_room(sessions, ["Ann", "Bob", "Cy"])
+    ann = await connect(room.code, people[0][0], "ann")
+    cy = await connect(room.code, people[2][0], "cy")
+    await ann.close()
+    left = await cy.until(lambda m: m["type"] == "presence" and not seat_of(m, 0)["connected"])
+    assert 3590 <= seat_of(left, 0)["host_passes_in"] <= 3600
+    clock.forward(3000)
+    later = await connect(room.code, None, "later")
+    assert 590 <= seat_of(later.state, 0)["host_passes_in"] <= 600
+    refused = await cy.request({"type": "start"})
+    assert (refused["type"], refused["code"]) == ("error", "not_host")
+    clock.forward(600)
+    reply = await cy.request({"type": "start"})
+    assert reply["type"] == "state" and reply["game"] is not None, reply
+    assert reply["you"] == {"seat": 2, "host": True}
+    for client in (cy, later):
+        await client.close()

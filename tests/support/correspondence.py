@@ -1,5 +1,5 @@
-"""Over-days games for the tests: rooms of players of their own, a whole turn, and the clock
-every process reads from ``CLOCK_FILE``, moved by the test."""
+"""Over-days games for the tests: rooms of players of their own, a whole turn, and the site's
+clock every process reads from ``CLOCK_FILE``, moved by the test."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from tests.support.rooms import as_action, next_move
 
 
 class Clock:
-    """The over-days clock of every process that reads ``CLOCK_FILE``, moved by the test."""
+    """The site's clock (``game.domain.clock``) of every process that reads ``CLOCK_FILE``:
+    games over days, the daily's day and the away grace, moved by the test."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
