@@ -45,6 +45,12 @@ STILL = {"reduced_motion": "reduce"}
 # Generous waits: the machine running the suite may be busy (bots, other test processes).
 expect.set_options(timeout=15_000)
 PHONE = {"width": 390, "height": 844}
+#: The pages' own waits, in milliseconds, for tests that move a page's clock (Playwright's)
+#: past them: a seat's brief absence before the page shows it away (store.js
+#: ``BRIEF_ABSENCE_MS``) and a second more; the reconnection's longest backoff (connection.js
+#: ``BACKOFF_MAX_MS``).
+BRIEF_ABSENCE = 6_000
+BACKOFF_MAX = 15_000
 
 
 @dataclass

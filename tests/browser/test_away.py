@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE
+from .conftest import BRIEF_ABSENCE, DESKTOP, PHONE
 from .pages import confirm_if_asked, create_room, join, start_game, wait_connected
 
 pytestmark = pytest.mark.browser
@@ -19,6 +19,7 @@ AWAY = re.compile(r"^Bob is away — the computer plays their turn in \d+:\d\d �
 def test_everyone_sees_the_countdown_to_the_computer_playing_for_an_away_player(
         daphne_server, new_context, screenshots):
     ann = new_context(viewport=DESKTOP).new_page()
+    ann.clock.install()  # the pages' clocks pass the brief absence they wait out
     url = create_room(ann, daphne_server, name="Away", rules="yahtzee",
                       seats=["human", "human"], nickname="Ann")
     bob = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
@@ -26,6 +27,7 @@ def test_everyone_sees_the_countdown_to_the_computer_playing_for_an_away_player(
     wait_connected(bob)
     join(bob, "Bob", 1)
     watcher = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watcher.clock.install()
     watcher.goto(url)
     wait_connected(watcher)
     start_game(ann)
@@ -36,6 +38,9 @@ def test_everyone_sees_the_countdown_to_the_computer_playing_for_an_away_player(
     for page in (ann, watcher):  # Bob is here: nobody is told anything more
         expect(page.locator("#turn")).to_have_text("Bob’s turn · round 1 of 13")
     bob.close()  # on his turn
+    for page in (ann, watcher):
+        page.wait_for_function("() => !window.yahtzeeRoom.state.room.seats[1].connected")
+        page.clock.fast_forward(BRIEF_ABSENCE)
     for page in (ann, watcher):
         turn = page.locator("#turn")
         expect(turn).to_have_text(AWAY)

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from benchmarks.load.services import start_redis
 from tests.support.servers import TEARDOWN_WAIT, free_port, stop
 
-from .conftest import PHONE, LiveServer
+from .conftest import BACKOFF_MAX, PHONE, LiveServer
 from .pages import (
     ServerFrames,
     assert_fits,
@@ -143,6 +143,7 @@ def test_connection_lost_and_back(tmp_path, redis_url, strategy_dir, site_templa
     server.start()
     try:
         page = new_context().new_page()
+        page.clock.install()  # its reconnection's backoff is moved on, not waited out
         create_room(page, server, name="Flaky wifi", rules="yahtzee", seats=["human"],
                     nickname="Solo")
         start_game(page)
@@ -160,6 +161,7 @@ def test_connection_lost_and_back(tmp_path, redis_url, strategy_dir, site_templa
         assert low_contrast_text(page) == []
 
         server.start()  # the same data: the game goes on from its stored events
+        page.clock.fast_forward(BACKOFF_MAX)  # the page's next try, now
         expect(conn).to_contain_text("Back online", timeout=30_000)
         wait_connected(page)
         assert dice(page) == rolled
@@ -261,6 +263,7 @@ def test_live_room_away_and_back(tmp_path, strategy_dir, site_template, new_cont
         for scheme in ("light", "dark"):
             for viewport, size in ((PHONE, "phone"), (None, "desktop")):
                 page = new_context(viewport, color_scheme=scheme).new_page()
+                page.clock.install()
                 page.goto(room_url)
                 conn = page.locator("#conn")
                 expect(conn).to_contain_text("Connection to the live room lost")
@@ -273,7 +276,8 @@ def test_live_room_away_and_back(tmp_path, strategy_dir, site_template, new_cont
         wait_seq(host, 4)
 
         redis = start_redis(redis_port, tmp_path / "redis.log")
-        for page in pages:  # by its own retries (backoff up to 15 s)
+        for page in pages:  # by its own retries, the next one now
+            page.clock.fast_forward(BACKOFF_MAX)
             expect(page.locator("#room")).to_have_attribute("data-synced", "true", timeout=30_000)
             wait_seq(page, 4)
     finally:

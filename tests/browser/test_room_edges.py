@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.support.correspondence import Clock
 
-from .conftest import DESKTOP, PHONE, STILL, LiveServer
+from .conftest import BRIEF_ABSENCE, DESKTOP, PHONE, STILL, LiveServer
 from .pages import (
     ServerFrames,
     assert_fits,
@@ -36,8 +36,6 @@ VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
 #: The host's grace in the leaving test (under a minute: the countdown reads 0:ss), passed by
 #: moving the server's clock and the pages' (never waited out).
 GRACE = 50
-#: A page's brief absence (store.js ``BRIEF_ABSENCE_MS``) and a second more, in milliseconds.
-BRIEF_ABSENCE = 6_000
 
 
 def context(new_context, viewport: str, scheme: str = "light"):
