@@ -1,6 +1,6 @@
-"""A finished game's page: open its review, find where its chart takes a click, and run
-manage.py on the browser server's data (to compute a game's analysis the way the end of a game
-does, or to change a stored row)."""
+"""A finished game's page: a game made in a page and played out over a websocket, its review
+opened, where its chart takes a click, and manage.py run on the browser server's data (to
+compute a game's analysis the way the end of a game does, or to change a stored row)."""
 
 from __future__ import annotations
 
