@@ -290,6 +290,8 @@ def test_each_final_is_set_against_the_chances_before_the_game(six_bot_game, new
             if viewport == "phone" else new_context(DESKTOP, color_scheme=scheme)).new_page()
     open_review(page, six_bot_game)
     page.locator("#review-figures > summary").click()  # the figures, folded under the headline
+    # Read once unfolded: a closed <details> renders nothing, and its cells' text reads empty.
+    expect(page.locator(".player-review").first).to_be_visible()
     said = page.locator(".player-review .chain + .as-high")
     expect(said).to_have_count(6)
     finals = page.locator(".player-review .chain:not(.chance-chain) tr.final td:last-child")
