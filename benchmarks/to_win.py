@@ -51,7 +51,7 @@ from game.rules import Game  # noqa: E402
 BOTS = ("to_win", "ahead")
 
 
-def move(game: Game, bot: str, mix: float | None) -> Action:
+def move(game: Game, bot: str, mix: ahead_bot.Mix | None) -> Action:
     if game.dice is None:
         return Roll(())
     if bot == "ahead":
@@ -100,7 +100,7 @@ class Setting(NamedTuple):
 
     rules: str
     bot: str
-    mix: float | None
+    mix: ahead_bot.Mix | None
     opponents: int
     against: str
 
@@ -168,12 +168,27 @@ def _runs(seeds: list[int]) -> str:
     return ", ".join(out)
 
 
+def mix_option(text: str) -> ahead_bot.Mix:
+    """``--mix``: ``progress``, or a share from 0 to 1."""
+    if text == ahead_bot.PROGRESS:
+        return ahead_bot.PROGRESS
+    try:
+        share = float(text)
+    except ValueError:
+        share = math.nan
+    if not 0 <= share <= 1:
+        raise argparse.ArgumentTypeError(f"from 0 to 1, or {ahead_bot.PROGRESS!r}: {text!r}")
+    return share
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="yahtzee", choices=("yahtzee", "yatzy"))
     parser.add_argument("--bot", default="to_win", choices=BOTS)
-    parser.add_argument("--mix", type=float, default=ahead_bot.MIX,
-                        help="ahead: the ceiling's share of a turn's end")
+    parser.add_argument("--mix", type=mix_option, default=ahead_bot.MIX,
+                        help="ahead: the ceiling's share of a turn's end, from 0 to 1, or "
+                             f"{ahead_bot.PROGRESS!r} (the opponents' share of boxes filled; "
+                             "the default)")
     parser.add_argument("--against", default="optimal", choices=("optimal", *BOTS))
     parser.add_argument("--opponents", type=int, default=1)
     parser.add_argument("--seed-start", type=int, default=0)
@@ -188,8 +203,6 @@ def main() -> None:
         parser.error("--opponents: 1 to 5 (a game has at most 6 players)")
     if args.seeds < 1 or args.every < 1 or args.seed_start < 0:
         parser.error("--seeds and --every: at least 1; --seed-start: at least 0")
-    if not 0 <= args.mix <= 1:
-        parser.error("--mix: from 0 to 1")
     if args.minutes <= 0:
         parser.error("--minutes: more than 0")
     if args.pool:

@@ -11,7 +11,9 @@ card left in state ``s`` with ``b`` points banked is worth
 — the chance of a player who learns T now and plays for it. That is optimistic (a real player
 learns the opponents' scores one turn at a time), and playing for points later is pessimistic
 (a real player adapts), so a turn's end is worth ``mix`` × the first plus (1 − ``mix``) × the
-second (:class:`AheadEnds`; by default the first alone, ``MIX``); once every opponent's card is
+second (:class:`AheadEnds`). By default (``MIX``, :data:`PROGRESS`) the ceiling's share is the
+share of their boxes the opponents have filled: T told at the first turn is the furthest from
+what a player can know then, at the last it is what they know; once every opponent's card is
 full, T is known and the ceiling is exact, so it counts alone. Within the turn the play is
 ``TurnChances``'s.
 
@@ -23,6 +25,7 @@ the number tied. Without the table on disk (``build_ceiling``), the bot plays as
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final, Literal
 
 import numpy as np
 
@@ -36,9 +39,13 @@ from .standings import Standings
 from .targets import TargetTable
 from .to_win import Distribution, PointsPlay, StateKey, TurnChances, win_weights
 
-#: The ceiling's share of a turn's end (the rest: later turns played for points). The ceiling
-#: alone needs no distribution of the mover's points to come: a turn costs a fifth.
-MIX = 1.0
+#: The ceiling's share of a turn's end grows with the opponents' game (:func:`ceiling_share`).
+PROGRESS: Final = "progress"
+#: The ceiling's share of a turn's end (the rest: later turns played for points): a number from
+#: 0 to 1, or :data:`PROGRESS`. The ceiling alone (1) needs no distribution of the mover's points
+#: to come: a turn costs a fifth.
+Mix = float | Literal["progress"]
+MIX: Mix = PROGRESS
 #: The table's chances are float32 (and low by up to ``targets.TAIL`` per level): closer than
 #: this they are equal, and the expected points decide.
 TIE = 1e-6
@@ -95,22 +102,31 @@ class AheadEnds:
                 for h, p in zip(high, low, strict=True)]
 
 
+def ceiling_share(mix: Mix, states: Sequence[CardState], mover: int, boxes: int) -> float:
+    """The ceiling's share of a turn's end: ``mix`` itself, or with :data:`PROGRESS` the share
+    of their ``boxes`` the least advanced opponent has filled."""
+    if mix != PROGRESS:
+        return float(mix)
+    return min(s.mask.bit_count() for p, s in enumerate(states) if p != mover) / boxes
+
+
 def ahead_turn(standings: Standings, table: TargetTable, states: Sequence[CardState],
-               mover: int, mix: float = MIX) -> TurnChances:
+               mover: int, mix: Mix = MIX) -> TurnChances:
     """The mover's turn valued by :class:`AheadEnds` (column 0: the mover's chance)."""
     # The mover's own distribution is not needed (win_weights ignores it): not computed.
     dists = [(0, _SURE) if p == mover else standings.distribution(p, s)
              for p, s in enumerate(states)]
     target = best_of([d for p, d in enumerate(dists) if p != mover])
-    full = standings.adv.tables.full
-    done = all(s.mask == full for p, s in enumerate(states) if p != mover)
-    mix = 1.0 if done else mix
-    points = PointsPlay(win_weights(dists, mover), standings.points_to_come) if mix < 1 else None
-    ends = AheadEnds(table, target, points, mover, mix)
+    tables = standings.adv.tables
+    done = all(s.mask == tables.full for p, s in enumerate(states) if p != mover)
+    share = 1.0 if done else ceiling_share(mix, states, mover, tables.n_boxes)
+    points = (PointsPlay(win_weights(dists, mover), standings.points_to_come) if share < 1
+              else None)
+    ends = AheadEnds(table, target, points, mover, share)
     return TurnChances(standings.adv, states[mover], 0, ends)
 
 
-def choose(game: Game, mix: float = MIX) -> Action:
+def choose(game: Game, mix: Mix = MIX) -> Action:
     """The move with the best chance to win, every later turn played for the win too (as
     ``to_win.choose`` where the ceiling table is missing or the mover is alone)."""
     if len(game.players) == 1:

@@ -14,7 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.ai import CardState, Standings, advisor, ceiling, to_win
-from game.ai.ahead import AheadEnds, ahead_turn, best_of, ceiling_chances
+from game.ai.ahead import (
+    PROGRESS,
+    AheadEnds,
+    ahead_turn,
+    best_of,
+    ceiling_chances,
+    ceiling_share,
+)
 from game.ai.ahead import choose as ahead_choose
 from game.ai.distribution import final_distribution
 from game.ai.targets import solve
@@ -23,7 +30,7 @@ from game.rules import Game, Scorecard
 
 from .brute import FIRST, ROLLS, after_scoring, future_distribution, probability
 from .brute_targets import best_chances
-from .positions import END_GAMES, card
+from .positions import END_GAMES, YATZY, card
 from .test_to_win import as_dist, brute_shares, normalised, small_dist
 
 #: Targets asked of the brute force: every number a card with one box open can still need.
@@ -164,6 +171,35 @@ def test_the_ceiling_counts_alone_once_the_opponent_is_done(tables):
     need = states[1].banked - states[0].banked
     assert 0 < table.chance(states[0].key, need) < 1
     assert turn.start[0] == pytest.approx(table.chance(states[0].key, need), abs=1e-6)
+
+
+def test_the_ceilings_share_is_the_least_advanced_opponents_share_of_boxes_filled():
+    boxes = [card("yatzy", {b: 0 for b in YATZY[:k]}) for k in (2, 9, 5)]
+    states = [CardState.of(c) for c in boxes]
+    n = len(YATZY)
+    assert ceiling_share(PROGRESS, states, 0, n) == 5 / n  # the mover's own card left out
+    assert ceiling_share(PROGRESS, states, 2, n) == 2 / n
+    assert ceiling_share(PROGRESS, states[:2], 1, n) == 2 / n
+    assert ceiling_share(0.25, states, 0, n) == 0.25
+
+
+def test_by_default_a_turn_is_played_with_the_opponents_progress_as_the_ceilings_share(tables):
+    """The default mix is the share of their boxes the opponent has filled: the turn is the one
+    played with that share, and neither the points' (0) nor the ceiling's alone (1)."""
+    rules, filled = END_GAMES[5]
+    mine = card(rules, filled)
+    names = mine.ruleset.box_names
+    # Two boxes open each, all else scored 0: either can win.
+    theirs = card(rules, {b: 0 for b in names if b not in ("chance", "one_pair")})
+    states = [CardState.of(mine), CardState.of(theirs)]
+    standings = Standings(mine.ruleset)
+    table = tables[rules]
+    default = ahead_turn(standings, table, states, 0).start[0]
+    assert 0.05 < default < 0.95
+    share = (len(names) - 2) / len(names)
+    assert default == ahead_turn(standings, table, states, 0, mix=share).start[0]
+    for end in (0.0, 1.0):
+        assert abs(default - ahead_turn(standings, table, states, 0, mix=end).start[0]) > 1e-6
 
 
 def test_a_table_is_mapped_from_its_file(tables, tmp_path, monkeypatch):
