@@ -56,6 +56,12 @@ def board(page: Page) -> dict:
                 tryOffered: Boolean(document.querySelector('#try-panel .try-start'))}; }""")
 
 
+def settle(page: Page) -> None:
+    """Until the page has drawn two frames: what its scripts changed is laid out."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => "
+                  "requestAnimationFrame(done)))")
+
+
 def on_top(page: Page, mark) -> bool:
     """Whether a finger or a pointer reaches the mark (where marks meet, the worse is on top)."""
     return mark.evaluate("""(b) => { const r = b.getBoundingClientRect();
@@ -85,6 +91,9 @@ def test_every_mark_opens_one_decision_board_words_and_try_alike(duel, new_conte
         made = frames[index_of[slip["seq"]]]  # the move the decision made
         at = index_of[slip["seq"]] - 1  # the moment of the dice it was made on
         mark.evaluate("e => e.scrollIntoView({block: 'center'})")
+        # The board above the chart re-renders after the last decision's Try it yourself was
+        # left: a tap aimed before that lands where the chart was, on another mark.
+        settle(page)
         if on_top(page, mark):  # pressed as a person would; a mark under another by keyboard
             size = mark.evaluate("e => [e.offsetWidth, e.getBoundingClientRect().width]")
             mark.tap() if phone else mark.click()
