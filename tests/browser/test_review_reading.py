@@ -91,8 +91,8 @@ def test_every_mark_opens_one_decision_board_words_and_try_alike(duel, new_conte
         made = frames[index_of[slip["seq"]]]  # the move the decision made
         at = index_of[slip["seq"]] - 1  # the moment of the dice it was made on
         mark.evaluate("e => e.scrollIntoView({block: 'center'})")
-        # The board above the chart re-renders after the last decision's Try it yourself was
-        # left: a tap aimed before that lands where the chart was, on another mark.
+        # The board above the chart re-renders once the last decision's Try it yourself is
+        # left: a tap aimed before that is laid out can land on another mark.
         settle(page)
         if on_top(page, mark):  # pressed as a person would; a mark under another by keyboard
             size = mark.evaluate("e => [e.offsetWidth, e.getBoundingClientRect().width]")
