@@ -63,8 +63,9 @@ def wait_reviewed(context: BrowserContext, url: str) -> None:
 
 
 #: Seconds between two commands of ``play_out``: a solo game's moves answered at once would
-#: pass the socket's rate limit.
-MOVE_EVERY = 0.2
+#: pass the socket's rate limit. Its refill rate (``WS_RATE_PER_SECOND``, 8 a second), with the
+#: burst (``WS_RATE_BURST``, 20) as the margin for a late send.
+MOVE_EVERY = 1 / 8
 
 
 def play_out(page: Page, server: LiveServer) -> str:

@@ -10,7 +10,7 @@ import game.protocol
 import game.selectors
 from game import services
 from game.models import Seat
-from tests.support.sockets import close_layer, seated_room
+from tests.support.sockets import close_all, close_layer, seated_room
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -70,8 +70,7 @@ async def test_a_seed_flood_is_read_once_per_window_for_all_sockets(
                                else {"seat": None, "host": False}), c.name
     # A read per window at most: never one per change and socket.
     assert len(reads) <= CHANGES, len(reads)
-    for c in everyone:
-        await c.close()
+    await close_all(*everyone)
     await close_layer()
 
 
@@ -131,8 +130,7 @@ async def test_changes_within_a_window_are_read_once_for_every_socket(
         assert last["room"]["seats"][0]["seed"] == f"seed-{CHANGES - 1}", c.name
         assert last["room"]["turn_time"] == 60, c.name
     assert len(reads) <= 2, len(reads)  # 1 unless the changes took longer than the window
-    for c in (player, *watchers):
-        await c.close()
+    await close_all(player, *watchers)
     await close_layer()
 
 
@@ -190,6 +188,5 @@ async def test_a_flood_is_built_once_per_view_not_per_watcher(
     assert 1 <= len(reads) <= CHANGES, len(reads)
     assert len(built) <= 3 * len(reads), (built, len(reads))
     assert encoded.count("state") == len(built), encoded
-    for c in everyone:
-        await c.close()
+    await close_all(*everyone)
     await close_layer()

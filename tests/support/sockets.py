@@ -4,6 +4,7 @@ Fixtures for every test that talks to the room socket: tests/conftest.py registe
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -140,6 +141,14 @@ def layer(request, settings):
     else:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     return request.param
+
+
+async def close_all(*clients: Client) -> None:
+    """Close ``clients`` side by side. A socket's consumer handles its close after the message
+    it is on: one awaiting a room's shared read (``room_refresh``; a host leaving before the
+    start changes the room) closes only once the read's window is over, and the communicator
+    waits a second for it. One by one, a room of watchers cost a second each."""
+    await asyncio.gather(*(c.close() for c in clients))
 
 
 async def close_layer() -> None:
