@@ -48,9 +48,11 @@ PHONE = {"width": 390, "height": 844}
 #: The pages' own waits, in milliseconds, for tests that move a page's clock (Playwright's)
 #: past them: a seat's brief absence before the page shows it away (store.js
 #: ``BRIEF_ABSENCE_MS``) and a second more; the reconnection's longest backoff (connection.js
-#: ``BACKOFF_MAX_MS``).
+#: ``BACKOFF_MAX_MS``); the longest pause of a game's page between two asks for its analysis
+#: (analysis_wait.js ``pollDelays``).
 BRIEF_ABSENCE = 6_000
 BACKOFF_MAX = 15_000
+POLL_MOST = 8_000
 
 
 @dataclass

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, MOTION, PHONE
+from .conftest import DESKTOP, MOTION, PHONE, POLL_MOST
 from .pages import (
     ServerFrames,
     assert_fits,
@@ -192,6 +192,7 @@ def test_the_review_fills_in_by_itself(daphne_server, yahtzee_table, new_context
     manage(daphne_server, "shell", "-c",
            f"from game.models import GameAnalysis; GameAnalysis.objects.filter(game_id={game_id})"
            ".delete()")
+    page.clock.install()  # the page's pauses between its asks are moved on, not waited out
     open_review(page, url)
     analysis = page.locator("#analysis")
     expect(analysis).to_have_attribute("data-state", "pending")
@@ -199,6 +200,7 @@ def test_the_review_fills_in_by_itself(daphne_server, yahtzee_table, new_context
     page.evaluate("() => { window.notReloaded = true; }")
     page.screenshot(path=str(screenshots / f"review-waiting-{viewport}.png"))
     manage(daphne_server, "analyse", "--game", game_id, "--no-progress")
+    page.clock.fast_forward(POLL_MOST)  # the page's next ask, now
     expect(analysis).to_have_attribute("data-state", "ready", timeout=30_000)
     assert page.evaluate("() => window.notReloaded === true")  # filled in, not reloaded
     expect(page.locator(".player-review")).to_have_count(2)

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, MOTION, PHONE
+from .conftest import DESKTOP, MOTION, PHONE, POLL_MOST
 from .layout_shift import Stillness, observe_layout_shift
 from .pages import create_room, join, play_first_box, settle, wait_connected
 from .review_pages import manage, open_review
@@ -105,11 +105,13 @@ def test_a_game_from_the_waiting_room_to_its_end_and_its_analysis_arriving(
     readers = {"phone": context_for(new_context, PHONE).new_page(),
                "desktop": context_for(new_context, DESKTOP).new_page()}
     for name, page in readers.items():
+        page.clock.install()  # the page's pauses between its asks are moved on, not waited out
         open_review(page, game)
         expect(page.locator("#analysis")).to_have_attribute("data-state", "pending")
         page.screenshot(path=str(screenshots / f"still-review-waiting-{name}.png"))
     manage(daphne_server, "analyse", "--game", game_id, "--no-progress")
     for name, page in readers.items():
+        page.clock.fast_forward(POLL_MOST)  # the page's next ask, now
         expect(page.locator("#analysis")).to_have_attribute("data-state", "ready",
                                                             timeout=30_000)
         expect(page.locator("#analysis-chart svg")).to_have_count(1)
