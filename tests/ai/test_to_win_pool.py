@@ -67,6 +67,7 @@ def test_a_missing_file_or_an_empty_one_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("args", [["--opponents", "0"], ["--seeds", "0"], ["--mix", "1.5"],
+                                  ["--mix", "-0.1"], ["--mix", "nan"], ["--mix", "fast"],
                                   ["--every", "-1"], ["--minutes", "0"]])
 def test_bad_arguments_are_refused_before_anything_runs(monkeypatch, capsys, args):
     from benchmarks import to_win
@@ -76,3 +77,12 @@ def test_bad_arguments_are_refused_before_anything_runs(monkeypatch, capsys, arg
         to_win.main()
     assert exit_.value.code == 2
     assert args[0] in capsys.readouterr().err
+
+
+def test_the_mix_is_a_share_or_the_opponents_progress():
+    from benchmarks.to_win import mix_option
+    from game.ai.ahead import MIX, PROGRESS
+
+    assert mix_option("progress") == PROGRESS == MIX  # the bot's default, by name
+    assert mix_option("0.5") == 0.5
+    assert mix_option("1") == 1.0
