@@ -20,6 +20,7 @@ from game.models import Game, GameAnalysis, GameEvent, Room
 from game.rules import Game as RulesGame
 from game.services.errors import ServiceError
 from game.services.review import analyse_game, analyse_in_background, unreviewed_games
+from tests.support.command_line import manage_here
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -160,16 +161,24 @@ def manage(strategy_dir, tmp_path_factory):
     return run
 
 
+def test_command_refuses_an_unknown_game_with_one_line(manage):
+    done = manage("analyse", "--game", "7")
+    assert done.returncode == 2, done
+    assert done.stdout == ""
+    assert done.stderr.strip() == "CommandError: There is no game 7."
+
+
 @pytest.mark.parametrize("args", [
-    ["--game", "7"],  # no such game
     ["--game", "seven"],
     ["--game", "-"],
     [],
     ["--game", "1", "--all"],
     ["--all", "--json"],
 ])
-def test_command_bad_input_exits_2_with_one_line(manage, args):
-    done = manage("analyse", *args)
+def test_command_bad_input_exits_2_with_one_line(args):
+    """Refused before any database is read: run as manage.py runs it, in this process
+    (tests/support/command_line.py)."""
+    done = manage_here("analyse", *args)
     assert done.returncode == 2, done
     assert done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr

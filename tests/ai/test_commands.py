@@ -1,4 +1,6 @@
-"""The command line: advise, simulate, build_strategy and the terminal game, run for real."""
+"""The command line: advise, simulate, build_strategy and the terminal game, as ``manage.py``
+runs them (``run``: in this process, through the same argv parsing and exits; ``run_process``:
+a real ``manage.py`` process, at least once for each command)."""
 
 from __future__ import annotations
 
@@ -15,12 +17,13 @@ from pathlib import Path
 import pytest
 
 from game.ai.storage import FORMAT_VERSION
+from tests.support.command_line import manage_here
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def run(strategy_dir, tmp_path_factory, yahtzee_table):
+def run_process(strategy_dir, tmp_path_factory, yahtzee_table):
     """Run ``manage.py`` in a subprocess, with this session's tables and a private data dir."""
     env = {**os.environ, "STRATEGY_DIR": str(strategy_dir),
            "DATA_DIR": str(tmp_path_factory.mktemp("data"))}
@@ -33,8 +36,14 @@ def run(strategy_dir, tmp_path_factory, yahtzee_table):
     return _run
 
 
-def test_advise_ranks_holds_best_first(run):
-    done = run("advise", "--rules", "yahtzee", "--dice", "1,3,3,5,6", "--rolls-left", "2")
+@pytest.fixture
+def run(yahtzee_table):
+    """Run a ``manage.py`` command in this process (tests/support/command_line.py)."""
+    return manage_here
+
+
+def test_advise_ranks_holds_best_first(run_process):
+    done = run_process("advise", "--rules", "yahtzee", "--dice", "1,3,3,5,6", "--rolls-left", "2")
     assert done.returncode == 0, done.stderr
     intro, header, *lines, now = done.stdout.splitlines()
     assert intro.startswith("Yahtzee, dice 1 3 3 5 6 with 2 re-rolls left.")
@@ -156,8 +165,9 @@ def test_simulate_json(run):
     assert again["mean"] == result["mean"]  # the seed makes it reproducible
 
 
-def test_simulate_text_and_bad_arguments(run):
-    done = run("simulate", "--rules", "yatzy", "--strategy", "easy", "--games", "5", "--seed", "2")
+def test_simulate_text_and_bad_arguments(run, run_process):
+    done = run_process("simulate", "--rules", "yatzy", "--strategy", "easy", "--games", "5",
+                       "--seed", "2")
     assert done.returncode == 0, done.stderr
     assert "mean" in done.stdout and "games/s" in done.stdout and "p50=" in done.stdout
     for args in (["--games", "0"], ["--strategy", "genius"], ["--seed", "x"]):
@@ -224,8 +234,8 @@ def script_for_whole_game(turns: int, boxes: int) -> str:
     return "\n".join(lines + cycle * (turns + 1)) + "\n"
 
 
-def test_terminal_game_to_the_end_through_stdin(run):
-    done = run("play", "--rules", "yahtzee", "--bots", "1", "--seed", "5",
+def test_terminal_game_to_the_end_through_stdin(run_process):
+    done = run_process("play", "--rules", "yahtzee", "--bots", "1", "--seed", "5",
                stdin=script_for_whole_game(13, 13))
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -259,8 +269,9 @@ def test_terminal_game_takes_boxes_as_people_type_them(run):
     assert "Full house is already filled." in done.stdout  # 'fh' the second time
 
 
-def test_end_of_input_leaves_cleanly(run):
+def test_end_of_input_leaves_cleanly(run, run_process):
     done = run("play", "--bots", "2", "--seed", "1", stdin="k 1\n")
     assert done.returncode == 0, done.stderr
     assert "Game left before the end" in done.stdout
-    assert run("play", "--bots", "9").returncode == 2
+    refused = run_process("play", "--bots", "9")
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
