@@ -68,23 +68,25 @@ def wait_reviewed(context: BrowserContext, url: str) -> None:
 MOVE_EVERY = 1 / 8
 
 
-def play_out(page: Page, server: LiveServer) -> str:
-    """Start the game of the room ``page`` made and play it to its end over a websocket with
-    the page's cookie, the page closed: the pages these tests read are a finished game's, and a
-    page following every move of the game is most of the CPU of playing it. Each of the
-    person's turns is one roll scored in the first open box (mistakes enough for a review), as
-    ``play_first_box`` plays it; the computer's turns as the server plays them. Returns the
-    game page's URL once its review is stored."""
+def play_out(page: Page, server: LiveServer, *, start: bool = True) -> str:
+    """Start the game of the room ``page`` made (``start=False``: the game it is playing) and
+    play it to its end over a websocket with the page's cookie, the page closed: the pages
+    these tests read are a finished game's, and a page following every move of the game is
+    most of the CPU of playing it. Each of the person's turns is one roll scored in the first
+    open box (mistakes enough for a review), as ``play_first_box`` plays it; the computer's
+    turns as the server plays them. Returns the game page's URL once its review is stored."""
     code = page.url.rstrip("/").rsplit("/", 1)[-1]
     context = page.context
     cookie = "; ".join(f"{c['name']}={c['value']}" for c in context.cookies(server.url))
     page.close()
     peer = Peer(f"ws://127.0.0.1:{server.port}/ws/rooms/{code}/", server.url, cookie, "player")
-    peer.open()
+    first = peer.open()
     try:
-        peer.send({"type": "start", "id": "start"})
-        game = peer.until(lambda m: m["type"] == "state" and m.get("game") is not None,
-                          30)["game"]
+        if start:
+            peer.send({"type": "start", "id": "start"})
+            first = peer.until(lambda m: m["type"] == "state" and m.get("game") is not None, 30)
+        game = first["game"]
+        assert game is not None, "no game to play out"
         sent = 0.0
         while not game["finished"]:
             if game["current_player"] == peer.seat:

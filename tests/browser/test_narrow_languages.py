@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, STILL, LiveServer
 from .pages import create_room, play_first_box, wait_connected
-from .review_pages import manage
+from .review_pages import manage, play_out
 
 pytestmark = pytest.mark.browser
 
@@ -67,11 +67,8 @@ def pages(full_server, browser, yahtzee_table) -> dict[str, str]:
                           seats=["human", "human", "easy"], nickname="Annika")
     finished = create_room(page, daphne_server, name="Zu Ende", rules="yahtzee",
                            seats=["human", "easy"], nickname="Annika")
-    page.locator("#start-btn").click()
-    for _ in range(13):
-        play_first_box(page)
-    expect(page.locator("#result")).to_be_visible(timeout=60_000)
-    game = daphne_server.url + page.locator("#game-page-link").get_attribute("href")
+    game = play_out(page, daphne_server)  # over a socket, until its review is stored
+    page = context.new_page()
     playing = create_room(page, daphne_server, name="Mitten drin", rules="yahtzee",
                           seats=["human", "easy"], nickname="Annika")
     page.locator("#start-btn").click()
