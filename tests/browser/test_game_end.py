@@ -67,10 +67,13 @@ def end_frames(players: list[str], seed: int, game_id: int) -> tuple[dict, dict,
 
 def play_the_end(page: Page, players: list[str], *, win: bool, game_id: int) -> object:
     """Feed the page the last move of a two-player game it is seated in, as the winner or
-    the loser."""
+    the loser: the page's person (``players[0]``) is seated where that is, so the card's
+    names read true."""
     state, finish, game = end_frames(players, 7, game_id)
     winner = game.winners[0]
     you = winner if win else 1 - winner
+    if you != 0:
+        state, finish, game = end_frames(players[::-1], 7, game_id)  # the same dice
     state["you"] = {"seat": you, "host": you == 0}
     page.evaluate("m => window.yahtzeeRoom.receive(m)", state)
     expect(page.locator("#turn")).to_contain_text("round 13 of 13")
@@ -116,7 +119,7 @@ def test_a_loss_is_a_calm_card_and_a_win_has_confetti(daphne_server, new_context
     title = page.locator("#result-title")
     expect(title).to_have_text(f"You finished 2nd — {totals[loser]}")
     expect(page.locator("#result-detail")).to_have_text(
-        f"{players[game.winners[0]]} wins with {max(totals)} points.")
+        f"{game.players[game.winners[0]]} wins with {max(totals)} points.")
     expect(page.locator("#result")).to_have_attribute("data-kind", "loss")
     expect(page.locator(".confetti")).to_have_count(0)  # no party for a loss
     expect(page.locator("#celebrate")).to_be_hidden()
