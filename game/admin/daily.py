@@ -92,11 +92,11 @@ class DailyAttemptAdmin(admin.ModelAdmin):
             p_loss=_player_dailies("loss"), p_decisions=_player_dailies("decisions"),
         ).annotate(p_mean=F("p_loss") / Coalesce(F("p_decisions"), 1, output_field=FloatField()))
 
-    @admin.display(description=gettext_lazy("player's dailies"), ordering="p_dailies")
+    @admin.display(description=gettext_lazy("player’s dailies"), ordering="p_dailies")
     def player_dailies(self, obj: DailyAttempt) -> int:
         return obj.p_dailies
 
-    @admin.display(description=gettext_lazy("player's Δ a decision"), ordering="p_mean")
+    @admin.display(description=gettext_lazy("player’s Δ a decision"), ordering="p_mean")
     def player_mean_loss(self, obj: DailyAttempt) -> str:
         return "–" if obj.p_mean is None else figure(obj.p_mean, 3)
 

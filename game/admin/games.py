@@ -115,7 +115,7 @@ class GameAdmin(WithoutBulkDelete, admin.ModelAdmin):
     # The players' names are on the game row (``player_names``): no join with the seats, which
     # would make the search scan them all and the list DISTINCT. See get_search_results.
     search_fields = ("player_names",)
-    search_help_text = gettext_lazy("A player's name, or a room's code.")
+    search_help_text = gettext_lazy("A player’s name, or a room’s code.")
     list_select_related = ("room",)
     # Over a long history a list must not count every game twice (the total beside the filtered
     # count) nor read every game's date (the date hierarchy's months): the "finished" filter

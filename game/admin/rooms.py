@@ -74,8 +74,8 @@ class SeatForm(forms.ModelForm):
         room = cleaned.get("room")
         if room is not None and live(room):
             raise forms.ValidationError(
-                _("This room's game has started: its seats are read-only here (players change "
-                  "seats between games, from the room's page)."))
+                _("This room’s game has started: its seats are read-only here (players change "
+                  "seats between games, from the room’s page)."))
         return cleaned
 
 

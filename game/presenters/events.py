@@ -25,7 +25,7 @@ def describe(kind: str, payload: dict[str, Any], players: list[str]) -> str:
             "rules": ruleset_title(RULESETS[rules].title) if rules in RULESETS else rules,
             "players": ", ".join(payload.get("players", []))}
     if kind == "turn_started":
-        return _("Round %(round)s: %(name)s's turn") % {"round": payload.get("round"),
+        return _("Round %(round)s: %(name)s’s turn") % {"round": payload.get("round"),
                                                         "name": who()}
     if kind == "rolled":
         dice = payload.get("dice") or []

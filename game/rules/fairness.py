@@ -154,7 +154,7 @@ class FairDice:
 def clean_day(raw: object) -> str:
     """A challenge's day (UTC) as ``YYYY-MM-DD``, from a date or that text."""
     if isinstance(raw, datetime.datetime):
-        raise InvalidSeed(gettext_noop("A challenge's day is a date, not a moment."))
+        raise InvalidSeed(gettext_noop("A challenge’s day is a date, not a moment."))
     if isinstance(raw, datetime.date):
         return raw.isoformat()
     if isinstance(raw, str) and len(raw) == 10:
@@ -162,7 +162,7 @@ def clean_day(raw: object) -> str:
             return datetime.date.fromisoformat(raw).isoformat()
         except ValueError:
             pass
-    raise InvalidSeed(gettext_noop("A challenge's day is written YYYY-MM-DD, not %(raw)s."),
+    raise InvalidSeed(gettext_noop("A challenge’s day is written YYYY-MM-DD, not %(raw)s."),
                       {"raw": repr(raw)})
 
 
@@ -317,7 +317,7 @@ def check_dice_file(data: Mapping[str, Any]) -> GameCheck:
                            "held": list(r["held"]), "dice": list(r["dice"]),
                            "roll": _whole(r["roll"]) if daily else r.get("roll")})
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidSeed(gettext_noop("Not a game's dice file (%(field)s missing or malformed)."),
+        raise InvalidSeed(gettext_noop("Not a game’s dice file (%(field)s missing or malformed)."),
                           {"field": repr(exc)}) from None
     finished = {"kind": "game_finished", "server_seed": data.get("server_seed") or ""}
     return check_game([*events, finished])

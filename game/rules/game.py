@@ -81,7 +81,7 @@ class Game:
         for event in events:
             game.apply(event)
         if game.ruleset is None:
-            raise InvalidEvent(gettext_noop("A game's history starts with a game_started event."))
+            raise InvalidEvent(gettext_noop("A game’s history starts with a game_started event."))
         return game
 
     def _blank(self, rng: RandomSource | FairDice | DailyDice | None) -> None:
@@ -150,7 +150,7 @@ class Game:
             # a daily game rebuilt without its own tape must not roll any other dice
             if not isinstance(rng, DailyDice) or (rng.commitment, rng.day, rng.ruleset) != (
                     self.commitment, self.daily, self.ruleset.name):
-                raise InvalidEvent(gettext_noop("A daily game rolls from its own day's tape only."))
+                raise InvalidEvent(gettext_noop("A daily game rolls from its own day’s tape only."))
             return rng.for_roll(self.round, self.rolls_used + 1)
         if isinstance(rng, FairDice):
             return rng.for_roll(self.rolls_total + 1)
@@ -218,7 +218,7 @@ class Game:
         if me is None:  # a history that stops before its first turn
             raise NotYourTurn(gettext_noop("No turn has started yet."))
         if player is not None and player != me:
-            raise NotYourTurn(gettext_noop("It is %(name)s's turn, not yours."),
+            raise NotYourTurn(gettext_noop("It is %(name)s’s turn, not yours."),
                               {"name": self.players[me]})
         return me
 
@@ -235,7 +235,7 @@ class Game:
     def apply(self, event: Event) -> None:
         """Fold one event into the state; the only place the state changes."""
         if self.ruleset is None and not isinstance(event, GameStarted):
-            raise InvalidEvent(gettext_noop("A game's history starts with a game_started event."))
+            raise InvalidEvent(gettext_noop("A game’s history starts with a game_started event."))
         if isinstance(event, GameStarted):
             if self.ruleset is not None:
                 raise InvalidEvent(gettext_noop("This game has already started."))
@@ -270,7 +270,7 @@ class Game:
     def _check_event_player(self, player: int) -> None:
         if player != self.current_player:
             raise InvalidEvent(
-                gettext_noop("Event for player %(player)s during player %(current)s's turn."),
+                gettext_noop("Event for player %(player)s during player %(current)s’s turn."),
                 {"player": player, "current": self.current_player})
 
     # --- views of the state --------------------------------------------------------------

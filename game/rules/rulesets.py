@@ -117,7 +117,7 @@ class Ruleset:
                 return b
         raise UnknownBox(
             gettext_noop("%(typed)s is neither a box nor a number from 1 to %(count)d: type a "
-                         "box's number, name or short form, like %(examples)s."),
+                         "box’s number, name or short form, like %(examples)s."),
             {"typed": repr(typed.strip()), "count": len(self.boxes),
              "examples": ", ".join(SHORT_FORMS_SHOWN.get(self.name, ("1", "chance")))})
 

@@ -37,7 +37,7 @@ def tried_decision(game_id: int, seq: int) -> DecisionOptions:
         raise NoOptions("no_game", gettext_noop("There is no game %(game)s."), {"game": game_id})
     if game.status != Game.Status.FINISHED:
         raise NoOptions("not_finished",
-                        gettext_noop("A game's choices can be tried once it is over."))
+                        gettext_noop("A game’s choices can be tried once it is over."))
     if not table_ready(get_ruleset(game.rules)):
         raise NoOptions("not_ready", gettext_noop(
             "The strategy table is being built; try again in a minute."))

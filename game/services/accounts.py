@@ -81,7 +81,7 @@ def check_active(player: Player) -> None:
     """Refuse anything a disabled player asks for."""
     if player.disabled:
         raise ServiceError("disabled", gettext_noop(
-            "This player has been disabled by the site's staff; it can no longer play, make "
+            "This player has been disabled by the site’s staff; it can no longer play, make "
             "rooms or change its name."))
 
 
@@ -91,7 +91,7 @@ def check_guest_active(room_code: str, guest_key: str | None) -> None:
     if guest_key and Seat.objects.filter(room__code=room_code, guest_key=guest_key,
                                          player__disabled=True).exists():
         raise ServiceError("disabled", gettext_noop(
-            "This player has been disabled by the site's staff; it can no longer change rooms "
+            "This player has been disabled by the site’s staff; it can no longer change rooms "
             "or play."))
 
 

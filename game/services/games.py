@@ -195,7 +195,7 @@ def apply_command(
             seat_index = locked.guest_seat
             if locked.disabled:
                 raise ServiceError("disabled", gettext_noop(
-                    "This player has been disabled by the site's staff; it can no longer play."))
+                    "This player has been disabled by the site’s staff; it can no longer play."))
         if seat_index >= len(game_row.players):
             raise ServiceError("watcher", gettext_noop(
                 "Your seat is not in this game; wait for the next one."))
@@ -209,7 +209,7 @@ def apply_command(
             rules_cache.keep(game_row.pk, game_row.seq, game)
             # its seed is public from midnight (UTC): a move now could be chosen knowing it
             raise ServiceError("day_over", gettext_noop(
-                "This daily challenge's day is over (UTC): its dice are revealed, so its game "
+                "This daily challenge’s day is over (UTC): its dice are revealed, so its game "
                 "takes no more moves."))
         game.rng = dice_for(game_row, game.rng)
         try:

@@ -159,7 +159,7 @@ def check_endpoint(endpoint: object) -> str:
     """``endpoint`` if the server may POST to it (https on a push service's host; loopback
     too with ``PUSH_ALLOW_LOOPBACK``), else ServiceError ``push_endpoint``."""
     bad = _refused("push_endpoint",
-                   gettext_noop("This browser's push service is not one this site sends to."))
+                   gettext_noop("This browser’s push service is not one this site sends to."))
     if not isinstance(endpoint, str) or len(endpoint) > ENDPOINT_MAX:
         raise bad
     match = _ENDPOINT.fullmatch(endpoint)
@@ -187,7 +187,7 @@ def too_large() -> ServiceError:
 def not_a_subscription() -> ServiceError:
     """The refusal of anything but a browser's subscription (or, to unsubscribe, its
     endpoint)."""
-    return _refused("push_bad", gettext_noop("That is not a browser's push subscription."))
+    return _refused("push_bad", gettext_noop("That is not a browser’s push subscription."))
 
 
 def parse_subscription(data: bytes | str | Mapping[str, Any]) -> Subscription:

@@ -92,7 +92,7 @@ def seat_bot(code: str, guest: str | None, index: int, level: str) -> Seat:
         room = _host_room(code, guest)
         seat = _seat(room, index)
         _check_absent(room, seat, gettext_noop(
-            "%(name)s is here: only an absent player's seat can be given to a computer."))
+            "%(name)s is here: only an absent player’s seat can be given to a computer."))
         taken = {s.nickname for s in Seat.objects.filter(room=room, kind=Seat.Kind.BOT)
                  .exclude(pk=seat.pk)}
         number = next(n for n in range(1, MAX_PLAYERS + 2)
@@ -112,7 +112,7 @@ def remove_seat(code: str, guest: str | None, index: int) -> None:
         room = _host_room(code, guest)
         seat = _seat(room, index)
         _check_absent(room, seat, gettext_noop(
-            "%(name)s is here: only an absent player's seat can be removed."))
+            "%(name)s is here: only an absent player’s seat can be removed."))
         if Seat.objects.filter(room=room).count() <= 1:
             raise ServiceError("last_seat", gettext_noop("A room keeps at least one seat."))
         seat.delete()

@@ -133,7 +133,7 @@ def day_page(request: HttpRequest, rules: str, day: str) -> HttpResponse:
     over = challenge.is_over(today)
     if not over and (attempt is None or attempt.final is None):
         messages.info(request,
-                      _("Today's results are shown once you have played it to the end."))
+                      _("Today’s results are shown once you have played it to the end."))
         return redirect("game:daily")
     scores = daily.scores(challenge)
     url = request.build_absolute_uri(

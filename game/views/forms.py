@@ -50,7 +50,7 @@ def dice_seed_field() -> forms.CharField:
         max_length=CLIENT_SEED_MAX, required=False, label=gettext_lazy("Dice seed"), strip=False,
         widget=forms.TextInput(attrs={"class": "dice-seed", "autocomplete": "off",
                                       "spellcheck": "false"}),
-        help_text=gettext_lazy("Optional: your share of the dice's randomness, any text; after "
+        help_text=gettext_lazy("Optional: your share of the dice’s randomness, any text; after "
                                "the game anyone can check every roll with it."))
 
 

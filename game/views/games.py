@@ -67,7 +67,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     analysis of its decisions once there is one."""
     game = Game.objects.select_related("room", "daily").filter(pk=pk).first()
     if game is not None and _daily_hidden(request, game):
-        messages.info(request, _("A daily challenge's games are shown once its day is over."))
+        messages.info(request, _("A daily challenge’s games are shown once its day is over."))
         return redirect("game:daily")
     if game is None:  # a stale or mistyped review link: the lobby, which lists the games
         messages.info(request, _("There is no game %(game)s; here are the games being played.")
@@ -124,7 +124,7 @@ def game_try(request: HttpRequest, pk: int, seq: int) -> JsonResponse:
     game = Game.objects.select_related("daily").filter(pk=pk).first()
     if game is not None and _daily_hidden(request, game):  # its positions are the day's tape
         return _try_error("no_game",
-                          _("A daily challenge's games are shown once its day is over."))
+                          _("A daily challenge’s games are shown once its day is over."))
     player = current_player(request)
     try:
         options = tried_options(pk, seq, who=f"player{player.pk}" if player else "",

@@ -32,7 +32,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     """The switcher: read the site in ``language`` from now on, then back to ``next``."""
     code = supported(request.POST.get("language", ""))
     if code is None:
-        return HttpResponseBadRequest(_("That language is not one of this site's."),
+        return HttpResponseBadRequest(_("That language is not one of this site’s."),
                                       content_type="text/plain; charset=utf-8")
     next_url = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()},

@@ -93,7 +93,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     form = PlayComputerForm(request.POST)
     if not form.is_valid():
         messages.error(request,
-                       _("Choose the rules and the computer's strength from the lists."))
+                       _("Choose the rules and the computer’s strength from the lists."))
         return redirect("game:lobby")
     try:
         guest = guest_within_limit(request, "create_room")

@@ -311,7 +311,7 @@ def test_two_players_and_a_watcher_play_a_whole_game(daphne_server, new_context,
     expect(ann.locator("#watchers")).to_have_text("1 watching")
     # Both logs: the new game's first lines on top, a divider, then the end of the last game
     # (live on Ann's page, from the state's recent events on the watcher's reloaded page).
-    for page, turn_line in ((ann, "Round 1: your turn, Ann."), (watcher, "Round 1: Ann's turn.")):
+    for page, turn_line in ((ann, "Round 1: your turn, Ann."), (watcher, "Round 1: Ann’s turn.")):
         lines = page.locator("#log li")
         expect(lines.nth(0)).to_have_text(turn_line)
         expect(lines.nth(1)).to_have_text("A new game of Yahtzee started.")

@@ -223,7 +223,7 @@ def test_the_dice_stay_on_screen_while_choosing_a_lower_box(daphne_server, new_c
     chance.click()
     confirm_if_asked(page)
     # The computers' turns are called theirs, not a person's.
-    expect(page.locator("#log")).to_contain_text("Round 1: Bot 1 (easy)'s turn (computer).")
+    expect(page.locator("#log")).to_contain_text("Round 1: Bot 1 (easy)’s turn (computer).")
     expect(page.locator("#turn")).to_contain_text("Your turn")
 
     desk = new_context(DESKTOP).new_page()

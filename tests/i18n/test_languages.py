@@ -70,8 +70,8 @@ def test_a_bad_language_is_refused_and_nothing_changes(form):
     response = client.post("/i18n/language", {**form, "next": "/"})
     assert response.status_code == 400
     with translation.override("fr"):  # said in the language the browser reads
-        said = translation.gettext("That language is not one of this site's.")
-    assert response.content.decode() == said != "That language is not one of this site's."
+        said = translation.gettext("That language is not one of this site’s.")
+    assert response.content.decode() == said != "That language is not one of this site’s."
     assert COOKIE_NAME not in response.cookies
     assert page_language(client) == "fr"
 

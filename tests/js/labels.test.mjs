@@ -39,7 +39,7 @@ test("each event reads as a sentence, from the reader's side", () => {
     describeEvent(event, game, by, me, computers);
   assert.equal(say({ kind: "turn_started", player: 0, round: 4 }), "Round 4: your turn, Ann.");
   assert.equal(say({ kind: "turn_started", player: 1, round: 4 }, "system", 0, new Set([1])),
-    "Round 4: Bob's turn (computer).");
+    "Round 4: Bob’s turn (computer).");
   assert.equal(say({ kind: "rolled", player: 1, dice: [2, 2, 5, 6, 6], held: [0, 1], roll: 2 },
     "autoplay"), "Bob rolled 2 2 5 6 6 (roll 2 of 3, held 2 2) (played by the computer).");
   assert.equal(say({ kind: "scored", player: 0, box: "chance", column: 2, points: 0 }),

@@ -235,7 +235,7 @@ test("the log keeps the newest lines, games apart", () => {
   assert.equal(state.log.length, LOG_LIMIT);
   assert.ok(state.log.every((l) => l.game === 2));
   assert.equal(state.log[0].seq, LOG_LIMIT);
-  assert.equal(state.log[0].text, `Round ${LOG_LIMIT}: Bob's turn.`);
+  assert.equal(state.log[0].text, `Round ${LOG_LIMIT}: Bob’s turn.`);
 });
 
 test("standings: the latest position of a game wins", () => {

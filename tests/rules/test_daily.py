@@ -292,12 +292,12 @@ def test_daily_dice_refuse_what_is_not_a_daily_game():
     # A game rebuilt with another day's tape refuses to roll from it.
     game = Game("yahtzee", ["A"], rng=tape)
     rebuilt = Game.from_events(game.events, rng=DailyDice(seed, "yahtzee", "2026-11-26"))
-    with pytest.raises(InvalidEvent, match="from its own day's tape only"):
+    with pytest.raises(InvalidEvent, match="from its own day’s tape only"):
         rebuilt.roll()
     # Nor with any other dice.
     for other in (random.Random(1), FairDice(seed, ["a"]), None):
-        with pytest.raises(InvalidEvent, match="from its own day's tape only"):
+        with pytest.raises(InvalidEvent, match="from its own day’s tape only"):
             Game.from_events(game.events, rng=other).roll()
     # And a tape cannot roll for a game that is not its day's.
-    with pytest.raises(InvalidEvent, match="from its own day's tape only"):
+    with pytest.raises(InvalidEvent, match="from its own day’s tape only"):
         Game.from_events(Game("yahtzee", ["A"]).events, rng=tape).roll()

@@ -251,5 +251,5 @@ def test_the_command_line_verifies_a_dice_file(tmp_path, capsys):
 
     path.write_text(json.dumps({"rolls": []}))
     assert main(["verify", str(path)]) == 2
-    assert "Not a game's dice file" in capsys.readouterr().err
+    assert "Not a game’s dice file" in capsys.readouterr().err
     assert main(["verify", str(tmp_path / "missing.json")]) == 2

@@ -30,7 +30,7 @@ function showRoll(r) {
 async function verify() {
   const result = $("verify-result");
   if (!(window.crypto && crypto.subtle)) {
-    result.textContent = gettext("This browser offers no Web Crypto here (it needs https): use the script in the project's docs/fairness.md instead.");
+    result.textContent = gettext("This browser offers no Web Crypto here (it needs https): use the script in the project’s docs/fairness.md instead.");
     result.dataset.state = "error";
     return;
   }

@@ -112,8 +112,8 @@ export function describeEvent(event, game, by, me = null, computers = new Set())
       const values = { round: event.round, name: name(event.player) };
       if (event.player === me) return interpolate(gettext("Round %(round)s: your turn, %(name)s."), values);
       return interpolate(computers.has(event.player)
-        ? gettext("Round %(round)s: %(name)s's turn (computer).")
-        : gettext("Round %(round)s: %(name)s's turn."), values);
+        ? gettext("Round %(round)s: %(name)s’s turn (computer).")
+        : gettext("Round %(round)s: %(name)s’s turn."), values);
     }
     case "rolled":
       return rolledSentence(event, name(event.player), auto);

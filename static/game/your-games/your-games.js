@@ -7,7 +7,7 @@ const note = document.getElementById("push-note");
 
 const WORDS = {
   unsupported: () => gettext("This browser cannot show notifications from the site. On an iPhone, add the site to your home screen first (Share, then Add to Home Screen)."),
-  denied: () => gettext("Notifications are blocked for this site in the browser's settings."),
+  denied: () => gettext("Notifications are blocked for this site in the browser’s settings."),
   prompt: () => gettext("Get a notification on this device when it is your turn."),
   off: () => gettext("Get a notification on this device when it is your turn."),
   on: () => gettext("This device gets a notification when it is your turn."),
@@ -30,7 +30,7 @@ if (button && note) {
     await show();
     if (!done.ok && done.message) note.textContent = done.message;
     else if (!done.ok && done.error === "failed") {
-      note.textContent = gettext("The browser's notification service did not answer; try again later.");
+      note.textContent = gettext("The browser’s notification service did not answer; try again later.");
     }
   });
   show();

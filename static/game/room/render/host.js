@@ -130,7 +130,7 @@ export function waitingLine(state, now) {
   if (st === "waiting" && away) return { text: hostAwayNote(state, away), notice: true };
   if (st === "waiting") {
     return { notice: false, text: host
-      ? gettext("Invite friends with the room's link; start the game when everyone has a seat.")
+      ? gettext("Invite friends with the room’s link; start the game when everyone has a seat.")
       : gettext("Waiting for the host to start the game…") };
   }
   if (st === "finished" && !host) {
