@@ -236,7 +236,7 @@ def script_for_whole_game(turns: int, boxes: int) -> str:
 
 def test_terminal_game_to_the_end_through_stdin(run_process):
     done = run_process("play", "--rules", "yahtzee", "--bots", "1", "--seed", "5",
-               stdin=script_for_whole_game(13, 13))
+                       stdin=script_for_whole_game(13, 13))
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "'hello' is neither a box nor a number from 1 to 13" in out
