@@ -81,6 +81,9 @@ def test_the_review_steps_by_keyboard_and_opens_at_a_seq_link(six_bot_game, new_
     press(page, "ArrowRight")
     assert position(page)["kind"] == "turn_started"
     expect(page.locator("#replay-dice li.blank")).to_have_count(5)
+    # The heading names the turn; no sentence under it repeats "Round 1: …’s turn."
+    expect(page.locator("#replay-status strong")).to_contain_text("before the first roll")
+    expect(page.locator("#replay-status")).not_to_contain_text("Round 1:")
     press(page, "ArrowRight")
     first_roll = frames[2]
     assert position(page)["kind"] == "rolled"

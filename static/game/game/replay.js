@@ -91,7 +91,9 @@ export function startReplay() {
   function renderPosition(frame, i) {
     const position = interpolate(gettext("Move %(move)s of %(moves)s"), { move: i + 1, moves: frames.length });
     replaceChildren($("replay-position"), position);
-    const sentence = describeEvent(frame, moments[i].game, frame.autoplay ? "autoplay" : null) || "";
+    // A turn's start says no more than the heading above it ("Round 7 of 13 · Ann’s turn").
+    const sentence = frame.kind === "turn_started" ? ""
+      : describeEvent(frame, moments[i].game, frame.autoplay ? "autoplay" : null) || "";
     // While trying, the game's own choice and its grade wait for the reader's choice.
     const verdict = review && !(tryIt && tryIt.active) ? review.verdictParts(i) : [];
     replaceChildren($("replay-status"), h("strong", {}, positionLine(frame, moments[i].game)),
