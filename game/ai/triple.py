@@ -104,6 +104,9 @@ class EndGame:
         self.t: ScoreTables = self.adv.tables
         self.mult = mult
         self._values: dict[tuple[ColumnKey, ...], float] = {}
+        # A column's state recurs in many positions: its boxes' scores are worked out once
+        # (a quarter of a solve's CPU went to working them out again).
+        self._scores: dict[tuple[ColumnKey, int], list[tuple[int, int, ColumnKey]]] = {}
 
     def canonical(self, key: ColumnKey) -> ColumnKey:
         """The column state with an upper subtotal that no longer matters made the cap."""
@@ -119,9 +122,13 @@ class EndGame:
 
     def _outcomes(self, key: ColumnKey, b: int) -> list[tuple[int, int, ColumnKey]]:
         """(points, bonuses, state after) for each distinct score box ``b`` can give a roll."""
-        mask, u, y = key
-        return [(p, int(out.bonuses), out.state) for p in map(int, self.t.point_values[b])
-                for out in (score_box(self.t, b, mask, u, y, p),)]
+        found = self._scores.get((key, b))
+        if found is None:
+            mask, u, y = key
+            found = [(p, int(out.bonuses), out.state) for p in map(int, self.t.point_values[b])
+                     for out in (score_box(self.t, b, mask, u, y, p),)]
+            self._scores[key, b] = found
+        return found
 
     def _moves(self, key: ColumnKey) -> list[ColumnKey]:
         """Every state a column can be in after one more box is filled (a Joker scores points
