@@ -7,6 +7,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.template.defaultfilters import floatformat
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -110,7 +111,13 @@ def test_head_to_head_counts_wins_and_the_result_without_luck(history):
     bot = rivals["Computer (easy)"]
     assert bot.games == 1 and bot.adjusted_margin == pytest.approx(
         (a[2] - 0.0) - (games[2].totals[1] - 5.0))
-    assert f'href="{bea.get_absolute_url()}"' in response.content.decode()
+    html = response.content.decode()
+    assert f'href="{bea.get_absolute_url()}"' in html
+    # Signed as the review's figures are: a plus, or a minus sign (U+2212), never a hyphen.
+    for rival in (vs_bea, bot):
+        m = rival.adjusted_margin
+        sign = "+" if m > 0 else "−" if m < 0 else ""
+        assert f'<td class="num">{sign}{floatformat(abs(m), 1)}</td>' in html
 
 
 def test_a_profile_reads_as_much_after_many_more_games(history):
