@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # make test's pytest processes (pytest-xdist): the suite waits on servers and browsers as much
 # as it computes, so two left the two cores idle 40 % of the run; three finished it 11 % sooner
-# (on a slower machine, as soon as two: docs/configuration.md). PYTEST_WORKERS=0: one process,
+# (on a slower machine, no sooner than two: docs/configuration.md). PYTEST_WORKERS=0: one process,
 # no xdist.
 PYTEST_WORKERS ?= 3
 
