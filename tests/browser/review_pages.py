@@ -43,14 +43,6 @@ def chart_point(page: Page, seq: int) -> dict:
         return p; }""", seq)
 
 
-def reviewed_game(page: Page, server: LiveServer) -> str:
-    """Once the room's game is over: its page's URL, when its review is stored."""
-    expect(page.locator("#result")).to_be_visible(timeout=60_000)
-    url = server.url + page.locator("#game-page-link").get_attribute("href")
-    wait_reviewed(page.context, url)
-    return url
-
-
 def wait_reviewed(context: BrowserContext, url: str) -> None:
     """Until the game page at ``url`` has its review stored (the end of a game has it
     reviewed in a second or two)."""

@@ -20,7 +20,7 @@ from .pages import (
     settle,
     wait_connected,
 )
-from .review_pages import manage, open_review
+from .review_pages import manage, open_review, wait_reviewed
 
 pytestmark = pytest.mark.browser
 
@@ -187,11 +187,7 @@ def test_the_review_fills_in_by_itself(daphne_server, yahtzee_table, new_context
     url = daphne_server.url + page.locator("#game-page-link").get_attribute("href")
     game_id = re.search(r"/games/(\d+)/", url).group(1)
     # However fast the end's own analysis was: the page is opened while there is none.
-    part = f"{daphne_server.url}/games/{game_id}/analysis"
-    for _ in range(120):
-        if 'data-state="ready"' in page.request.get(part).text():
-            break
-        page.wait_for_timeout(500)
+    wait_reviewed(page.context, url)
     manage(daphne_server, "shell", "-c",
            f"from game.models import GameAnalysis; GameAnalysis.objects.filter(game_id={game_id})"
            ".delete()")
