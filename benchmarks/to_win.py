@@ -14,14 +14,16 @@ the time per decision of the measured bot, wall and CPU (the first of a turn sol
 most of it).
 
 The bots: ``to_win`` plays the current turn for the win (later turns for points), ``ahead``
-every turn (``game/ai/ahead.py``, ``--mix``); ``--against`` the opponents' level. ``--out``
+every turn (``game/ai/ahead.py``, ``--mix``), ``risk`` every later turn by the best of the
+plays with a taste for risk (``game/ai/risk.py``); ``--against`` the opponents' level. ``--out``
 appends one JSON line per pair (seed, rules, bot, mix, opponents, against, the bot's share in
 each game of the pair), so runs over other seeds (another process, another day) can be pooled:
 ``--pool`` reads such files and prints each setting's figure over its distinct seeds, and for
 two settings played on the same seeds the interval of their difference, pair by pair.
 
-The score table must be built (``manage.py build_strategy``), and for ``ahead`` the ceiling
-table (``manage.py build_ceiling``): without them the bots would play their fallbacks.
+The score table must be built (``manage.py build_strategy``), for ``ahead`` the ceiling
+table (``manage.py build_ceiling``), for ``risk`` its plays (``manage.py build_risk``):
+without them the bots would play their fallbacks.
 """
 
 from __future__ import annotations
@@ -44,11 +46,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.ai import advisor, ceiling, choose_action, to_win  # noqa: E402
 from game.ai import ahead as ahead_bot  # noqa: E402
+from game.ai import risk as risk_bot  # noqa: E402
 from game.ai.actions import Action, Roll  # noqa: E402
 from game.ai.storage import score_table_ready  # noqa: E402
 from game.rules import Game  # noqa: E402
 
-BOTS = ("to_win", "ahead")
+BOTS = ("to_win", "ahead", "risk")
 
 
 def move(game: Game, bot: str, mix: ahead_bot.Mix | None) -> Action:
@@ -58,6 +61,8 @@ def move(game: Game, bot: str, mix: ahead_bot.Mix | None) -> Action:
         return ahead_bot.choose(game, ahead_bot.MIX if mix is None else mix)
     if bot == "to_win":
         return to_win.choose(game)
+    if bot == "risk":
+        return risk_bot.choose(game, risk_bot.TIE if mix is None else float(mix))
     return choose_action(game, bot)
 
 
@@ -106,7 +111,8 @@ class Setting(NamedTuple):
 
     @property
     def name(self) -> str:
-        bot = f"ahead (mix {self.mix})" if self.bot == "ahead" else self.bot
+        bot = (f"ahead (mix {self.mix})" if self.bot == "ahead"
+               else f"risk (margin {self.mix})" if self.bot == "risk" else self.bot)
         return f"{self.rules}, {bot} vs {self.opponents} {self.against}"
 
 
@@ -185,6 +191,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="yahtzee", choices=("yahtzee", "yatzy"))
     parser.add_argument("--bot", default="to_win", choices=BOTS)
+    parser.add_argument("--margin", type=float, default=risk_bot.TIE,
+                        help="risk: how much more a chance another play must give than points "
+                             "play's to be taken (default %(default)s)")
     parser.add_argument("--mix", type=mix_option, default=ahead_bot.MIX,
                         help="ahead: the ceiling's share of a turn's end, from 0 to 1, or "
                              f"{ahead_bot.PROGRESS!r} (the opponents' share of boxes filled; "
@@ -213,7 +222,12 @@ def main() -> None:
     if "ahead" in (args.bot, args.against) and ceiling.loaded(
             advisor(args.rules).solution) is None:
         sys.exit(f"The {args.rules} ceiling table is not built: manage.py build_ceiling first.")
-    setting = Setting(args.rules, args.bot, args.mix if args.bot == "ahead" else None,
+    if "risk" in (args.bot, args.against) and len(risk_bot.loaded(
+            advisor(args.rules).solution)) < len(risk_bot.RISKS):
+        sys.exit(f"The {args.rules} plays with a taste for risk are not all built: "
+                 "manage.py build_risk first.")
+    setting = Setting(args.rules, args.bot, args.mix if args.bot == "ahead"
+                      else args.margin if args.bot == "risk" else None,
                       args.opponents, args.against)
     players = args.opponents + 1
     deadline = time.monotonic() + 60 * args.minutes

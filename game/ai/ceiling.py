@@ -67,8 +67,7 @@ def optimal_final(solution: Solution, progress: Callable[[int], None] | None = N
         new = np.zeros((len(m), width), dtype=np.float32)
         for a in range(0, len(m), score_table.CHUNK):
             part = slice(a, min(len(m), a + score_table.CHUNK))
-            ended, gain, am, au, ay = score_table.turn_endings(t, values, m[part], u[part],
-                                                               y[part])
+            ended, gain, am, au, ay = score_table.turn_endings(solution, m[part], u[part], y[part])
             new[part] = score_table._mix_level(ended, gain, level_row[am, au, ay], dist, width)
             if progress:
                 progress(part.stop - part.start)

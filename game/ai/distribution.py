@@ -28,7 +28,6 @@ from .multisets import (
     ROLLS,
     best_hold_values,
     hold_choices_table,
-    hold_values,
     throw_table,
 )
 from .score_table import ScoreTable
@@ -92,8 +91,8 @@ def turns(adv: Advisor, keys: Sequence[StateKey], rolls: FloatArray, rolls_left:
     t = adv.tables
     s = len(keys)
     m, u, y = (np.array(col, dtype=np.intp) for col in zip(*keys, strict=True))
-    levels = [hold_values(last_roll_values(t, adv.solution.values, m, u, y))]
-    levels.append(hold_values(best_hold_values(levels[0])))
+    levels = [adv.solution.hold_values(last_roll_values(t, adv.solution.values, m, u, y))]
+    levels.append(adv.solution.hold_values(best_hold_values(levels[0])))
     rolls = rolls.T.copy()  # (252, S)
     final = np.zeros((len(ROLLS), s))
     choices = hold_choices_table()

@@ -116,6 +116,17 @@ def hold_values(roll_values: np.ndarray) -> list[np.ndarray]:
     return levels
 
 
+def hold_certainties(roll_values: np.ndarray, risk: float) -> list[np.ndarray]:
+    """:func:`hold_values` for a player who values points x as exp(``risk`` × x) (risk ≠ 0):
+    every hold's certainty equivalent, the sure number of points worth as much to them as its
+    rolls (log E[exp(risk × v)] / risk). Above 0 a gamble is worth more than its mean, below
+    0 less. Each state's values are shifted by their largest before the exponential, so it
+    stays in range whatever the points."""
+    shift = roll_values.max(axis=0)
+    levels = hold_values(np.exp(risk * (roll_values - shift)))
+    return [np.log(level) / risk + shift for level in levels]
+
+
 def best_hold_values(levels: list[np.ndarray]) -> np.ndarray:
     """For every roll, the value of its best hold (anything from nothing to all five dice)."""
     best = levels[0]

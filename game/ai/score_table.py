@@ -40,10 +40,9 @@ from .multisets import (
     PARENTS,
     ROLL_PROBABILITY,
     best_hold_values,
-    hold_values,
     throw_table,
 )
-from .scoring import FloatArray, IntArray, ScoreTables, score_roll
+from .scoring import FloatArray, IntArray, score_roll
 from .solver import Solution, _states, last_roll_values, reachable_uppers
 
 #: Open boxes up to which a state's distribution is kept whole.
@@ -212,15 +211,16 @@ def best_holds(levels: list[FloatArray]) -> IntArray:
 _LEVEL_START = np.cumsum([0] + [len(level) for level in LEVELS[:-1]])
 
 
-def turn_endings(tables: ScoreTables, values: FloatArray, m: IntArray, u: IntArray,
-                 y: IntArray) -> tuple[FloatArray, IntArray, IntArray, IntArray, IntArray]:
-    """For states (m, u, y) at the start of a turn, under optimal play: the chance (S, 252)
-    that the turn ends on each roll, and what that roll's best box earns (S, 252: points and
-    bonuses) and leads to (the state after: mask, upper, y)."""
+def turn_endings(solution: Solution, m: IntArray, u: IntArray, y: IntArray
+                 ) -> tuple[FloatArray, IntArray, IntArray, IntArray, IntArray]:
+    """For states (m, u, y) at the start of a turn, under the solution's play: the chance
+    (S, 252) that the turn ends on each roll, and what that roll's best box earns (S, 252:
+    points and bonuses) and leads to (the state after: mask, upper, y)."""
+    tables, values = solution.tables, solution.values
     s = len(m)
     last = last_roll_values(tables, values, m, u, y)
-    one = hold_values(last)
-    two = hold_values(best_hold_values(one))
+    one = solution.hold_values(last)
+    two = solution.hold_values(best_hold_values(one))
     rolls = np.broadcast_to(ROLL_PROBABILITY, (s, N_ROLLS)).copy()
     ended = np.zeros((s, N_ROLLS))
     cols = np.arange(s)
@@ -333,7 +333,7 @@ def build(solution: Solution, progress: Callable[[int], None] | None = None,
         new = np.zeros((len(m), width), dtype=np.float32)
         for a in range(0, len(m), CHUNK):
             part = slice(a, min(len(m), a + CHUNK))
-            ended, gain, am, au, ay = turn_endings(t, values, m[part], u[part], y[part])
+            ended, gain, am, au, ay = turn_endings(solution, m[part], u[part], y[part])
             nxt = level_row[am, au, ay]
             new[part] = _mix_level(ended, gain, nxt, dist, width)
             if progress:

@@ -34,6 +34,7 @@ from .multisets import (
     YAHTZEE_ROLLS,
     best_hold_moments,
     best_hold_values,
+    hold_certainties,
     hold_values,
 )
 from .scoring import UPPER_CAP, FloatArray, IntArray, ScoreTables, score_box
@@ -50,6 +51,15 @@ class Solution:
     #: same (optimal) play.
     second: FloatArray
     third: FloatArray
+    #: The play's taste for risk (``risk.py``): 0 maximises the expected points; otherwise
+    #: ``values`` are certainty equivalents (the moments are not kept).
+    risk: float = 0.0
+
+    def hold_values(self, roll_values: FloatArray) -> list[FloatArray]:
+        """Every hold's value, level by level, under this play (:func:`multisets.hold_values`)."""
+        if self.risk:
+            return hold_certainties(roll_values, self.risk)
+        return hold_values(roll_values)
 
     def value(self, mask: int, upper: int, yahtzee_50: bool | int = False) -> float:
         return float(self.values[mask, min(upper, UPPER_CAP), int(yahtzee_50)])
@@ -252,30 +262,46 @@ def turn_moments(solution: Solution, m: IntArray, u: IntArray, y: IntArray
     return tuple(np.asarray(ROLL_PROBABILITY @ r) for r in rows)
 
 
+def turn_certainties(solution: Solution, m: IntArray, u: IntArray, y: IntArray
+                     ) -> FloatArray:
+    """:func:`turn_values` under a play with a taste for risk (``solution.risk``): the
+    certainty equivalent of the points to come (a throw of all five dice is the empty hold)."""
+    v = last_roll_values(solution.tables, solution.values, m, u, y)
+    for _ in range(2):
+        v = best_hold_values(solution.hold_values(v))
+    return solution.hold_values(v)[0][0]
+
+
 def _chunks(n: int) -> Iterator[slice]:
     for start in range(0, n, CHUNK):
         yield slice(start, min(n, start + CHUNK))
 
 
-def solve(tables: ScoreTables, progress: Callable[[int], None] | None = None) -> Solution:
-    """Solve every reachable state; ``progress(n)`` is told of each ``n`` states done."""
+def solve(tables: ScoreTables, progress: Callable[[int], None] | None = None,
+          risk: float = 0.0, max_open: int | None = None) -> Solution:
+    """Solve every reachable state (or those with at most ``max_open`` boxes open: for tests);
+    ``progress(n)`` is told of each ``n`` states done. With a ``risk`` (``risk.py``) the values
+    are certainty equivalents and no moments are kept."""
     n = tables.n_boxes
     ydim = 2 if tables.yahtzee_box is not None else 1
     values = np.full((1 << n, UPPER_CAP + 1, ydim), np.nan)
     values[(1 << n) - 1] = 0.0
-    solution = Solution(tables, values, values.copy(), values.copy())
+    solution = Solution(tables, values, values.copy(), values.copy(), risk)
     uppers = reachable_uppers(tables)
     upper_bits = sum(1 << b for b, f in enumerate(tables.upper_face) if f)
     by_level: list[list[int]] = [[] for _ in range(n + 1)]
     for mask in range((1 << n) - 1):
         by_level[mask.bit_count()].append(mask)
-    for level in range(n - 1, -1, -1):
+    for level in range(n - 1, -1 if max_open is None else n - max_open - 1, -1):
         m, u, y, copy_m, copy_u, copy_y, copy_from_u = _states(
             tables, by_level[level], uppers, upper_bits)
         for part in _chunks(len(m)):
             state = (m[part], u[part], y[part])
-            values[state], solution.second[state], solution.third[state] = turn_moments(
-                solution, *state)
+            if risk:
+                values[state] = turn_certainties(solution, *state)
+            else:
+                values[state], solution.second[state], solution.third[state] = turn_moments(
+                    solution, *state)
             if progress:
                 progress(part.stop - part.start)
         for table in (values, solution.second, solution.third):
