@@ -13,13 +13,14 @@ stops early, after a whole pair; a line every ``--every`` pairs shows the figure
 the time per decision of the measured bot, wall and CPU (the first of a turn solves the turn:
 most of it).
 
-The bots: ``to_win`` plays the current turn for the win (later turns for points), ``ahead``
-every turn (``game/ai/ahead.py``, ``--mix``), ``risk`` every later turn by the best of the
-plays with a taste for risk (``game/ai/risk.py``); ``--against`` the opponents' level. ``--out``
-appends one JSON line per pair (seed, rules, bot, mix, opponents, against, the bot's share in
-each game of the pair), so runs over other seeds (another process, another day) can be pooled:
-``--pool`` reads such files and prints each setting's figure over its distinct seeds, and for
-two settings played on the same seeds the interval of their difference, pair by pair.
+The bots: ``to_win`` plays the current turn for the win (later turns for points), ``ahead`` every
+turn (``game/ai/ahead.py``, ``--mix``), ``risk`` every later turn by the best of the plays with a
+taste for risk (``game/ai/risk.py``, ``--margin``; ``risk_read`` reads their distributions from the
+tables instead of playing a turn out); ``--against`` the opponents' level. ``--out`` appends one
+JSON line per pair (seed, rules, bot, mix — the ``risk`` bots' margin —, opponents, against, the
+bot's share in each game of the pair), so runs over other seeds (another process, another day) can
+be pooled: ``--pool`` reads such files and prints each setting's figure over its distinct seeds,
+and for two settings played on the same seeds the interval of their difference, pair by pair.
 
 The score table must be built (``manage.py build_strategy``), for ``ahead`` the ceiling
 table (``manage.py build_ceiling``), for ``risk`` its plays (``manage.py build_risk``):
@@ -51,7 +52,7 @@ from game.ai.actions import Action, Roll  # noqa: E402
 from game.ai.storage import score_table_ready  # noqa: E402
 from game.rules import Game  # noqa: E402
 
-BOTS = ("to_win", "ahead", "risk")
+BOTS = ("to_win", "ahead", "risk", "risk_read")
 
 
 def move(game: Game, bot: str, mix: ahead_bot.Mix | None) -> Action:
@@ -61,8 +62,9 @@ def move(game: Game, bot: str, mix: ahead_bot.Mix | None) -> Action:
         return ahead_bot.choose(game, ahead_bot.MIX if mix is None else mix)
     if bot == "to_win":
         return to_win.choose(game)
-    if bot == "risk":
-        return risk_bot.choose(game, risk_bot.TIE if mix is None else float(mix))
+    if bot in ("risk", "risk_read"):
+        return risk_bot.choose(game, risk_bot.TIE if mix is None else float(mix),
+                               played_out=bot == "risk")
     return choose_action(game, bot)
 
 
@@ -112,7 +114,8 @@ class Setting(NamedTuple):
     @property
     def name(self) -> str:
         bot = (f"ahead (mix {self.mix})" if self.bot == "ahead"
-               else f"risk (margin {self.mix})" if self.bot == "risk" else self.bot)
+               else f"{self.bot} (margin {self.mix})" if self.bot.startswith("risk")
+               else self.bot)
         return f"{self.rules}, {bot} vs {self.opponents} {self.against}"
 
 
@@ -222,12 +225,12 @@ def main() -> None:
     if "ahead" in (args.bot, args.against) and ceiling.loaded(
             advisor(args.rules).solution) is None:
         sys.exit(f"The {args.rules} ceiling table is not built: manage.py build_ceiling first.")
-    if "risk" in (args.bot, args.against) and len(risk_bot.loaded(
+    if {"risk", "risk_read"} & {args.bot, args.against} and len(risk_bot.loaded(
             advisor(args.rules).solution)) < len(risk_bot.RISKS):
         sys.exit(f"The {args.rules} plays with a taste for risk are not all built: "
                  "manage.py build_risk first.")
     setting = Setting(args.rules, args.bot, args.mix if args.bot == "ahead"
-                      else args.margin if args.bot == "risk" else None,
+                      else args.margin if args.bot.startswith("risk") else None,
                       args.opponents, args.against)
     players = args.opponents + 1
     deadline = time.monotonic() + 60 * args.minutes

@@ -94,7 +94,9 @@ def plays(yahtzee_table, yatzy_table):
         tables = advisor(rules).tables
         for taste in RISKS:
             solution = solve(tables, risk=taste, max_open=2)
-            table, _ = score_table.build(solution, max_open=2)
+            # Kept whole for one box open only: two open are quantiles, which the bot plays
+            # out one turn (RiskPlay.futures) over the states after them.
+            table, _ = score_table.build(solution, exact_levels=1, max_open=2)
             found[rules, taste] = risk.RiskPlay(Advisor(solution), table)
     return found
 
@@ -107,16 +109,23 @@ def test_certainty_equivalents_and_distributions_match_brute_force(plays, rules,
     play = plays[rules, taste]
     key = CardState.of(c).key
     assert play.adv.solution.values[key] == pytest.approx(brute_certainty(c, taste), abs=1e-9)
-    lo, probs = play.table.distribution(key)
     want = brute_distribution(c, taste)
+    (lo, probs), = play.futures([key])
     got = np.zeros(max(len(want), lo + len(probs)))
     got[lo:lo + len(probs)] = probs
     assert np.abs(got[:len(want)] - want).max() < 1e-6
     assert got[len(want):].sum() < 1e-6
+    assert play.futures([key])[0][1] is probs  # kept
     # The distribution is the play's: its certainty equivalent is the value solved.
     k = np.arange(len(want))
     assert np.log(want @ np.exp(taste * k)) / taste == pytest.approx(
         play.adv.solution.values[key], abs=1e-6)
+    # The table's quantiles alone are near it, no nearer than the score table's.
+    (lo, probs), = play.read([key])
+    read = np.zeros(len(got))
+    read[lo:lo + len(probs)] = probs[:len(got) - lo]
+    assert play.table.is_exact(key) == (len(c.ruleset.boxes) - key[0].bit_count() == 1)
+    assert np.abs(np.cumsum(read) - np.cumsum(got)).max() < 0.05
 
 
 @pytest.mark.parametrize(("rules", "filled"), END_GAMES)
