@@ -141,7 +141,7 @@ def get_final(solution: Solution, path: Path,
         with np.load(path, allow_pickle=False) as data:
             if str(data["fingerprint"]) == _final_fingerprint(solution):
                 return data["final"], False
-    except (OSError, KeyError, ValueError):
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
         pass
     final = optimal_final(solution, progress)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,7 @@ import os
 import tempfile
 import threading
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -131,7 +132,7 @@ def load_table(path: Path, tables: ScoreTables) -> Solution | None:
             if str(data["fingerprint"]) != fingerprint(tables):
                 return None
             return Solution(tables, data["values"], data["second"], data["third"])
-    except (OSError, KeyError, ValueError):
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
         return None
 
 
@@ -317,7 +318,7 @@ def load_score_table(path: Path, tables: ScoreTables) -> ScoreTable | None:
             return ScoreTable(data["row"], data["exact_start"], data["exact_lo"],
                               data["exact_probs"], data["quantiles"], data["levels"],
                               int(data["exact_open"]))
-    except (OSError, KeyError, ValueError):
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
         return None
 
 

@@ -54,6 +54,10 @@ def test_stale_or_broken_files_are_not_trusted(yahtzee_table, tmp_path):
     broken = tmp_path / "broken.npz"
     broken.write_bytes(b"not a table")
     assert load_table(broken, tables) is None
+    # Cut short (a disk that filled up): a zip's start without its directory.
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(other_rules.read_bytes()[:1000])
+    assert load_table(cut, tables) is None
     assert load_table(tmp_path / "missing.npz", tables) is None
 
 
