@@ -120,7 +120,7 @@ def test_certainty_equivalents_and_distributions_match_brute_force(plays, rules,
     k = np.arange(len(want))
     assert np.log(want @ np.exp(taste * k)) / taste == pytest.approx(
         play.adv.solution.values[key], abs=1e-6)
-    # The table's quantiles alone are near it, no nearer than the score table's.
+    # Read from the table alone: whole with one box open, quantiles with two, near it.
     (lo, probs), = play.read([key])
     read = np.zeros(len(got))
     read[lo:lo + len(probs)] = probs[:len(got) - lo]
@@ -176,8 +176,8 @@ def test_the_best_play_decides_each_turn_end():
 
 
 def test_the_tables_on_disk(yahtzee_table, tmp_path):
-    """Built by the command (a table of the states near the end is enough to check the file),
-    read back equal, refused under another taste for risk or when broken."""
+    """Saved (a table of the states near the end is enough to check the file), read back
+    equal, refused under another taste for risk, cut short or missing."""
     tables = advisor("yahtzee").tables
     solution = solve(tables, risk=0.02, max_open=1)
     table, _ = score_table.build(solution, max_open=1)
